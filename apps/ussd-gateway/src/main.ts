@@ -1,0 +1,4 @@
+import { runService } from '@dmrv/http-kit';
+import { bootstrap } from './bootstrap';
+
+runService('ussd-gateway', bootstrap);

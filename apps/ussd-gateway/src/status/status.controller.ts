@@ -1,0 +1,53 @@
+import { Controller, Get, Res } from '@nestjs/common';
+import { ReadinessService } from '@dmrv/health';
+import { UssdConfig } from '../config/ussd.config';
+
+interface StatusSettable {
+  status(code: number): unknown;
+}
+
+export interface UssdHealthRecord {
+  status: 'ok' | 'error';
+  environment: string;
+  timestamp: string;
+  /** Seconds since the process started. */
+  uptime: number;
+  database: 'connected' | 'disconnected';
+  redis: 'connected' | 'disconnected' | 'not configured';
+}
+
+@Controller()
+export class StatusController {
+  constructor(
+    private readonly readiness: ReadinessService,
+    private readonly config: UssdConfig,
+  ) {}
+
+  @Get()
+  root(): { status: string; message: string; environment: string; timestamp: string } {
+    return {
+      status: 'ok',
+      message: 'USSD gateway is running',
+      environment: this.config.NODE_ENV,
+      timestamp: new Date().toISOString(),
+    };
+  }
+
+  @Get('health')
+  async health(@Res({ passthrough: true }) response: StatusSettable): Promise<UssdHealthRecord> {
+    const readiness = await this.readiness.check();
+    const state = (name: string): 'connected' | 'disconnected' | undefined => {
+      const check = readiness.checks[name];
+      return check === undefined ? undefined : check.status === 'up' ? 'connected' : 'disconnected';
+    };
+    if (readiness.status !== 'ok') response.status(503);
+    return {
+      status: readiness.status,
+      environment: this.config.NODE_ENV,
+      timestamp: new Date().toISOString(),
+      uptime: Math.round(process.uptime()),
+      database: state('database') ?? 'disconnected',
+      redis: state('redis') ?? 'not configured',
+    };
+  }
+}

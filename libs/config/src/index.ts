@@ -1,0 +1,3 @@
+export * from './load-config';
+export * from './transforms';
+export * from './base-service.config';

@@ -1,0 +1,39 @@
+import { Transform } from 'class-transformer';
+
+// Environment values are strings; these decorators convert them before validation. An unparseable value is
+// passed through unchanged so the validator reports it against the variable's name.
+
+export function AsInteger(): PropertyDecorator {
+  return Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value,
+  );
+}
+
+export function AsNumber(): PropertyDecorator {
+  return Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value,
+  );
+}
+
+/** Only `true`/`false` (any case), `1`/`0`: `Boolean("false")` must never enable a feature. */
+export function AsBoolean(): PropertyDecorator {
+  return Transform(({ value }: { value: unknown }) => {
+    if (typeof value !== 'string') return value;
+    const normalized = value.trim().toLowerCase();
+    if (normalized === 'true' || normalized === '1') return true;
+    if (normalized === 'false' || normalized === '0') return false;
+    return value;
+  });
+}
+
+/** Comma-separated list; blanks removed. */
+export function AsList(): PropertyDecorator {
+  return Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((item) => item.trim())
+          .filter((item) => item.length > 0)
+      : value,
+  );
+}

@@ -1,0 +1,5 @@
+export * from './errors';
+export * from './health';
+export * from './registry';
+export * from './ussd';
+export * from './protocol';

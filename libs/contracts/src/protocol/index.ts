@@ -1,0 +1,2 @@
+// DTOs of the protocol service, shared by the app and its tests. Filled in by the service's feature work.
+export {};

@@ -1,0 +1,2 @@
+// DTOs of the ussd service, shared by the app and its tests. Filled in by the service's feature work.
+export {};

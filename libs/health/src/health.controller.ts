@@ -1,0 +1,30 @@
+import { Controller, Get, Inject, Res } from '@nestjs/common';
+import type { LivenessBody, ReadinessBody } from '@dmrv/contracts';
+import { ReadinessService } from './readiness.service';
+import { SERVICE_NAME } from './tokens';
+
+/** Both Express responses and Fastify replies have `status(code)`. */
+interface StatusSettable {
+  status(code: number): unknown;
+}
+
+/** `/health` is readiness (503 when a dependency is down); `/health/live` only says the process serves HTTP. */
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly readiness: ReadinessService,
+    @Inject(SERVICE_NAME) private readonly service: string,
+  ) {}
+
+  @Get()
+  async ready(@Res({ passthrough: true }) response: StatusSettable): Promise<ReadinessBody> {
+    const body = await this.readiness.check();
+    if (body.status !== 'ok') response.status(503);
+    return body;
+  }
+
+  @Get('live')
+  live(): LivenessBody {
+    return { status: 'ok', service: this.service, uptime: Math.round(process.uptime()) };
+  }
+}

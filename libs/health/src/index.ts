@@ -1,0 +1,5 @@
+export * from './probes';
+export * from './readiness.service';
+export * from './health.controller';
+export * from './health.module';
+export * from './tokens';

@@ -1,0 +1,50 @@
+/** One dependency that readiness must see answering: PostgreSQL, Redis, a gRPC upstream, ... */
+export interface DependencyProbe {
+  name: string;
+  /** Resolves when the dependency answered; rejects (or times out) when it did not. */
+  check(): Promise<void>;
+  /** Default 2000 ms: a probe must answer well inside an orchestrator's probe timeout. */
+  timeoutMs?: number;
+}
+
+export class ProbeTimeoutError extends Error {
+  constructor(name: string, timeoutMs: number) {
+    super(`${name} did not answer within ${timeoutMs} ms`);
+    this.name = 'ProbeTimeoutError';
+  }
+}
+
+export async function withTimeout<T>(work: Promise<T>, timeoutMs: number, name: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ProbeTimeoutError(name, timeoutMs)), timeoutMs);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** PostgreSQL is ready when it runs a query, not merely when a pool object exists. */
+export function postgresProbe(run: (sql: string) => Promise<unknown>, name = 'database', timeoutMs?: number): DependencyProbe {
+  return {
+    name,
+    timeoutMs,
+    check: async () => {
+      await run('SELECT 1');
+    },
+  };
+}
+
+/** Redis is ready when it answers PING with PONG. */
+export function redisProbe(client: { ping(): Promise<string> }, name = 'redis', timeoutMs?: number): DependencyProbe {
+  return {
+    name,
+    timeoutMs,
+    check: async () => {
+      const reply = await client.ping();
+      if (reply !== 'PONG') throw new Error(`unexpected PING reply ${JSON.stringify(reply)}`);
+    },
+  };
+}

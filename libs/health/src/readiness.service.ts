@@ -1,0 +1,50 @@
+import { Inject, Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { HealthCheckResult, HealthCheckService, HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
+import type { DependencyReport, ReadinessBody } from '@dmrv/contracts';
+import { DependencyProbe, withTimeout } from './probes';
+
+export const HEALTH_PROBES = Symbol('HEALTH_PROBES');
+const DEFAULT_TIMEOUT_MS = 2000;
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // Connection strings in driver errors may carry a password.
+  return message.replace(/\/\/[^@/\s]+@/g, '//[redacted]@');
+}
+
+@Injectable()
+export class ReadinessService {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly indicators: HealthIndicatorService,
+    @Inject(HEALTH_PROBES) private readonly probes: DependencyProbe[],
+  ) {}
+
+  /** Runs every probe in parallel, each with its own deadline. */
+  async check(): Promise<ReadinessBody> {
+    let result: HealthCheckResult;
+    try {
+      result = await this.health.check(this.probes.map((probe) => () => this.run(probe)));
+    } catch (error) {
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      result = error.getResponse() as HealthCheckResult;
+    }
+    const checks: Record<string, DependencyReport> = {};
+    for (const [name, detail] of Object.entries(result.details)) {
+      const { status, latencyMs, error } = detail as { status: string; latencyMs: number; error?: string };
+      checks[name] = { status: status === 'up' ? 'up' : 'down', latencyMs, ...(error ? { error } : {}) };
+    }
+    return { status: result.status === 'ok' ? 'ok' : 'error', checks };
+  }
+
+  private async run(probe: DependencyProbe): Promise<HealthIndicatorResult> {
+    const indicator = this.indicators.check(probe.name);
+    const started = performance.now();
+    try {
+      await withTimeout(probe.check(), probe.timeoutMs ?? DEFAULT_TIMEOUT_MS, probe.name);
+      return indicator.up({ latencyMs: Math.round(performance.now() - started) });
+    } catch (error) {
+      return indicator.down({ latencyMs: Math.round(performance.now() - started), error: describe(error) });
+    }
+  }
+}

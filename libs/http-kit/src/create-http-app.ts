@@ -1,0 +1,94 @@
+import type { IncomingMessage } from 'node:http';
+import { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import { HttpAdapterHost, NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppExceptionFilter, ErrorRenderer, renderMessageBody } from '@dmrv/errors';
+import { Logger, REQUEST_ID_HEADER, resolveRequestId } from '@dmrv/logging';
+
+export interface HttpAppOptions {
+  /** Take the client address from X-Forwarded-For (only behind a trusted reverse proxy). */
+  trustProxy: boolean;
+  /** Wire shape of errors for this app; default `{ message }`. */
+  errorRenderer?: ErrorRenderer;
+  /** Accept `application/x-www-form-urlencoded` bodies (USSD aggregators send them). */
+  formBodies?: boolean;
+  /** Largest accepted request body in bytes; default 64 KiB: no endpoint of ours takes more. */
+  bodyLimit?: number;
+}
+
+/**
+ * Builds a Nest app on Fastify with the pipeline every service shares: request ids assigned before routing
+ * (so 404s and errors carry them too), structured logs, the app's single exception filter.
+ * `bootstrap()` of each app and its e2e tests both go through here.
+ */
+export async function createHttpApp(module: Type<unknown> | DynamicModule, options: HttpAppOptions): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    trustProxy: options.trustProxy,
+    bodyLimit: options.bodyLimit ?? 64 * 1024,
+    disableRequestLogging: true,
+    requestIdHeader: false,
+    genReqId: (request: IncomingMessage) => {
+      const id = resolveRequestId(request.headers[REQUEST_ID_HEADER]);
+      // Normalised in place so the logger, guards and the gRPC forwarder all read the same id.
+      request.headers[REQUEST_ID_HEADER] = id;
+      return id;
+    },
+  });
+  adapter.getInstance().addHook('onRequest', (request, reply, done) => {
+    void reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
+  if (options.formBodies) {
+    // Imported lazily: only the USSD gateway needs it.
+    const { default: formBody } = await import('@fastify/formbody');
+    await adapter.register(formBody as never);
+  }
+
+  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  app.useGlobalFilters(new AppExceptionFilter(app.get(HttpAdapterHost), options.errorRenderer ?? renderMessageBody));
+  return app;
+}
+
+export interface ShutdownOptions {
+  graceMs: number;
+  /** For tests: what to do instead of exiting the process. */
+  exit?: (code: number) => void;
+}
+
+/**
+ * SIGTERM/SIGINT: stop accepting connections, let in-flight requests finish, close pools (module destroy hooks),
+ * then exit 0. Nest's own shutdown hooks re-raise the signal, which ends the process with 143 instead of 0.
+ */
+export function installGracefulShutdown(app: INestApplication, options: ShutdownOptions): () => void {
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const logger = app.get(Logger);
+  let closing = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (closing) return;
+    closing = true;
+    logger.log(`${signal} received: draining in-flight requests`, 'Shutdown');
+    const force = setTimeout(() => {
+      logger.error(`still busy after ${options.graceMs} ms: exiting anyway`, 'Shutdown');
+      exit(1);
+    }, options.graceMs);
+    force.unref();
+    app.close().then(
+      () => {
+        clearTimeout(force);
+        exit(0);
+      },
+      (error: unknown) => {
+        clearTimeout(force);
+        logger.error({ err: error }, 'shutdown failed', 'Shutdown');
+        exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  return () => {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  };
+}

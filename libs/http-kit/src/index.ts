@@ -1,0 +1,3 @@
+export * from './create-http-app';
+export * from './run-service';
+export * from './validation';

@@ -1,0 +1,4 @@
+export * from './environment';
+export * from './database';
+export * from './redis';
+export * from './network';
