@@ -38,13 +38,12 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, optio
     void reply.header(REQUEST_ID_HEADER, request.id);
     done();
   });
-  if (options.formBodies) {
-    // Imported lazily: only the USSD gateway needs it.
-    const { default: formBody } = await import('@fastify/formbody');
-    await adapter.register(formBody as never);
-  }
-
-  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { bufferLogs: true });
+  // Fastify parses JSON itself; Nest's body parser adds `application/x-www-form-urlencoded`, wanted only where
+  // a client sends forms. Elsewhere such bodies get a 415.
+  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
+    bufferLogs: true,
+    bodyParser: options.formBodies === true,
+  });
   app.useLogger(app.get(Logger));
   app.useGlobalFilters(new AppExceptionFilter(app.get(HttpAdapterHost), options.errorRenderer ?? renderMessageBody));
   return app;

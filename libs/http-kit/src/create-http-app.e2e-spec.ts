@@ -1,0 +1,208 @@
+import { Body, Controller, Get, Module, Post, Query } from '@nestjs/common';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { IsInt, IsString, Max } from 'class-validator';
+import { Type } from 'class-transformer';
+import { AddressInfo } from 'node:net';
+import { InvalidInputError, NotFoundError, UnauthenticatedError } from '@dmrv/errors';
+import { LoggingModule } from '@dmrv/logging';
+import { createHttpApp, installGracefulShutdown } from './create-http-app';
+import { strictValidationPipe } from './validation';
+
+class PageQuery {
+  @Type(() => Number)
+  @IsInt()
+  @Max(500)
+  limit!: number;
+}
+
+class EchoBody {
+  @IsString()
+  text!: string;
+}
+
+let releaseSlow: () => void = () => undefined;
+let slowStarted: () => void = () => undefined;
+
+@Controller()
+class SampleController {
+  @Get('page')
+  page(@Query(strictValidationPipe()) query: PageQuery): { limit: number } {
+    return { limit: query.limit };
+  }
+
+  @Get('missing')
+  missing(): never {
+    throw new NotFoundError('no device matches device_id=dev-9');
+  }
+
+  @Get('secret')
+  secret(): never {
+    throw new UnauthenticatedError('Invalid credentials', 'Basic realm="sample"');
+  }
+
+  @Get('invalid')
+  invalid(): never {
+    throw new InvalidInputError('time_period must look like 2024-Q1');
+  }
+
+  @Get('crash')
+  crash(): never {
+    throw new Error('connection to 10.1.2.3 refused: password=hunter2');
+  }
+
+  @Post('echo')
+  echo(@Body(strictValidationPipe()) body: EchoBody): { text: string } {
+    return { text: body.text };
+  }
+
+  @Get('slow')
+  async slow(): Promise<{ done: true }> {
+    await new Promise<void>((resolve) => {
+      releaseSlow = resolve;
+      slowStarted();
+    });
+    return { done: true };
+  }
+}
+
+@Module({
+  imports: [LoggingModule.forRoot({ service: 'sample', level: 'silent', pretty: false })],
+  controllers: [SampleController],
+})
+class SampleModule {}
+
+describe('createHttpApp pipeline', () => {
+  let app: NestFastifyApplication;
+
+  beforeAll(async () => {
+    app = await createHttpApp(SampleModule, { trustProxy: false, formBodies: true });
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('answers an unknown route with 404 in the error shape and echoes the caller request id', async () => {
+    const response = await app.inject({ method: 'GET', url: '/nope', headers: { 'x-request-id': 'probe-42' } });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['x-request-id']).toBe('probe-42');
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.json()).toEqual({ message: 'Cannot GET /nope' });
+  });
+
+  it('generates a request id when the caller sends none or an unsafe one', async () => {
+    const none = await app.inject({ method: 'GET', url: '/page?limit=5' });
+    const unsafe = await app.inject({ method: 'GET', url: '/page?limit=5', headers: { 'x-request-id': 'a b' } });
+    expect(none.statusCode).toBe(200);
+    expect(none.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(unsafe.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(none.headers['x-request-id']).not.toBe(unsafe.headers['x-request-id']);
+  });
+
+  it('renders a domain 404 as { message }', async () => {
+    const response = await app.inject({ method: 'GET', url: '/missing' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ message: 'no device matches device_id=dev-9' });
+  });
+
+  it('sends WWW-Authenticate with a 401', async () => {
+    const response = await app.inject({ method: 'GET', url: '/secret', headers: { 'x-request-id': 'r-401' } });
+    expect(response.statusCode).toBe(401);
+    expect(response.headers['www-authenticate']).toBe('Basic realm="sample"');
+    expect(response.headers['x-request-id']).toBe('r-401');
+    expect(response.json()).toEqual({ message: 'Invalid credentials' });
+  });
+
+  it('renders a domain 400 as { message }', async () => {
+    const response = await app.inject({ method: 'GET', url: '/invalid' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ message: 'time_period must look like 2024-Q1' });
+  });
+
+  it('names unknown and malformed query parameters in one message string', async () => {
+    const unknown = await app.inject({ method: 'GET', url: '/page?limit=5&colour=red' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toEqual({ message: 'property colour should not exist' });
+    const tooBig = await app.inject({ method: 'GET', url: '/page?limit=501' });
+    expect(tooBig.statusCode).toBe(400);
+    expect(tooBig.json()).toEqual({ message: 'limit must not be greater than 500' });
+  });
+
+  it('hides internal errors behind an opaque 500 that still carries the request id', async () => {
+    const response = await app.inject({ method: 'GET', url: '/crash', headers: { 'x-request-id': 'r-500' } });
+    expect(response.statusCode).toBe(500);
+    expect(response.headers['x-request-id']).toBe('r-500');
+    expect(response.json()).toEqual({ message: 'Internal server error' });
+    expect(response.body).not.toContain('hunter2');
+  });
+
+  it('rejects malformed JSON with 400 in the error shape', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"text": ',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(Object.keys(response.json())).toEqual(['message']);
+  });
+
+  it('accepts form-encoded bodies when enabled', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'text=1*2',
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toEqual({ text: '1*2' });
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('lets an in-flight request finish, then exits 0', async () => {
+    const app = await createHttpApp(SampleModule, { trustProxy: false });
+    await app.listen(0, '127.0.0.1');
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    const exited = new Promise<number>((resolve) => {
+      const uninstall = installGracefulShutdown(app, {
+        graceMs: 5000,
+        exit: (code) => {
+          uninstall();
+          resolve(code);
+        },
+      });
+    });
+    const started = new Promise<void>((resolve) => (slowStarted = resolve));
+    const inFlight = fetch(`http://127.0.0.1:${port}/slow`);
+    await started;
+
+    process.emit('SIGTERM', 'SIGTERM');
+    releaseSlow();
+
+    const response = await inFlight;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ done: true });
+    await expect(exited).resolves.toBe(0);
+    await expect(fetch(`http://127.0.0.1:${port}/page?limit=1`)).rejects.toThrow();
+  });
+});
+
+describe('createHttpApp without form bodies', () => {
+  it('answers a form-encoded body with 415 in the error shape', async () => {
+    const app = await createHttpApp(SampleModule, { trustProxy: false });
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+    const response = await app.inject({
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'text=1',
+    });
+    await app.close();
+    expect(response.statusCode).toBe(415);
+    expect(Object.keys(response.json())).toEqual(['message']);
+  });
+});
