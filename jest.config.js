@@ -13,7 +13,7 @@ const shared = {
 
 module.exports = {
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools,bench}/**/*.spec.ts'] },
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools,bench,test}/**/*.spec.ts'] },
     {
       ...shared,
       displayName: 'integration',

@@ -1,0 +1,194 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { EmbeddedPostgres, spawnEmbeddedPostgres } from '@dmrv/embedded-postgres';
+import { firstJsonLine, ManagedProcess, runToCompletion, startProcess, stopProcess, waitForHealthy } from './processes';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const HEALTH_TIMEOUT_MS = 90_000;
+const STOP_GRACE_MS = 15_000;
+
+interface StackSettings {
+  host: string;
+  ports: { registry: number; ussd: number; protocol: number; chainNode: number };
+  registryDatabaseUrl?: string;
+  ussdDatabaseUrl?: string;
+  redisUrl?: string;
+  grpcUpstream?: string;
+  pinEncryptionKey?: string;
+  seedHouseholds: number;
+  logLevel: string;
+}
+
+function port(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 65535) throw new Error(`${name} must be a port number`);
+  return value;
+}
+
+function settingsFromEnv(): StackSettings {
+  const env = process.env;
+  return {
+    host: '127.0.0.1',
+    ports: {
+      registry: port('REGISTRY_PORT', 3001),
+      ussd: port('USSD_PORT', 3000),
+      protocol: port('PROTOCOL_PORT', 3002),
+      chainNode: port('CHAIN_NODE_PORT', 9090),
+    },
+    registryDatabaseUrl: env.REGISTRY_DATABASE_URL || undefined,
+    ussdDatabaseUrl: env.USSD_DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    grpcUpstream: env.GRPC_UPSTREAM || undefined,
+    pinEncryptionKey: env.PIN_ENCRYPTION_KEY || undefined,
+    seedHouseholds: port('LOCAL_SEED_HOUSEHOLDS', 500),
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}
+
+class LocalStack {
+  private readonly databases: EmbeddedPostgres[] = [];
+  private readonly processes: ManagedProcess[] = [];
+  private stopping = false;
+
+  constructor(private readonly settings: StackSettings) {}
+
+  private baseEnv(): NodeJS.ProcessEnv {
+    return {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'development',
+      LOG_LEVEL: this.settings.logLevel,
+      LOG_PRETTY: process.stdout.isTTY ? 'true' : 'false',
+    };
+  }
+
+  private async database(configured: string | undefined): Promise<string> {
+    if (configured) return configured;
+    const embedded = await spawnEmbeddedPostgres();
+    this.databases.push(embedded);
+    return embedded.url;
+  }
+
+  private start(name: string, script: string, env: NodeJS.ProcessEnv): ManagedProcess {
+    const managed = startProcess(name, [script], env, ROOT);
+    this.processes.push(managed);
+    void managed.exited.then((code) => {
+      if (!this.stopping) {
+        process.stderr.write(`\n${name} exited unexpectedly (code ${code}); stopping the stack\n`);
+        void this.stop(1);
+      }
+    });
+    return managed;
+  }
+
+  async run(): Promise<void> {
+    const { host, ports } = this.settings;
+    const [registryDb, ussdDb] = await Promise.all([
+      this.database(this.settings.registryDatabaseUrl),
+      this.database(this.settings.ussdDatabaseUrl),
+    ]);
+
+    // Registry: schema, a small deterministic data set and a development API client.
+    const registryCli = join('apps', 'registry-api', 'dist', 'cli.js');
+    const registryEnv = { ...this.baseEnv(), DATABASE_URL: registryDb, DATABASE_POOL_SIZE: '4' };
+    await runToCompletion('registry-api', [registryCli, 'migrate'], registryEnv, ROOT);
+    if (!this.settings.registryDatabaseUrl) {
+      await runToCompletion(
+        'registry-api',
+        [registryCli, 'seed', '--households', String(this.settings.seedHouseholds), '--seed', '42'],
+        registryEnv,
+        ROOT,
+      );
+    }
+    const clientLine = await runToCompletion(
+      'registry-api',
+      [registryCli, 'clients', 'create', '--name', `local-dev-${Date.now()}`, '--json'],
+      registryEnv,
+      ROOT,
+    );
+    const client = JSON.parse(clientLine.trim().split('\n').pop() ?? '{}') as { client_id: string; secret: string };
+
+    const ussdEnv: NodeJS.ProcessEnv = {
+      ...this.baseEnv(),
+      DATABASE_URL: ussdDb,
+      DATABASE_POOL_SIZE: '4',
+      PORT: String(ports.ussd),
+      HOST: host,
+      // A fresh key per run is safe only because the embedded database is fresh too.
+      PIN_ENCRYPTION_KEY: this.settings.pinEncryptionKey ?? this.requireKeyForExternalDatabase(),
+      ...(this.settings.redisUrl ? { REDIS_URL: this.settings.redisUrl } : {}),
+    };
+    await runToCompletion('ussd-gateway', [join('apps', 'ussd-gateway', 'dist', 'cli.js'), 'migrate'], ussdEnv, ROOT);
+
+    let upstream = this.settings.grpcUpstream;
+    if (!upstream) {
+      const node = this.start('local-chain-node', join('tools', 'local-chain-node', 'dist', 'main.js'), {
+        ...this.baseEnv(),
+        CHAIN_NODE_HOST: host,
+        CHAIN_NODE_PORT: String(ports.chainNode),
+      });
+      upstream = (await firstJsonLine<{ listening: string }>(node, 30_000)).listening;
+    }
+
+    this.start('registry-api', join('apps', 'registry-api', 'dist', 'main.js'), {
+      ...registryEnv,
+      PORT: String(ports.registry),
+      HOST: host,
+    });
+    const ussd = this.start('ussd-gateway', join('apps', 'ussd-gateway', 'dist', 'main.js'), ussdEnv);
+    this.start('protocol-gateway', join('apps', 'protocol-gateway', 'dist', 'main.js'), {
+      ...this.baseEnv(),
+      PORT: String(ports.protocol),
+      HOST: host,
+      GRPC_UPSTREAM: upstream,
+    });
+
+    const alive = (managed: ManagedProcess | undefined) => () => managed?.child.exitCode === null;
+    await Promise.all([
+      waitForHealthy(`http://${host}:${ports.registry}/health`, HEALTH_TIMEOUT_MS, alive(this.processes.find((p) => p.name === 'registry-api'))),
+      waitForHealthy(`http://${host}:${ports.ussd}/health`, HEALTH_TIMEOUT_MS, alive(ussd)),
+      waitForHealthy(`http://${host}:${ports.protocol}/health`, HEALTH_TIMEOUT_MS, alive(this.processes.find((p) => p.name === 'protocol-gateway'))),
+    ]);
+
+    const embedded = this.databases.length > 0 ? ' (embedded PostgreSQL)' : '';
+    process.stdout.write(
+      [
+        '',
+        'dMRV local stack is up:',
+        `  registry-api       http://${host}:${ports.registry}/v1        docs: http://${host}:${ports.registry}/v1/api-docs${embedded}`,
+        `                     API client (shown once): ${client.client_id}:${client.secret}`,
+        `                     try: curl -u '${client.client_id}:${client.secret}' http://${host}:${ports.registry}/v1/households/stats`,
+        `  ussd-gateway       http://${host}:${ports.ussd}/api/ussd   sessions: ${this.settings.redisUrl ? 'Redis' : 'in memory'}`,
+        `  protocol-gateway   http://${host}:${ports.protocol}/ixo/token/params   upstream: ${upstream}`,
+        'Press Ctrl-C to stop.',
+        '',
+      ].join('\n'),
+    );
+  }
+
+  private requireKeyForExternalDatabase(): string {
+    if (this.settings.ussdDatabaseUrl) {
+      throw new Error('PIN_ENCRYPTION_KEY is required when USSD_DATABASE_URL points at a persistent database');
+    }
+    return randomBytes(32).toString('hex');
+  }
+
+  async stop(code: number): Promise<never> {
+    if (this.stopping) return new Promise<never>(() => undefined);
+    this.stopping = true;
+    const codes = await Promise.all([...this.processes].reverse().map((managed) => stopProcess(managed, STOP_GRACE_MS)));
+    await Promise.all(this.databases.map((database) => database.stop()));
+    const unclean = codes.some((exit) => exit !== 0 && exit !== null);
+    process.exit(code !== 0 ? code : unclean ? 1 : 0);
+  }
+}
+
+const stack = new LocalStack(settingsFromEnv());
+process.once('SIGINT', () => void stack.stop(0));
+process.once('SIGTERM', () => void stack.stop(0));
+stack.run().catch((error: unknown) => {
+  process.stderr.write(`local stack failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  void stack.stop(1);
+});
