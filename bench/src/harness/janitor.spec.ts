@@ -1,0 +1,37 @@
+import { Janitor } from './janitor';
+
+describe('Janitor', () => {
+  it('runs cleanups newest first and keeps going after a failure', async () => {
+    const janitor = new Janitor();
+    const order: string[] = [];
+    janitor.defer('database', () => {
+      order.push('database');
+    });
+    janitor.defer('service', () => {
+      throw new Error('already gone');
+    });
+    janitor.defer('floor', async () => {
+      order.push('floor');
+    });
+
+    const failures = await janitor.cleanAll();
+
+    expect(order).toEqual(['floor', 'database']);
+    expect(failures).toEqual(['service: already gone']);
+    expect(janitor.pending).toEqual([]);
+  });
+
+  it('lets a resource be released early, exactly once', async () => {
+    const janitor = new Janitor();
+    let released = 0;
+    const release = janitor.defer('process', () => {
+      released += 1;
+    });
+
+    await release();
+    await release();
+    await janitor.cleanAll();
+
+    expect(released).toBe(1);
+  });
+});

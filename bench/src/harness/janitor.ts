@@ -1,0 +1,48 @@
+type Cleanup = () => Promise<void> | void;
+
+interface Entry {
+  label: string;
+  cleanup: Cleanup;
+}
+
+/**
+ * Everything the run started (processes, databases, Redis keys) registers how to undo itself here, so a failure,
+ * Ctrl-C or SIGTERM leaves nothing behind. Cleanups run newest first, like nested `finally` blocks.
+ */
+export class Janitor {
+  private readonly entries: Entry[] = [];
+  private running: Promise<string[]> | undefined;
+
+  defer(label: string, cleanup: Cleanup): () => Promise<void> {
+    const entry: Entry = { label, cleanup };
+    this.entries.push(entry);
+    return async () => {
+      const index = this.entries.indexOf(entry);
+      if (index === -1) return;
+      this.entries.splice(index, 1);
+      await cleanup();
+    };
+  }
+
+  /** Runs every pending cleanup even if some fail; returns the failures as messages. */
+  cleanAll(): Promise<string[]> {
+    this.running ??= (async () => {
+      const failures: string[] = [];
+      while (this.entries.length > 0) {
+        const entry = this.entries.pop()!;
+        try {
+          await entry.cleanup();
+        } catch (error) {
+          failures.push(`${entry.label}: ${(error as Error).message}`);
+        }
+      }
+      this.running = undefined;
+      return failures;
+    })();
+    return this.running;
+  }
+
+  get pending(): string[] {
+    return this.entries.map((entry) => entry.label);
+  }
+}

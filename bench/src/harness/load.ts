@@ -1,0 +1,163 @@
+import autocannon from 'autocannon';
+
+/** What a connection carries from one step of its sequence to the next (a USSD session's id, say). */
+export type StepContext = Record<string, string | number>;
+
+export interface Step {
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  /** Built per request, so steps can carry per-session values such as a fresh session id. */
+  body?: (context: StepContext) => string;
+  /** Runs before the body is built; lets the first step of a sequence start a new session. */
+  prepare?: (context: StepContext) => void;
+  /** Checks a 2xx answer's body; returns why it is wrong, or undefined. */
+  expect?: (body: string) => string | undefined;
+}
+
+export interface LoadPlan {
+  /** Every connection sends these in order and starts over: one pass is one unit of work (e.g. a whole session). */
+  steps: Step[];
+  connections: number;
+}
+
+export interface LoadSettings {
+  durationS: number;
+  warmupS: number;
+  timeoutS?: number;
+}
+
+export interface LoadResult {
+  /** Requests answered (any status). */
+  requests: number;
+  /** Requests answered 2xx whose body passed the step's check. */
+  ok: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  /** 2xx answers whose body failed the step's check. */
+  unexpected: number;
+  /** First failing body or status, to say what went wrong. */
+  firstProblem?: string;
+  statusCodes: Record<string, number>;
+  durationS: number;
+  /** Successful requests per second over the measured window. */
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+interface RawResult {
+  requests: { total: number };
+  latency: { p50: number; p99: number };
+  duration: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  statusCodeStats?: Record<string, { count: number }>;
+}
+
+/** Pure: turns autocannon's numbers and our body checks into one result. */
+export function summarise(raw: RawResult, unexpected: number, firstProblem: string | undefined): LoadResult {
+  const statusCodes: Record<string, number> = {};
+  for (const [code, { count }] of Object.entries(raw.statusCodeStats ?? {})) statusCodes[code] = Number(count);
+  const ok = Math.max(0, raw.requests.total - raw.non2xx - unexpected);
+  const durationS = raw.duration > 0 ? raw.duration : 1;
+  return {
+    requests: raw.requests.total,
+    ok,
+    non2xx: raw.non2xx,
+    errors: raw.errors,
+    timeouts: raw.timeouts,
+    unexpected,
+    firstProblem,
+    statusCodes,
+    durationS,
+    rps: ok / durationS,
+    p50Ms: raw.latency.p50,
+    p99Ms: raw.latency.p99,
+  };
+}
+
+export function problemsOf(result: LoadResult): string[] {
+  const problems: string[] = [];
+  if (result.ok === 0) problems.push('no successful request');
+  if (result.non2xx > 0) problems.push(`${result.non2xx} non-2xx (${JSON.stringify(result.statusCodes)})`);
+  if (result.errors > 0) problems.push(`${result.errors} connection errors (${result.timeouts} time-outs)`);
+  if (result.unexpected > 0) problems.push(`${result.unexpected} unexpected bodies`);
+  if (problems.length > 0 && result.firstProblem) problems.push(`first: ${result.firstProblem}`);
+  return problems;
+}
+
+async function fire(baseUrl: string, plan: LoadPlan, durationS: number, timeoutS: number): Promise<LoadResult> {
+  let unexpected = 0;
+  let firstProblem: string | undefined;
+  const note = (problem: string): void => {
+    firstProblem ??= problem.slice(0, 300);
+  };
+  const requests: autocannon.Request[] = plan.steps.map((step, index) => {
+    const dynamic = step.body !== undefined || step.prepare !== undefined;
+    return {
+      method: step.method,
+      path: step.path,
+      headers: step.headers,
+      setupRequest: dynamic
+        ? (request: autocannon.Request, context: object) => {
+            const ctx = context as StepContext;
+            step.prepare?.(ctx);
+            return step.body ? { ...request, body: step.body(ctx) } : request;
+          }
+        : undefined,
+      onResponse: (status: number, body: string) => {
+        if (status < 200 || status >= 300) {
+          note(`step ${index + 1} ${step.method} ${step.path}: HTTP ${status} ${body}`);
+          return;
+        }
+        const wrong = step.expect?.(body);
+        if (wrong !== undefined) {
+          unexpected += 1;
+          note(`step ${index + 1} ${step.method} ${step.path}: ${wrong}`);
+        }
+      },
+    };
+  });
+  const raw = (await autocannon({
+    url: baseUrl,
+    connections: plan.connections,
+    pipelining: 1,
+    duration: durationS,
+    timeout: timeoutS,
+    requests,
+  })) as unknown as RawResult;
+  return summarise(raw, unexpected, firstProblem);
+}
+
+/** A warm-up pass (JIT, pools, caches; discarded), then the measured pass. */
+export async function measure(baseUrl: string, plan: LoadPlan, settings: LoadSettings): Promise<LoadResult> {
+  const timeoutS = settings.timeoutS ?? 10;
+  if (settings.warmupS > 0) await fire(baseUrl, plan, settings.warmupS, timeoutS);
+  return fire(baseUrl, plan, settings.durationS, timeoutS);
+}
+
+/**
+ * One pass of the plan's steps with plain fetch before any load: a wrong route, a missing seed or a changed menu
+ * fails here with the body in the message, instead of as thousands of anonymous non-2xx.
+ */
+export async function preflight(baseUrl: string, steps: Step[]): Promise<void> {
+  const context: StepContext = {};
+  for (const [index, step] of steps.entries()) {
+    step.prepare?.(context);
+    const body = step.body?.(context);
+    const response = await fetch(new URL(step.path, baseUrl), {
+      method: step.method,
+      headers: step.headers,
+      body,
+      signal: AbortSignal.timeout(30_000),
+    });
+    const text = await response.text();
+    const where = `${baseUrl} step ${index + 1} ${step.method} ${step.path}${body ? ` ${body}` : ''}`;
+    if (response.status < 200 || response.status >= 300) throw new Error(`${where}: HTTP ${response.status} ${text.slice(0, 300)}`);
+    const wrong = step.expect?.(text);
+    if (wrong !== undefined) throw new Error(`${where}: ${wrong}`);
+  }
+}

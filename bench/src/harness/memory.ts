@@ -1,0 +1,61 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+
+function procStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function rssKb(pid: number): number | undefined {
+  const fromProc = procStatusKb(pid, 'VmRSS');
+  if (fromProc !== undefined) return fromProc;
+  try {
+    const value = Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim());
+    return Number.isFinite(value) && value > 0 ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Peak resident memory of a process during one workload. On Linux the kernel's own high-water mark (VmHWM) is
+ * reset first (`clear_refs` 5) so the peak belongs to this workload and no spike between samples is missed;
+ * elsewhere, and as a floor under it, RSS is sampled.
+ */
+export class PeakMemory {
+  private sampledKb = 0;
+  private readonly timer: NodeJS.Timeout;
+  private readonly kernelPeak: boolean;
+
+  constructor(private readonly pid: number, intervalMs = 100) {
+    this.kernelPeak = PeakMemory.resetKernelPeak(pid);
+    this.sample();
+    this.timer = setInterval(() => this.sample(), intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops sampling and returns the peak in bytes (0 when the process could not be read). */
+  stop(): number {
+    clearInterval(this.timer);
+    this.sample();
+    const kernelKb = this.kernelPeak ? (procStatusKb(this.pid, 'VmHWM') ?? 0) : 0;
+    return Math.max(kernelKb, this.sampledKb) * 1024;
+  }
+
+  private sample(): void {
+    this.sampledKb = Math.max(this.sampledKb, rssKb(this.pid) ?? 0);
+  }
+
+  private static resetKernelPeak(pid: number): boolean {
+    try {
+      writeFileSync(`/proc/${pid}/clear_refs`, '5');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import { parseOptions } from './options';
+
+describe('parseOptions', () => {
+  it('defaults to a short run of every service on 100,000 households', () => {
+    expect(parseOptions([])).toMatchObject({
+      mode: 'default',
+      durationS: 3,
+      warmupS: 1,
+      households: 100_000,
+      scale: 10,
+      only: ['registry', 'ussd', 'protocol'],
+    });
+  });
+
+  it.each([
+    [['--long'], { mode: 'long', durationS: 20, warmupS: 5 }],
+    [['--smoke'], { mode: 'smoke', durationS: 1, households: 300 }],
+    [['--smoke', '--duration', '0.5', '--only', 'ussd,protocol'], { durationS: 0.5, only: ['ussd', 'protocol'] }],
+    [['--households', '200000', '--scale', '5', '--json', 'out.json'], { households: 200_000, scale: 5, jsonOut: 'out.json' }],
+  ])('%j', (argv, expected) => {
+    expect(parseOptions(argv)).toMatchObject(expected);
+  });
+
+  it.each([
+    [['--only', 'billing'], /--only takes a list/],
+    [['--duration', 'soon'], /--duration needs a number/],
+    [['--duration', '0'], /must be above 0/],
+    [['--households', '1.5'], /--households needs a whole number/],
+    [['--smoke', '--long'], /exclude each other/],
+    [['--fast'], /unknown option --fast/],
+    [['--json'], /--json needs a file name/],
+  ])('rejects %j', (argv, message) => {
+    expect(() => parseOptions(argv)).toThrow(message);
+  });
+});

@@ -1,0 +1,109 @@
+export const SERVICES = ['registry', 'ussd', 'protocol'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+export interface BenchOptions {
+  mode: 'smoke' | 'default' | 'long';
+  durationS: number;
+  warmupS: number;
+  only: ServiceName[];
+  /** Households of the registry's base data set; the growth pass seeds `households × scale`. */
+  households: number;
+  scale: number;
+  /** Registry and protocol connections; USSD runs `sessions` parallel sessions instead. */
+  connections: number;
+  sessions: number;
+  jsonOut?: string;
+  markdownOut?: string;
+  help: boolean;
+}
+
+const PRESETS: Record<BenchOptions['mode'], Pick<BenchOptions, 'durationS' | 'warmupS' | 'households' | 'connections' | 'sessions'>> = {
+  // About a second per benchmark on tiny data: keeps the harness honest inside the test suite.
+  smoke: { durationS: 1, warmupS: 0, households: 300, connections: 4, sessions: 8 },
+  // The whole suite in under five minutes on a 2-core machine.
+  default: { durationS: 3, warmupS: 1, households: 100_000, connections: 16, sessions: 64 },
+  long: { durationS: 20, warmupS: 5, households: 100_000, connections: 16, sessions: 64 },
+};
+
+export const USAGE = `Usage: npm run bench -- [options]
+
+  --smoke             about a second per benchmark on tiny data (what the test suite runs)
+  --long              20 s per measurement after 5 s warm-up (default: 3 s after 1 s)
+  --duration <s>      seconds per measurement          --warmup <s>   seconds of warm-up
+  --only <list>       comma-separated subset of: ${SERVICES.join(', ')}
+  --households <n>    registry base data set (default 100000; the growth pass uses n × scale)
+  --scale <k>         growth factor for the registry aggregates (default 10)
+  --connections <n>   HTTP connections for registry and protocol (default 16)
+  --sessions <n>      parallel USSD sessions (default 64)
+  --json <file>       also write every number as JSON
+  --markdown <file>   also write the Markdown table
+  --help
+
+Environment: BENCH_PG_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres),
+BENCH_REDIS_URL (default redis://127.0.0.1:6379/0), BENCH_DB_PREFIX (default dmrv_bench_),
+BENCH_REDIS_PREFIX (default dmrv_bench:).`;
+
+function positive(flag: string, raw: string | undefined, integer: boolean): number {
+  const value = Number(raw);
+  if (raw === undefined || raw.trim() === '' || !Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) {
+    throw new Error(`${flag} needs a ${integer ? 'whole' : ''} number ≥ 0, got ${raw ?? 'nothing'}`.replace('  ', ' '));
+  }
+  return value;
+}
+
+/** Pure: command-line arguments to options; throws naming the bad flag. */
+export function parseOptions(argv: string[]): BenchOptions {
+  const mode = argv.includes('--smoke') ? 'smoke' : argv.includes('--long') ? 'long' : 'default';
+  if (argv.includes('--smoke') && argv.includes('--long')) throw new Error('--smoke and --long exclude each other');
+  const options: BenchOptions = { mode, ...PRESETS[mode], only: [...SERVICES], scale: 10, help: false };
+  for (let i = 0; i < argv.length; i += 1) {
+    const flag = argv[i]!;
+    const next = (): string | undefined => argv[++i];
+    switch (flag) {
+      case '--smoke':
+      case '--long':
+        break;
+      case '--help':
+      case '-h':
+        options.help = true;
+        break;
+      case '--duration':
+        options.durationS = positive(flag, next(), false);
+        if (options.durationS === 0) throw new Error('--duration must be above 0');
+        break;
+      case '--warmup':
+        options.warmupS = positive(flag, next(), false);
+        break;
+      case '--households':
+        options.households = positive(flag, next(), true);
+        break;
+      case '--scale':
+        options.scale = positive(flag, next(), true);
+        break;
+      case '--connections':
+        options.connections = Math.max(1, positive(flag, next(), true));
+        break;
+      case '--sessions':
+        options.sessions = Math.max(1, positive(flag, next(), true));
+        break;
+      case '--only': {
+        const names = (next() ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+        const unknown = names.filter((name) => !(SERVICES as readonly string[]).includes(name));
+        if (names.length === 0 || unknown.length > 0) throw new Error(`--only takes a list of ${SERVICES.join(', ')}; got ${unknown.join(', ') || 'nothing'}`);
+        options.only = names as ServiceName[];
+        break;
+      }
+      case '--json':
+        options.jsonOut = next();
+        if (!options.jsonOut) throw new Error('--json needs a file name');
+        break;
+      case '--markdown':
+        options.markdownOut = next();
+        if (!options.markdownOut) throw new Error('--markdown needs a file name');
+        break;
+      default:
+        throw new Error(`unknown option ${flag} (see --help)`);
+    }
+  }
+  return options;
+}

@@ -1,0 +1,54 @@
+import { LoadResult } from './load';
+import { growthRows, ratio, renderMarkdown, WorkloadResult } from './report';
+
+function result(rps: number, p50Ms = 2, p99Ms = 9): LoadResult {
+  return { requests: rps, ok: rps, non2xx: 0, errors: 0, timeouts: 0, unexpected: 0, statusCodes: { 200: rps }, durationS: 1, rps, p50Ms, p99Ms };
+}
+
+function row(workload: string, floorRps: number, serviceRps: number, extra: Partial<WorkloadResult> = {}): WorkloadResult {
+  return {
+    service: 'registry-api',
+    workload,
+    connections: 10,
+    floor: { result: result(floorRps), peakRssBytes: 60 * 1024 * 1024 },
+    target: { result: result(serviceRps), peakRssBytes: 150 * 1024 * 1024 },
+    ...extra,
+  };
+}
+
+const info = { startedAt: '2026-11-22T04:40:00Z', mode: 'default', durationS: 3, warmupS: 1, node: 'v20', cpus: '2 × cpu', loadAverage: '1.0' };
+
+describe('report', () => {
+  it('states the ratio to the floor and flags one below 0.7', () => {
+    const rows = [row('GET /v1/households/stats', 1000, 800), row('GET /v1/devices/status', 1000, 500)];
+
+    const table = renderMarkdown(info, rows);
+
+    expect(ratio(rows[0]!)).toBeCloseTo(0.8);
+    expect(table).toContain('| registry-api | GET /v1/households/stats | – | 10 | 1,000 | 800 | 0.80 | 2.0 / 9.0 | 2.0 / 9.0 | 150 MB | 60 MB |');
+    expect(table).toContain('| 0.50 ⚠ |');
+  });
+
+  it('pairs an aggregate at two data sizes and flags a slowdown above 1.5×', () => {
+    const rows = [
+      row('stats', 1000, 900, { growthKey: 'stats', dataset: '100,000 households' }),
+      row('stats', 400, 300, { growthKey: 'stats', dataset: '1,000,000 households' }),
+      row('stove', 1000, 900, { growthKey: 'stove' }),
+      row('stove', 1000, 800, { growthKey: 'stove' }),
+    ];
+
+    const growth = growthRows(rows);
+
+    expect(growth.map((g) => [g.key, g.slowdown, g.floorSlowdown])).toEqual([
+      ['stats', 3, 2.5],
+      ['stove', 1.125, 1],
+    ]);
+    const table = renderMarkdown(info, rows);
+    expect(table).toContain('| stats | 900 → 300 | 2.0 → 2.0 | 3.00× ⚠ | 2.50× |');
+    expect(table).toContain('| stove | 900 → 800 | 2.0 → 2.0 | 1.13× | 1.00× |');
+  });
+
+  it('reports a ratio of zero rather than dividing by a dead floor', () => {
+    expect(ratio(row('x', 0, 10))).toBe(0);
+  });
+});

@@ -1,0 +1,113 @@
+import { LoadResult } from './load';
+
+export interface Measurement {
+  result: LoadResult;
+  /** Peak resident set size of the measured process during this workload, in bytes. */
+  peakRssBytes: number;
+}
+
+export interface WorkloadResult {
+  service: string;
+  workload: string;
+  /** Size of the data behind the answers, when there is any (e.g. "100,000 households"). */
+  dataset?: string;
+  /** Groups the same workload at two data sizes (registry aggregates). */
+  growthKey?: string;
+  connections: number;
+  floor: Measurement;
+  target: Measurement;
+}
+
+export interface RunInfo {
+  startedAt: string;
+  mode: string;
+  durationS: number;
+  warmupS: number;
+  node: string;
+  cpus: string;
+  loadAverage: string;
+}
+
+/** Thresholds from the issue: below them we owe a profile and a fix. */
+export const FLOOR_RATIO_THRESHOLD = 0.7;
+export const GROWTH_SLOWDOWN_THRESHOLD = 1.5;
+
+export function ratio(row: WorkloadResult): number {
+  return row.floor.result.rps > 0 ? row.target.result.rps / row.floor.result.rps : 0;
+}
+
+export interface GrowthRow {
+  key: string;
+  base: WorkloadResult;
+  scaled: WorkloadResult;
+  /** How many times slower (in throughput) the service got at the larger size. */
+  slowdown: number;
+  floorSlowdown: number;
+}
+
+export function growthRows(rows: WorkloadResult[]): GrowthRow[] {
+  const byKey = new Map<string, WorkloadResult[]>();
+  for (const row of rows) {
+    if (!row.growthKey) continue;
+    byKey.set(row.growthKey, [...(byKey.get(row.growthKey) ?? []), row]);
+  }
+  const result: GrowthRow[] = [];
+  for (const [key, [base, scaled]] of byKey) {
+    if (!base || !scaled) continue;
+    const slow = (a: number, b: number): number => (b > 0 ? a / b : Number.POSITIVE_INFINITY);
+    result.push({
+      key,
+      base,
+      scaled,
+      slowdown: slow(base.target.result.rps, scaled.target.result.rps),
+      floorSlowdown: slow(base.floor.result.rps, scaled.floor.result.rps),
+    });
+  }
+  return result;
+}
+
+const integer = (value: number): string => Math.round(value).toLocaleString('en-US');
+const ms = (value: number): string => (value < 10 ? value.toFixed(1) : integer(value));
+const mb = (bytes: number): string => (bytes > 0 ? `${Math.round(bytes / 1024 / 1024)} MB` : 'n/a');
+const times = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '∞');
+
+export function renderMarkdown(info: RunInfo, rows: WorkloadResult[]): string {
+  const lines: string[] = [
+    `Run ${info.startedAt} · mode ${info.mode} · ${info.durationS} s per measurement after ${info.warmupS} s warm-up · ` +
+      `Node ${info.node} · ${info.cpus} · load average at start ${info.loadAverage}`,
+    '',
+    '| Service | Workload | Data | Conns | Floor req/s | Service req/s | Ratio | Floor p50 / p99 ms | Service p50 / p99 ms | Service peak RSS | Floor peak RSS |',
+    '|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|',
+  ];
+  for (const row of rows) {
+    const value = ratio(row);
+    const flag = value < FLOOR_RATIO_THRESHOLD ? ' ⚠' : '';
+    lines.push(
+      `| ${row.service} | ${row.workload} | ${row.dataset ?? '–'} | ${row.connections} | ${integer(row.floor.result.rps)} | ` +
+        `${integer(row.target.result.rps)} | ${value.toFixed(2)}${flag} | ` +
+        `${ms(row.floor.result.p50Ms)} / ${ms(row.floor.result.p99Ms)} | ${ms(row.target.result.p50Ms)} / ${ms(row.target.result.p99Ms)} | ` +
+        `${mb(row.target.peakRssBytes)} | ${mb(row.floor.peakRssBytes)} |`,
+    );
+  }
+  const growth = growthRows(rows);
+  if (growth.length > 0) {
+    lines.push(
+      '',
+      '| Aggregate | Service req/s (small → 10×) | Service p50 ms (small → 10×) | Service slowdown | Floor slowdown (same SQL) |',
+      '|---|--:|--:|--:|--:|',
+    );
+    for (const row of growth) {
+      const flag = row.slowdown > GROWTH_SLOWDOWN_THRESHOLD ? ' ⚠' : '';
+      lines.push(
+        `| ${row.key} | ${integer(row.base.target.result.rps)} → ${integer(row.scaled.target.result.rps)} | ` +
+          `${ms(row.base.target.result.p50Ms)} → ${ms(row.scaled.target.result.p50Ms)} | ${times(row.slowdown)}${flag} | ${times(row.floorSlowdown)} |`,
+      );
+    }
+  }
+  lines.push(
+    '',
+    `Ratio = service req/s ÷ floor req/s in the same run (1.00 = as fast as the least work that answers the request). ` +
+      `⚠ marks a ratio below ${FLOOR_RATIO_THRESHOLD} or an aggregate more than ${GROWTH_SLOWDOWN_THRESHOLD}× slower at ten times the data.`,
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import { Client } from 'pg';
+import { Janitor } from './janitor';
+
+export interface ResourceSettings {
+  /** Connection used only to create and drop the run's databases. */
+  pgAdminUrl: string;
+  redisUrl: string;
+  /** Prefix of every database the run creates (the test suite passes its own so its teardown sweeps them). */
+  databasePrefix: string;
+  /** Prefix of every Redis key the run's processes write. */
+  redisPrefix: string;
+}
+
+async function withAdmin<T>(adminUrl: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh database that is dropped (even with open connections) when the run ends or fails. */
+export async function createDatabase(settings: ResourceSettings, label: string, janitor: Janitor): Promise<string> {
+  const name = `${settings.databasePrefix}${label.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}_${randomBytes(3).toString('hex')}`;
+  if (!/^[a-z0-9_]{1,63}$/.test(name)) throw new Error(`unusable database name ${name}`);
+  await withAdmin(settings.pgAdminUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  janitor.defer(`drop database ${name}`, () =>
+    withAdmin(settings.pgAdminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+  );
+  const url = new URL(settings.pgAdminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function deleteRedisKeys(redisUrl: string, prefix: string): Promise<number> {
+  const client = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await client.connect();
+  let deleted = 0;
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) deleted += await client.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    client.disconnect();
+  }
+  return deleted;
+}
+
+/** A key prefix private to one process of this run; its keys are deleted when the run ends. */
+export function redisNamespace(settings: ResourceSettings, label: string, janitor: Janitor): string {
+  const prefix = `${settings.redisPrefix}${label}:${randomBytes(3).toString('hex')}:`;
+  janitor.defer(`delete redis keys ${prefix}*`, () => deleteRedisKeys(settings.redisUrl, prefix).then(() => undefined));
+  return prefix;
+}
+
+export async function assertReachable(settings: ResourceSettings): Promise<void> {
+  try {
+    await withAdmin(settings.pgAdminUrl, (client) => client.query('SELECT 1'));
+  } catch (error) {
+    throw new Error(`PostgreSQL is not reachable at ${new URL(settings.pgAdminUrl).host}: ${(error as Error).message} (set BENCH_PG_ADMIN_URL)`);
+  }
+  const redis = new Redis(settings.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    throw new Error(`Redis is not reachable at ${new URL(settings.redisUrl).host}: ${(error as Error).message} (set BENCH_REDIS_URL)`);
+  } finally {
+    redis.disconnect();
+  }
+}

@@ -1,0 +1,116 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Janitor } from './harness/janitor';
+import { BenchOptions, parseOptions, ServiceName, USAGE } from './harness/options';
+import { renderMarkdown, RunInfo } from './harness/report';
+import { assertReachable, ResourceSettings } from './harness/resources';
+import { protocolSuite } from './suites/protocol.suite';
+import { ComparedWorkload, SuiteContext } from './suites/suite';
+import { ussdSuite } from './suites/ussd.suite';
+
+const SUITES: Partial<Record<ServiceName, (ctx: SuiteContext) => Promise<ComparedWorkload[]>>> = {
+  ussd: ussdSuite,
+  protocol: protocolSuite,
+};
+
+export interface BenchReport {
+  info: RunInfo;
+  rows: ComparedWorkload[];
+  /** Suites that could not run at all (missing build, start-up failure …). */
+  failures: string[];
+  markdown: string;
+}
+
+function resourceSettings(env: NodeJS.ProcessEnv): ResourceSettings {
+  return {
+    pgAdminUrl: env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    redisUrl: env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/0',
+    databasePrefix: env.BENCH_DB_PREFIX ?? 'dmrv_bench_',
+    redisPrefix: env.BENCH_REDIS_PREFIX ?? 'dmrv_bench:',
+  };
+}
+
+export async function runBench(options: BenchOptions, janitor: Janitor, env: NodeJS.ProcessEnv = process.env): Promise<BenchReport> {
+  const progress = (line: string): void => {
+    process.stderr.write(`${line}\n`);
+  };
+  const resources = resourceSettings(env);
+  await assertReachable(resources);
+  const logDir = mkdtempSync(join(tmpdir(), 'dmrv-bench-'));
+  const info: RunInfo = {
+    startedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    mode: options.mode,
+    durationS: options.durationS,
+    warmupS: options.warmupS,
+    node: process.version,
+    cpus: `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}`,
+    loadAverage: loadavg().map((value) => value.toFixed(2)).join(' '),
+  };
+  const ctx: SuiteContext = { options, janitor, resources, logDir, progress };
+  const rows: ComparedWorkload[] = [];
+  const failures: string[] = [];
+  for (const name of options.only) {
+    try {
+      const suite = SUITES[name];
+      if (!suite) throw new Error('no workloads wired for this service yet');
+      rows.push(...(await suite(ctx)));
+    } catch (error) {
+      failures.push(`${name}: ${(error as Error).message}`);
+      progress(`${name} FAILED: ${(error as Error).message}`);
+    } finally {
+      // Each suite leaves the machine as it found it before the next one measures.
+      for (const failure of await janitor.cleanAll()) progress(`cleanup: ${failure}`);
+    }
+  }
+  const problems = rows.some((row) => row.problems.length > 0);
+  if (failures.length === 0 && !problems) rmSync(logDir, { recursive: true, force: true });
+  else progress(`process output kept in ${logDir}`);
+  return { info, rows, failures, markdown: renderMarkdown(info, rows) };
+}
+
+async function main(): Promise<number> {
+  let options: BenchOptions;
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (options.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const janitor = new Janitor();
+  const interrupt = (signal: NodeJS.Signals): void => {
+    process.stderr.write(`\n${signal}: stopping everything the benchmark started …\n`);
+    void janitor.cleanAll().then((failures) => {
+      for (const failure of failures) process.stderr.write(`cleanup: ${failure}\n`);
+      process.exit(130);
+    });
+  };
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  try {
+    const report = await runBench(options, janitor);
+    process.stdout.write(`${report.markdown}\n`);
+    if (options.jsonOut) writeFileSync(options.jsonOut, `${JSON.stringify(report, null, 2)}\n`);
+    if (options.markdownOut) writeFileSync(options.markdownOut, `${report.markdown}\n`);
+    const problems = report.rows.filter((row) => row.problems.length > 0);
+    for (const row of problems) process.stderr.write(`PROBLEM ${row.service} ${row.workload}: ${row.problems.join('; ')}\n`);
+    for (const failure of report.failures) process.stderr.write(`FAILED ${failure}\n`);
+    return report.failures.length > 0 || problems.length > 0 ? 1 : 0;
+  } finally {
+    for (const failure of await janitor.cleanAll()) process.stderr.write(`cleanup: ${failure}\n`);
+  }
+}
+
+if (require.main === module) {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,41 @@
+import { floorScript, repoPath } from '../harness/paths';
+import { freePort } from '../harness/network';
+import { ManagedProcess } from '../harness/processes';
+import { Endpoint, SuiteContext } from './suite';
+
+/**
+ * The environment every process starts from: nothing inherited from the caller's shell but PATH, so a developer's
+ * LOG_LEVEL or DATABASE_URL cannot change what is measured. Services run as in production (JSON logs at info).
+ */
+export function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', TZ: 'UTC', NODE_ENV: 'production', LOG_LEVEL: 'info', LOG_PRETTY: 'false', ...extra };
+}
+
+export const SERVICE_BUILDS = {
+  registry: { main: repoPath('apps', 'registry-api', 'dist', 'main.js'), cli: repoPath('apps', 'registry-api', 'dist', 'cli.js') },
+  ussd: { main: repoPath('apps', 'ussd-gateway', 'dist', 'main.js'), cli: repoPath('apps', 'ussd-gateway', 'dist', 'cli.js') },
+  protocol: { main: repoPath('apps', 'protocol-gateway', 'dist', 'main.js'), chainNode: repoPath('tools', 'local-chain-node', 'dist', 'main.js') },
+} as const;
+
+/** Starts one of the services on a free loopback port and waits until its liveness route answers. */
+export async function startService(ctx: SuiteContext, name: string, script: string, env: Record<string, string>): Promise<Endpoint> {
+  const port = await freePort();
+  const process = ManagedProcess.start(
+    { name, script, env: baseEnv({ ...env, PORT: String(port), HOST: '127.0.0.1' }), logDir: ctx.logDir },
+    ctx.janitor,
+  );
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await process.waitForHttp(`${baseUrl}/health/live`);
+  return { process, baseUrl };
+}
+
+/** Starts a floor (bench/dist/floors/*.js) and waits for its `{"listening"}` line. */
+export async function startFloor(ctx: SuiteContext, name: 'registry' | 'ussd' | 'protocol', env: Record<string, string>): Promise<Endpoint> {
+  const port = await freePort();
+  const process = ManagedProcess.start(
+    { name: `${name}-floor`, script: floorScript(name), env: baseEnv({ ...env, PORT: String(port) }), logDir: ctx.logDir },
+    ctx.janitor,
+  );
+  await process.waitForOutput(/"listening":"127\.0\.0\.1:\d+"/);
+  return { process, baseUrl: `http://127.0.0.1:${port}` };
+}
