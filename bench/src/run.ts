@@ -6,10 +6,12 @@ import { BenchOptions, parseOptions, ServiceName, USAGE } from './harness/option
 import { renderMarkdown, RunInfo } from './harness/report';
 import { assertReachable, ResourceSettings } from './harness/resources';
 import { protocolSuite } from './suites/protocol.suite';
+import { registrySuite } from './suites/registry.suite';
 import { ComparedWorkload, SuiteContext } from './suites/suite';
 import { ussdSuite } from './suites/ussd.suite';
 
-const SUITES: Partial<Record<ServiceName, (ctx: SuiteContext) => Promise<ComparedWorkload[]>>> = {
+const SUITES: Record<ServiceName, (ctx: SuiteContext) => Promise<ComparedWorkload[]>> = {
+  registry: registrySuite,
   ussd: ussdSuite,
   protocol: protocolSuite,
 };
@@ -52,12 +54,10 @@ export async function runBench(options: BenchOptions, janitor: Janitor, env: Nod
   const failures: string[] = [];
   for (const name of options.only) {
     try {
-      const suite = SUITES[name];
-      if (!suite) throw new Error('no workloads wired for this service yet');
-      rows.push(...(await suite(ctx)));
+      rows.push(...(await SUITES[name](ctx)));
     } catch (error) {
       failures.push(`${name}: ${(error as Error).message}`);
-      progress(`${name} FAILED: ${(error as Error).message}`);
+      progress(`${name} FAILED (details at the end)`);
     } finally {
       // Each suite leaves the machine as it found it before the next one measures.
       for (const failure of await janitor.cleanAll()) progress(`cleanup: ${failure}`);

@@ -14,7 +14,7 @@ describe('parseOptions', () => {
 
   it.each([
     [['--long'], { mode: 'long', durationS: 20, warmupS: 5 }],
-    [['--smoke'], { mode: 'smoke', durationS: 1, households: 300 }],
+    [['--smoke'], { mode: 'smoke', durationS: 0.5, households: 300 }],
     [['--smoke', '--duration', '0.5', '--only', 'ussd,protocol'], { durationS: 0.5, only: ['ussd', 'protocol'] }],
     [['--households', '200000', '--scale', '5', '--json', 'out.json'], { households: 200_000, scale: 5, jsonOut: 'out.json' }],
   ])('%j', (argv, expected) => {

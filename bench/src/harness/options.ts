@@ -18,8 +18,9 @@ export interface BenchOptions {
 }
 
 const PRESETS: Record<BenchOptions['mode'], Pick<BenchOptions, 'durationS' | 'warmupS' | 'households' | 'connections' | 'sessions'>> = {
-  // About a second per benchmark on tiny data: keeps the harness honest inside the test suite.
-  smoke: { durationS: 1, warmupS: 0, households: 300, connections: 4, sessions: 8 },
+  // About a second per benchmark (half on the floor, half on the service) on tiny data: keeps the harness honest
+  // inside the test suite.
+  smoke: { durationS: 0.5, warmupS: 0, households: 300, connections: 4, sessions: 8 },
   // The whole suite in under five minutes on a 2-core machine.
   default: { durationS: 3, warmupS: 1, households: 100_000, connections: 16, sessions: 64 },
   long: { durationS: 20, warmupS: 5, households: 100_000, connections: 16, sessions: 64 },

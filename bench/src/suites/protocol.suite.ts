@@ -6,7 +6,7 @@ import { baseEnv, SERVICE_BUILDS, startFloor, startService } from './services';
 import { compare, ComparedWorkload, SuiteContext } from './suite';
 
 /** Seeded by the local chain node (see apps/protocol-gateway/README.md). */
-export const SEEDED_ENTITY_DID = 'did:ixo:entity:2f22535f8b179a51d77a0e302e68d35d';
+export const SEEDED_ENTITY_DID = 'did:ixo:entity:7690f6fdf246e0e548befdb27f53c6b8';
 
 const isJsonObject = (body: string): string | undefined => {
   try {

@@ -1,0 +1,162 @@
+import { Client } from 'pg';
+import { assertBuilt, floorScript } from '../harness/paths';
+import { LoadPlan, Step } from '../harness/load';
+import { runToCompletion } from '../harness/processes';
+import { createDatabase } from '../harness/resources';
+import { baseEnv, SERVICE_BUILDS, startFloor, startService } from './services';
+import { jsonDifference } from './same-json';
+import { compare, ComparedWorkload, Endpoint, SuiteContext } from './suite';
+
+export interface RegistryWorkload {
+  workload: string;
+  path: string;
+  /** Aggregates are measured again on ten times the data. */
+  aggregate: boolean;
+}
+
+/** Values the seeded data holds, read from the database so the benchmark does not hard-code the seed's ids. */
+export interface SeedFacts {
+  projectId: string;
+  quarter: string;
+  year: string;
+}
+
+export function registryWorkloads(facts: SeedFacts): RegistryWorkload[] {
+  const one = (path: string, aggregate = false): RegistryWorkload => ({ workload: `GET ${path}`, path, aggregate });
+  return [
+    one('/v1/households/stats', true),
+    one('/v1/households/stove-stacking', true),
+    one('/v1/devices/status'),
+    one('/v1/fuel-usage', true),
+    one(`/v1/credits/issued?project_id=${encodeURIComponent(facts.projectId)}&time_period=${facts.quarter}`, true),
+    one('/v1/credits/cancelled'),
+    one('/v1/credits/transferred'),
+    one('/v1/credits/retired'),
+    one('/v1/claims/fuel-purchase'),
+    one('/v1/claims/fuel-delivery'),
+    one('/v1/claims/emission-reduction'),
+    one('/v1/claims/household-onboarding'),
+    one(`/v1/claims/emission-reduction?project_id=${encodeURIComponent(facts.projectId)}&time_period=${facts.year}`, true),
+    ...[
+      '/v1/households/stove-stacking/list',
+      '/v1/devices/status/list',
+      '/v1/credits/cancelled/list',
+      '/v1/credits/transferred/list',
+      '/v1/credits/retired/list',
+      '/v1/claims/fuel-purchase/list',
+      '/v1/claims/fuel-delivery/list',
+      '/v1/claims/emission-reduction/list',
+      '/v1/claims/household-onboarding/list',
+    ].map((path) => ({ workload: `GET ${path} (first page of 50)`, path, aggregate: false })),
+  ];
+}
+
+function quarterOf(day: string): string {
+  const [year, month] = day.split('-').map(Number) as [number, number];
+  return `${year}-Q${Math.floor((month - 1) / 3) + 1}`;
+}
+
+async function readSeedFacts(databaseUrl: string): Promise<SeedFacts> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ project_id: string; day: string }>(
+      `SELECT project_id, to_char(max(day), 'YYYY-MM-DD') AS day FROM credits_issued_daily
+       GROUP BY project_id ORDER BY sum(credits) DESC, project_id LIMIT 1`,
+    );
+    if (!rows[0]) throw new Error('the seeded registry has no issued credits to ask for');
+    return { projectId: rows[0].project_id, quarter: quarterOf(rows[0].day), year: rows[0].day.slice(0, 4) };
+  } finally {
+    await client.end();
+  }
+}
+
+interface RegistryDeployment {
+  databaseUrl: string;
+  authorization: string;
+  facts: SeedFacts;
+}
+
+/** A database of its own, migrated and seeded through the registry's CLI, with one API client. */
+async function deploy(ctx: SuiteContext, households: number): Promise<RegistryDeployment> {
+  const started = Date.now();
+  const databaseUrl = await createDatabase(ctx.resources, `registry_${households}`, ctx.janitor);
+  const env = baseEnv({ DATABASE_URL: databaseUrl });
+  const cli = SERVICE_BUILDS.registry.cli;
+  await runToCompletion(cli, ['migrate'], env, ctx.janitor);
+  await runToCompletion(cli, ['seed', '--households', String(households), '--seed', '42'], env, ctx.janitor);
+  const output = await runToCompletion(cli, ['clients', 'create', '--name', 'benchmark', '--json'], env, ctx.janitor);
+  const line = output.trim().split('\n').reverse().find((text) => text.startsWith('{'));
+  const credentials = line ? (JSON.parse(line) as { client_id?: string; secret?: string }) : {};
+  if (!credentials.client_id || !credentials.secret) throw new Error(`clients create printed no credentials: ${output.slice(0, 200)}`);
+  ctx.progress(`  registry data set of ${households.toLocaleString('en-US')} households ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return {
+    databaseUrl,
+    authorization: `Basic ${Buffer.from(`${credentials.client_id}:${credentials.secret}`).toString('base64')}`,
+    facts: await readSeedFacts(databaseUrl),
+  };
+}
+
+/** The floor must give the same answer as the service, or the comparison measures two different things. */
+async function sameAnswer(floor: Endpoint, service: Endpoint, path: string, authorization: string): Promise<string | undefined> {
+  const [floorBody, serviceBody] = await Promise.all(
+    [floor, service].map(async (endpoint) => {
+      const response = await fetch(new URL(path, endpoint.baseUrl), { headers: { authorization }, signal: AbortSignal.timeout(30_000) });
+      return response.text();
+    }),
+  );
+  const difference = jsonDifference(floorBody!, serviceBody!);
+  return difference === undefined ? undefined : `floor and service answer differently (${difference})`;
+}
+
+async function measureDeployment(
+  ctx: SuiteContext,
+  deployment: RegistryDeployment,
+  households: number,
+  workloads: RegistryWorkload[],
+): Promise<ComparedWorkload[]> {
+  const env = { DATABASE_URL: deployment.databaseUrl, ...REGISTRY_LOAD_ENV };
+  const service = await startService(ctx, 'registry-api', SERVICE_BUILDS.registry.main, env);
+  const floor = await startFloor(ctx, 'registry', { DATABASE_URL: deployment.databaseUrl });
+  const dataset = `${households.toLocaleString('en-US')} households`;
+  const rows: ComparedWorkload[] = [];
+  for (const { workload, path, aggregate } of workloads) {
+    const steps: Step[] = [{ method: 'GET', path, headers: { authorization: deployment.authorization } }];
+    const plan: LoadPlan = { steps, connections: ctx.options.connections };
+    const row = await compare(ctx, {
+      service: 'registry-api',
+      workload,
+      dataset,
+      growthKey: aggregate ? workload : undefined,
+      floor: { ...floor, plan },
+      target: { ...service, plan },
+    });
+    const difference = await sameAnswer(floor, service, path, deployment.authorization);
+    if (difference) row.problems.push(difference);
+    rows.push(row);
+  }
+  await service.process.stop();
+  await floor.process.stop();
+  return rows;
+}
+
+/**
+ * The service's own throttle is per API client, and the benchmark is one client sending thousands of requests a
+ * second: it is raised out of the way so what is measured is serving, not the limiter answering 429.
+ */
+const REGISTRY_LOAD_ENV: Record<string, string> = { RATE_LIMIT_PER_CLIENT: '100000000' };
+
+export async function registrySuite(ctx: SuiteContext): Promise<ComparedWorkload[]> {
+  assertBuilt([SERVICE_BUILDS.registry.main, SERVICE_BUILDS.registry.cli, floorScript('registry')]);
+  const { households, scale } = ctx.options;
+  ctx.progress(`registry-api: seeding ${households.toLocaleString('en-US')} households, then ${(households * scale).toLocaleString('en-US')}`);
+  const base = await deploy(ctx, households);
+  const rows = await measureDeployment(ctx, base, households, registryWorkloads(base.facts));
+  if (scale > 1) {
+    const scaled = await deploy(ctx, households * scale);
+    // Same project and period names, so each aggregate is asked the same question of ten times the data.
+    const workloads = registryWorkloads(base.facts).filter((workload) => workload.aggregate);
+    rows.push(...(await measureDeployment(ctx, { ...scaled, facts: base.facts }, households * scale, workloads)));
+  }
+  return rows;
+}
