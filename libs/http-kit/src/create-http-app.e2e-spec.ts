@@ -85,7 +85,11 @@ describe('createHttpApp pipeline', () => {
   });
 
   it('answers an unknown route with 404 in the error shape and echoes the caller request id', async () => {
-    const response = await app.inject({ method: 'GET', url: '/nope', headers: { 'x-request-id': 'probe-42' } });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/nope',
+      headers: { 'x-request-id': 'probe-42' },
+    });
     expect(response.statusCode).toBe(404);
     expect(response.headers['x-request-id']).toBe('probe-42');
     expect(response.headers['content-type']).toMatch(/^application\/json/);
@@ -94,7 +98,11 @@ describe('createHttpApp pipeline', () => {
 
   it('generates a request id when the caller sends none or an unsafe one', async () => {
     const none = await app.inject({ method: 'GET', url: '/page?limit=5' });
-    const unsafe = await app.inject({ method: 'GET', url: '/page?limit=5', headers: { 'x-request-id': 'a b' } });
+    const unsafe = await app.inject({
+      method: 'GET',
+      url: '/page?limit=5',
+      headers: { 'x-request-id': 'a b' },
+    });
     expect(none.statusCode).toBe(200);
     expect(none.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(unsafe.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -108,7 +116,11 @@ describe('createHttpApp pipeline', () => {
   });
 
   it('sends WWW-Authenticate with a 401', async () => {
-    const response = await app.inject({ method: 'GET', url: '/secret', headers: { 'x-request-id': 'r-401' } });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/secret',
+      headers: { 'x-request-id': 'r-401' },
+    });
     expect(response.statusCode).toBe(401);
     expect(response.headers['www-authenticate']).toBe('Basic realm="sample"');
     expect(response.headers['x-request-id']).toBe('r-401');
@@ -204,5 +216,43 @@ describe('createHttpApp without form bodies', () => {
     await app.close();
     expect(response.statusCode).toBe(415);
     expect(Object.keys(response.json())).toEqual(['message']);
+  });
+});
+
+describe('structured request logs', () => {
+  it('writes JSON lines carrying the request id and never the credentials or the USSD text', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const destination = {
+      write: (line: string) => {
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      },
+    };
+    @Module({
+      imports: [LoggingModule.forRoot({ service: 'log-sample', level: 'info', pretty: false, destination })],
+      controllers: [SampleController],
+    })
+    class LoggedModule {}
+
+    const app = await createHttpApp(LoggedModule, { trustProxy: false });
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+    await app.inject({
+      method: 'POST',
+      url: '/echo',
+      headers: { 'x-request-id': 'trace-me-7', authorization: 'Basic c2VjcmV0OnNlY3JldA==' },
+      payload: { text: '1*2*12345' },
+    });
+    await app.close();
+
+    const completed = lines.find((line) => line.msg === 'request completed');
+    expect(completed).toMatchObject({
+      service: 'log-sample',
+      requestId: 'trace-me-7',
+      req: { method: 'POST', url: '/echo' },
+      res: { statusCode: 201 },
+    });
+    const everything = JSON.stringify(lines);
+    expect(everything).not.toContain('c2VjcmV0OnNlY3JldA==');
+    expect(everything).not.toContain('12345');
   });
 });

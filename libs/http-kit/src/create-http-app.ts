@@ -21,7 +21,10 @@ export interface HttpAppOptions {
  * (so 404s and errors carry them too), structured logs, the app's single exception filter.
  * `bootstrap()` of each app and its e2e tests both go through here.
  */
-export async function createHttpApp(module: Type<unknown> | DynamicModule, options: HttpAppOptions): Promise<NestFastifyApplication> {
+export async function createHttpApp(
+  module: Type<unknown> | DynamicModule,
+  options: HttpAppOptions,
+): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     trustProxy: options.trustProxy,
     bodyLimit: options.bodyLimit ?? 64 * 1024,
@@ -42,10 +45,14 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, optio
   // a client sends forms. Elsewhere such bodies get a 415.
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     bufferLogs: true,
+    // A wiring error rejects (runService prints it and exits 1; tests see it) instead of Nest calling process.exit.
+    abortOnError: false,
     bodyParser: options.formBodies === true,
   });
   app.useLogger(app.get(Logger));
-  app.useGlobalFilters(new AppExceptionFilter(app.get(HttpAdapterHost), options.errorRenderer ?? renderMessageBody));
+  app.useGlobalFilters(
+    new AppExceptionFilter(app.get(HttpAdapterHost), options.errorRenderer ?? renderMessageBody),
+  );
   return app;
 }
 

@@ -23,7 +23,9 @@ export function runService(name: string, bootstrap: () => Promise<StartedService
       if (error instanceof ConfigValidationError) {
         process.stderr.write(`${error.message}\n`);
       } else {
-        process.stderr.write(`${name} failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+        process.stderr.write(
+          `${name} failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+        );
       }
       process.exit(1);
     });

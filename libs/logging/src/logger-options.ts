@@ -1,5 +1,7 @@
 import type { IncomingMessage } from 'node:http';
+import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
 import { REQUEST_ID_HEADER } from './request-id';
 
 export interface ServiceLoggingOptions {
@@ -10,6 +12,8 @@ export interface ServiceLoggingOptions {
   quietPaths?: string[];
   /** Extra redaction paths on top of the defaults. */
   redact?: string[];
+  /** Where log lines go; stdout when omitted (tests pass a stream to read them). */
+  destination?: DestinationStream;
 }
 
 /** Headers and fields that may carry credentials or subscriber input; never written to a log. */
@@ -28,35 +32,45 @@ export const DEFAULT_REDACTIONS = [
   '*.text',
 ];
 
+/** Fastify's middleware layer (middie) strips the mount path from `url`; `originalUrl` keeps the real one. */
+function urlOf(request: { url?: string; originalUrl?: string }): string {
+  return request.originalUrl ?? request.url ?? '/';
+}
+
 function pathOf(request: IncomingMessage): string {
-  const url = request.url ?? '/';
+  const url = urlOf(request);
   const query = url.indexOf('?');
   return query === -1 ? url : url.slice(0, query);
 }
 
 export function buildLoggerParams(options: ServiceLoggingOptions): Params {
   const quiet = new Set(options.quietPaths ?? ['/health', '/health/live', '/health/ready', '/']);
-  return {
-    pinoHttp: {
-      name: options.service,
-      level: options.level,
-      base: { service: options.service },
-      // The HTTP layer assigns and validates the id before any middleware runs (see http-kit).
-      genReqId: (request) => String(request.headers[REQUEST_ID_HEADER] ?? ''),
-      customAttributeKeys: { reqId: 'requestId' },
-      autoLogging: { ignore: (request) => quiet.has(pathOf(request)) },
-      redact: { paths: [...DEFAULT_REDACTIONS, ...(options.redact ?? [])], censor: '[redacted]' },
-      serializers: {
-        req: (request: { method: string; url: string; headers: Record<string, unknown> }) => ({
-          method: request.method,
-          url: request.url,
-          userAgent: request.headers['user-agent'],
-        }),
-        res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
-      },
-      transport: options.pretty
-        ? { target: 'pino-pretty', options: { singleLine: true, translateTime: 'SYS:HH:MM:ss.l' } }
-        : undefined,
+  const httpOptions = {
+    name: options.service,
+    level: options.level,
+    base: { service: options.service },
+    // The HTTP layer assigns and validates the id before any middleware runs (see http-kit).
+    genReqId: (request) => String(request.headers[REQUEST_ID_HEADER] ?? ''),
+    customAttributeKeys: { reqId: 'requestId' },
+    // Every line logged while serving a request (ours and Nest's) carries its id.
+    customProps: (request: IncomingMessage) => ({ requestId: request.headers[REQUEST_ID_HEADER] }),
+    autoLogging: { ignore: (request) => quiet.has(pathOf(request)) },
+    redact: { paths: [...DEFAULT_REDACTIONS, ...(options.redact ?? [])], censor: '[redacted]' },
+    serializers: {
+      req: (request: { method: string; url: string; headers: Record<string, unknown> }) => ({
+        method: request.method,
+        url: request.url,
+        userAgent: request.headers['user-agent'],
+      }),
+      res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
     },
+    transport: options.pretty
+      ? { target: 'pino-pretty', options: { singleLine: true, translateTime: 'SYS:HH:MM:ss.l' } }
+      : undefined,
+  } satisfies Params['pinoHttp'];
+  return {
+    // Nest 11 route syntax; nestjs-pino's default `*` no longer matches every path under the Fastify adapter.
+    forRoutes: [{ path: '{*splat}', method: RequestMethod.ALL }],
+    pinoHttp: options.destination ? [httpOptions, options.destination] : httpOptions,
   };
 }

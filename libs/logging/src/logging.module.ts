@@ -5,6 +5,10 @@ import { buildLoggerParams, ServiceLoggingOptions } from './logger-options';
 @Module({})
 export class LoggingModule {
   static forRoot(options: ServiceLoggingOptions): DynamicModule {
-    return { module: LoggingModule, imports: [LoggerModule.forRoot(buildLoggerParams(options))], global: true };
+    return {
+      module: LoggingModule,
+      imports: [LoggerModule.forRoot(buildLoggerParams(options))],
+      global: true,
+    };
   }
 }
