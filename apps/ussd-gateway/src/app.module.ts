@@ -2,7 +2,11 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggingModule } from '@dmrv/logging';
 import { UssdConfig } from './config/ussd.config';
+import { dataSourceOptions } from './database/data-source';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { RedisModule } from './redis/redis.module';
 import { StatusModule } from './status/status.module';
+import { UssdModule } from './ussd/ussd.module';
 
 @Module({})
 export class AppModule {
@@ -16,15 +20,13 @@ export class AppModule {
           pretty: config.LOG_PRETTY,
           redact: ['req.body', 'req.query'],
         }),
-        TypeOrmModule.forRoot({
-          type: 'postgres',
-          url: config.DATABASE_URL,
-          extra: { max: config.DATABASE_POOL_SIZE, connectionTimeoutMillis: 3000 },
-          synchronize: false,
-          migrationsRun: false,
-          autoLoadEntities: true,
-        }),
+        // A database that is down at start-up gets a few seconds, then the process exits for the orchestrator to
+        // restart it; once running, an outage only makes hops "unavailable" and /health 503.
+        TypeOrmModule.forRoot({ ...dataSourceOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE), retryAttempts: 5, retryDelay: 1000 }),
+        RedisModule.forRoot(config),
+        RateLimitModule.forRoot(config),
         StatusModule.forRoot(config),
+        UssdModule.forRoot(config),
       ],
       providers: [{ provide: UssdConfig, useValue: config }],
       exports: [UssdConfig],

@@ -1,5 +1,7 @@
-import { IsDefined, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { AsInteger, BaseServiceConfig } from '@dmrv/config';
+import { IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { AsInteger, AsList, BaseServiceConfig } from '@dmrv/config';
+
+const KEY_PATTERN = /^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/;
 
 export class UssdConfig extends BaseServiceConfig {
   @IsDefined({ message: 'is required: postgres://user:password@host:5432/database' })
@@ -19,9 +21,91 @@ export class UssdConfig extends BaseServiceConfig {
   @Matches(/^rediss?:\/\//, { message: 'must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
 
+  /** Every key this service writes starts with it, so several deployments (or test runs) can share one Redis. */
+  @IsString()
+  @MaxLength(64)
+  @Matches(/^[A-Za-z0-9:_.-]*$/, { message: 'may contain only letters, digits and : _ . -' })
+  REDIS_KEY_PREFIX = 'ussd:';
+
   /** AES-256 key for PINs at rest: 32 bytes as 64 hex characters or base64. */
   @IsDefined({ message: 'is required: a 32-byte key as 64 hex characters or base64 (openssl rand -hex 32)' })
   @IsString()
-  @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, { message: 'must be 32 bytes as 64 hex characters or base64' })
+  @Matches(KEY_PATTERN, { message: 'must be 32 bytes as 64 hex characters or base64' })
   PIN_ENCRYPTION_KEY!: string;
+
+  /** Stored next to every encrypted PIN hash, so a rotated-out key can still be found by its id. */
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{1,16}$/, { message: 'must be 1-16 letters, digits, _ or -' })
+  PIN_ENCRYPTION_KEY_ID = 'k1';
+
+  /** Keys retired by a rotation, still accepted for decryption: `id:key,id:key` (key as for PIN_ENCRYPTION_KEY). */
+  @AsList()
+  @IsString({ each: true })
+  @Matches(/^[A-Za-z0-9_-]{1,16}:([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, {
+    each: true,
+    message: 'must be a comma-separated list of id:key (key as 64 hex characters or base64)',
+  })
+  PIN_PREVIOUS_KEYS: string[] = [];
+
+  /** Wrong PINs in a row (across sessions and redials) before the account locks. */
+  @AsInteger()
+  @IsInt()
+  @Min(1)
+  @Max(20)
+  PIN_MAX_ATTEMPTS = 3;
+
+  @AsInteger()
+  @IsInt()
+  @Min(1)
+  @Max(7 * 24 * 3600)
+  PIN_LOCKOUT_SECONDS = 900;
+
+  /** Inactivity after which a session is forgotten; refreshed on every hop (the aggregator's own limit is ~180 s). */
+  @AsInteger()
+  @IsInt()
+  @Min(10)
+  @Max(3600)
+  SESSION_TTL_SECONDS = 180;
+
+  /** Whole-hop budget: the aggregator waits ~15 s, so a stuck dependency must answer "unavailable" well before. */
+  @AsInteger()
+  @IsInt()
+  @Min(100)
+  @Max(14_000)
+  HOP_TIMEOUT_MS = 5000;
+
+  /** Requests per window per client IP, on every endpoint. */
+  @AsInteger()
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_PER_IP = 100;
+
+  @AsInteger()
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  RATE_LIMIT_WINDOW_SECONDS = 60;
+
+  /** Aggregator addresses (CIDR or single IP) exempt from the per-IP limit; their requests are limited per phone. */
+  @AsList()
+  @IsString({ each: true })
+  @Matches(/^[0-9a-fA-F:.]+(\/\d{1,3})?$/, { each: true, message: 'must be a comma-separated list of IPs or CIDRs' })
+  RATE_LIMIT_EXEMPT_CIDRS: string[] = [];
+
+  /** Session requests per window per phone number, for traffic from exempt addresses. */
+  @AsInteger()
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_PER_PHONE = 30;
+
+  /** Enables the debug and session-list endpoints (header `x-operator-token`); without it they answer 404. */
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'must be at least 16 characters' })
+  OPERATOR_TOKEN?: string;
+
+  /** JSON file with the Know More texts (`about`, `pricing`, `delivery`); built-in defaults when unset. */
+  @IsOptional()
+  @IsString()
+  CONTENT_FILE?: string;
 }

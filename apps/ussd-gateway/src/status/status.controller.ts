@@ -1,19 +1,10 @@
 import { Controller, Get, Res } from '@nestjs/common';
+import type { UssdHealthRecord, UssdRootRecord } from '@dmrv/contracts';
 import { ReadinessService } from '@dmrv/health';
 import { UssdConfig } from '../config/ussd.config';
 
 interface StatusSettable {
   status(code: number): unknown;
-}
-
-export interface UssdHealthRecord {
-  status: 'ok' | 'error';
-  environment: string;
-  timestamp: string;
-  /** Seconds since the process started. */
-  uptime: number;
-  database: 'connected' | 'disconnected';
-  redis: 'connected' | 'disconnected' | 'not configured';
 }
 
 @Controller()
@@ -24,7 +15,7 @@ export class StatusController {
   ) {}
 
   @Get()
-  root(): { status: string; message: string; environment: string; timestamp: string } {
+  root(): UssdRootRecord {
     return {
       status: 'ok',
       message: 'USSD gateway is running',

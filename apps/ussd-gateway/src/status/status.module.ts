@@ -1,10 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
-import { HealthModule, postgresProbe } from '@dmrv/health';
+import { DependencyProbe, HealthModule, postgresProbe, redisProbe } from '@dmrv/health';
 import { UssdConfig } from '../config/ussd.config';
+import { REDIS_CLIENT } from '../redis/redis.module';
 import { StatusController } from './status.controller';
 
-/** The spec's `/` and `/health` records, backed by the shared readiness probes. */
+/** The spec's `/` and `/health` records, backed by the shared readiness probes (Redis only when configured). */
 @Module({})
 export class StatusModule {
   static forRoot(config: UssdConfig): DynamicModule {
@@ -14,8 +16,11 @@ export class StatusModule {
         HealthModule.forRoot({
           service: 'ussd-gateway',
           controller: false,
-          inject: [DataSource],
-          probes: (dataSource: DataSource) => [postgresProbe((sql) => dataSource.query(sql), 'database')],
+          inject: [DataSource, REDIS_CLIENT],
+          probes: (dataSource: DataSource, redis: Redis | null): DependencyProbe[] => [
+            postgresProbe((sql) => dataSource.query(sql), 'database'),
+            ...(redis ? [redisProbe(redis, 'redis')] : []),
+          ],
         }),
       ],
       controllers: [StatusController],

@@ -1,0 +1,106 @@
+import { createCipheriv, createDecipheriv, randomBytes, scrypt, ScryptOptions, timingSafeEqual } from 'node:crypto';
+
+/**
+ * PINs at rest: a slow salted hash (scrypt), then that hash encrypted with AES-256-GCM under a named key. A five-digit
+ * PIN has only 100 000 values, so the hash alone would fall to a brute force of a leaked table; the encryption
+ * means a leaked table without the key reveals nothing. The key id travels with each value so keys can rotate.
+ *
+ * Sealed form: `v1.<keyId>.<iv>.<tag>.<ciphertext>` (base64url), where the plaintext is
+ * `scrypt$<log2 N>$<r>$<p>$<salt>$<hash>` (base64url).
+ */
+
+export interface PinKey {
+  id: string;
+  key: Buffer;
+}
+
+const SCRYPT = { log2N: 14, r: 8, p: 1, keyLength: 32, saltLength: 16 };
+
+export function parseKey(value: string): Buffer {
+  const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+  if (key.length !== 32) throw new Error('a PIN encryption key must be exactly 32 bytes');
+  return key;
+}
+
+function scryptAsync(pin: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(pin, salt, keyLength, options, (error, derived) => (error ? reject(error) : resolve(derived))),
+  );
+}
+
+const b64 = (buffer: Buffer): string => buffer.toString('base64url');
+const unb64 = (text: string): Buffer => Buffer.from(text, 'base64url');
+
+export class PinVault {
+  private readonly keys = new Map<string, Buffer>();
+
+  constructor(
+    private readonly current: PinKey,
+    previous: PinKey[] = [],
+  ) {
+    for (const key of [...previous, current]) this.keys.set(key.id, key.key);
+  }
+
+  get currentKeyId(): string {
+    return this.current.id;
+  }
+
+  async seal(pin: string): Promise<string> {
+    const { log2N, r, p, keyLength, saltLength } = SCRYPT;
+    const salt = randomBytes(saltLength);
+    const hash = await scryptAsync(pin, salt, keyLength, { N: 2 ** log2N, r, p, maxmem: 64 * 1024 * 1024 });
+    return this.encrypt(`scrypt$${log2N}$${r}$${p}$${b64(salt)}$${b64(hash)}`);
+  }
+
+  /** Constant-time comparison of the candidate's hash with the stored one. */
+  async verify(pin: string, sealed: string): Promise<boolean> {
+    const parts = this.decrypt(sealed).split('$');
+    if (parts.length !== 6 || parts[0] !== 'scrypt') throw new Error('unknown PIN hash format');
+    const [, log2N, r, p, salt, hash] = parts as [string, string, string, string, string, string];
+    const expected = unb64(hash);
+    const actual = await scryptAsync(pin, unb64(salt), expected.length, {
+      N: 2 ** Number(log2N),
+      r: Number(r),
+      p: Number(p),
+      maxmem: 256 * 1024 * 1024,
+    });
+    return actual.length === expected.length && timingSafeEqual(actual, expected);
+  }
+
+  keyIdOf(sealed: string): string {
+    return sealed.split('.')[1] ?? '';
+  }
+
+  /** Re-encrypts under the current key without knowing the PIN (used when a retired key is still in use). */
+  rewrap(sealed: string): string {
+    return this.encrypt(this.decrypt(sealed));
+  }
+
+  private encrypt(plaintext: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.current.key, iv);
+    // The key id is authenticated data: moving a value under another id makes it fail to open.
+    cipher.setAAD(Buffer.from(this.current.id));
+    const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return ['v1', this.current.id, b64(iv), b64(cipher.getAuthTag()), b64(ciphertext)].join('.');
+  }
+
+  private decrypt(sealed: string): string {
+    const [version, keyId, iv, tag, ciphertext] = sealed.split('.');
+    if (version !== 'v1' || !keyId || !iv || !tag || ciphertext === undefined) throw new Error('unknown sealed PIN format');
+    const key = this.keys.get(keyId);
+    if (!key) throw new Error(`PIN key "${keyId}" is not configured (PIN_ENCRYPTION_KEY_ID / PIN_PREVIOUS_KEYS)`);
+    const decipher = createDecipheriv('aes-256-gcm', key, unb64(iv));
+    decipher.setAAD(Buffer.from(keyId));
+    decipher.setAuthTag(unb64(tag));
+    return Buffer.concat([decipher.update(unb64(ciphertext)), decipher.final()]).toString('utf8');
+  }
+}
+
+export function pinVaultFromConfig(config: { PIN_ENCRYPTION_KEY: string; PIN_ENCRYPTION_KEY_ID: string; PIN_PREVIOUS_KEYS: string[] }): PinVault {
+  const previous = config.PIN_PREVIOUS_KEYS.map((entry) => {
+    const separator = entry.indexOf(':');
+    return { id: entry.slice(0, separator), key: parseKey(entry.slice(separator + 1)) };
+  });
+  return new PinVault({ id: config.PIN_ENCRYPTION_KEY_ID, key: parseKey(config.PIN_ENCRYPTION_KEY) }, previous);
+}

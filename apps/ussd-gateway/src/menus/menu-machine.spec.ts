@@ -1,0 +1,214 @@
+import { DEFAULT_CONTENT, MenuContent } from './content';
+import {
+  applyEffectResult,
+  applyInput,
+  Effect,
+  EffectResult,
+  initialState,
+  MenuState,
+  SCREENS,
+  Step,
+} from './menu-machine';
+import { MenuRenderer } from './menu-renderer';
+import { screenCost } from './screen-text';
+
+const renderer = new MenuRenderer(DEFAULT_CONTENT);
+
+/** Follows a step to its end with one chosen result per effect. */
+function settle(step: Step, results: Partial<Record<Effect['type'], EffectResult>>): MenuState {
+  let current = step;
+  while (current.effect) {
+    const result = results[current.effect.type];
+    if (!result) throw new Error(`no result for ${current.effect.type}`);
+    current = applyEffectResult(current.state, result);
+  }
+  return current.state;
+}
+
+const defaults: Partial<Record<Effect['type'], EffectResult>> = {
+  sealPin: { type: 'sealed', sealed: 'sealed-pin' },
+  matchPin: { type: 'matched', match: true },
+  createAccount: { type: 'created', customerId: 'C0A1B2C3D' },
+  verifyPin: { type: 'verified', outcome: { kind: 'ok', firstName: 'Jane' } },
+  loadAccount: { type: 'loaded', account: { customerId: 'C0A1B2C3D', fullName: 'Jane Smith', email: null, phoneNumber: '+254700000001' } },
+  replacePin: { type: 'replaced' },
+};
+
+function walk(inputs: string[], results = defaults, from = initialState()): MenuState {
+  return inputs.reduce((state, input) => settle(applyInput(state, input, renderer), results), from);
+}
+
+const text = (state: MenuState): string => {
+  const screen = renderer.render(state);
+  return `${screen.kind} ${screen.text}`;
+};
+
+describe('menu machine', () => {
+  it('starts at the main menu with the spec options', () => {
+    expect(text(initialState())).toBe('CON Welcome to Clean Cooking\n1. Know More\n2. Account Menu\n*. Exit');
+  });
+
+  it.each([
+    ['1', 'about', 'About this service'],
+    ['2', 'pricing', 'Pricing'],
+    ['3', 'delivery', 'Delivery'],
+  ])('Know More option %s opens the %s screen', (choice, topic, title) => {
+    const state = walk(['1', choice]);
+    expect(state).toMatchObject({ screen: 'info', topic });
+    expect(text(state).startsWith(`CON ${title}\n`)).toBe(true);
+  });
+
+  it('exits with END from every screen', () => {
+    for (const screen of SCREENS.filter((name) => name !== 'ended')) {
+      const state: MenuState = {
+        screen,
+        topic: 'about',
+        draft: { fullName: 'Jane', sealedPin: 'x' },
+        loginCustomerId: 'C0A1B2C3D',
+        auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' },
+      };
+      const after = settle(applyInput(state, '*', renderer), defaults);
+      expect(text(after)).toBe('END Thank you for using our service. Goodbye!');
+    }
+  });
+
+  it('goes back with 0 and to the main menu with 00', () => {
+    expect(walk(['1', '2', '0']).screen).toBe('knowMore');
+    expect(walk(['1', '2', '0', '0']).screen).toBe('preMenu');
+    expect(walk(['2', '1', '00']).screen).toBe('preMenu');
+    expect(walk(['2', '2', 'Jane Smith', '0']).screen).toBe('createName');
+  });
+
+  it('re-shows the screen with a hint on an invalid choice', () => {
+    const state = walk(['1', '7']);
+    expect(state.screen).toBe('knowMore');
+    expect(text(state).startsWith('CON Invalid choice. Try again.\nKnow More\n')).toBe(true);
+    // The hint is one-shot.
+    expect(text(walk(['1', '7', '9', '0', '1'])).startsWith('CON Know More')).toBe(true);
+  });
+
+  it('creates an account with and without e-mail', () => {
+    const withEmail = walk(['2', '2', 'Zoë O’Brien-Núñez', 'zoe@example.org', '24680']);
+    expect(withEmail).toMatchObject({ screen: 'createPinConfirm', draft: { fullName: 'Zoë O’Brien-Núñez', email: 'zoe@example.org' } });
+    const created = walk(['24680'], defaults, withEmail);
+    expect(created).toMatchObject({ screen: 'accountCreated', createdCustomerId: 'C0A1B2C3D' });
+    expect(text(created)).toContain('Your Customer ID is C0A1B2C3D.');
+
+    const skipped = walk(['2', '2', 'Jane Smith', '00']);
+    expect(skipped).toMatchObject({ screen: 'createPin', draft: { fullName: 'Jane Smith', email: null } });
+  });
+
+  it('refuses bad names, e-mails, trivial and malformed PINs and mismatched confirmations', () => {
+    expect(walk(['2', '2', 'J4ne']).notice).toEqual({ kind: 'invalidName' });
+    expect(walk(['2', '2', 'Jane', 'not-an-email']).notice).toEqual({ kind: 'invalidEmail' });
+    expect(walk(['2', '2', 'Jane', '00', '12345']).notice).toEqual({ kind: 'trivialPin' });
+    expect(walk(['2', '2', 'Jane', '00', '00000']).notice).toEqual({ kind: 'trivialPin' });
+    expect(walk(['2', '2', 'Jane', '00', '123']).notice).toEqual({ kind: 'invalidPin' });
+    const mismatch = walk(['2', '2', 'Jane', '00', '24680', '13579'], { ...defaults, matchPin: { type: 'matched', match: false } });
+    expect(mismatch).toMatchObject({ screen: 'createPin', notice: { kind: 'pinMismatch' } });
+    expect(text(mismatch)).toContain('The PINs did not match.');
+  });
+
+  it('never keeps a PIN in the state, only the sealed form', () => {
+    const state = walk(['2', '2', 'Jane', '00', '24680']);
+    expect(JSON.stringify(state)).not.toContain('24680');
+    expect(state.draft?.sealedPin).toBe('sealed-pin');
+  });
+
+  it('logs in, shows details, changes the PIN and logs out', () => {
+    const home = walk(['2', '1', 'c0a1b2c3d', '24680']);
+    expect(home).toEqual({ screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } });
+    expect(walk(['1'], defaults, home)).toMatchObject({ screen: 'accountDetails', auth: home.auth });
+    const changed = walk(['2', '24680', '97531', '97531'], defaults, home);
+    expect(changed).toMatchObject({ screen: 'accountHome', notice: { kind: 'pinChanged' } });
+    const out = walk(['3'], defaults, home);
+    expect(out).toEqual({ screen: 'preMenu', notice: { kind: 'loggedOut' } });
+    expect(walk(['00', '2'], defaults, home).screen).toBe('accountHome');
+  });
+
+  it('counts down wrong PINs and ends the session when the account locks', () => {
+    const wrong = walk(['2', '1', 'C0A1B2C3D', '11111'], { ...defaults, verifyPin: { type: 'verified', outcome: { kind: 'wrong', attemptsLeft: 2 } } });
+    expect(text(wrong)).toContain('Wrong PIN. 2 tries left.');
+    const locked = walk(['11112'], { ...defaults, verifyPin: { type: 'verified', outcome: { kind: 'locked', minutes: 15, justNow: true } } }, wrong);
+    expect(text(locked)).toBe('END Too many wrong PINs. Your account is locked for 15 minutes.');
+  });
+
+  it('pages long information texts with 98 and back with 0', () => {
+    const long: MenuContent = { ...DEFAULT_CONTENT, about: 'Clean stoves save fuel. '.repeat(40) };
+    const paged = new MenuRenderer(long);
+    const first = settle(applyInput(walk(['1']), '1', paged), defaults);
+    expect(paged.pageCount(first)).toBeGreaterThan(2);
+    expect(paged.render(first).text).toContain('98. More');
+    const second = settle(applyInput(first, '98', paged), defaults);
+    expect(second.page).toBe(1);
+    expect(settle(applyInput(second, '0', paged), defaults).page).toBe(0);
+    let last = first;
+    for (let page = 1; page < paged.pageCount(first); page += 1) last = settle(applyInput(last, '98', paged), defaults);
+    expect(paged.render(last).text).not.toContain('98. More');
+    expect(settle(applyInput(last, '98', paged), defaults).notice).toEqual({ kind: 'invalidChoice' });
+  });
+});
+
+describe('every reachable screen fits on a handset', () => {
+  const inputs = ['', '1', '2', '3', '98', '0', '00', '*', '9', 'x', 'Bartholomew Alexandre Çelebi-Øvergård', 'a@b.co', '24680', '12345', '123', 'C0A1B2C3D'];
+  const outcomes: Record<Effect['type'], EffectResult[]> = {
+    sealPin: [{ type: 'sealed', sealed: 'sealed-pin' }],
+    matchPin: [
+      { type: 'matched', match: true },
+      { type: 'matched', match: false },
+    ],
+    createAccount: [{ type: 'created', customerId: 'CFFFFFFFF' }],
+    verifyPin: [
+      { type: 'verified', outcome: { kind: 'ok', firstName: 'Bartholomew-Alexandre-Maximilian' } },
+      { type: 'verified', outcome: { kind: 'wrong', attemptsLeft: 2 } },
+      { type: 'verified', outcome: { kind: 'wrong', attemptsLeft: 1 } },
+      { type: 'verified', outcome: { kind: 'locked', minutes: 10080, justNow: true } },
+      { type: 'verified', outcome: { kind: 'locked', minutes: 1, justNow: false } },
+      { type: 'verified', outcome: { kind: 'unknown' } },
+    ],
+    loadAccount: [
+      {
+        type: 'loaded',
+        account: {
+          customerId: 'CFFFFFFFF',
+          // Characters outside GSM-7 switch the screen to UCS-2 (80 characters): details must page, not overflow.
+          fullName: 'Ngozi Adaeze Ọkọnkwọ-Ìfẹ́oluwa Abímbọ́lá Olúwadámilọ́lá Àjàyí',
+          email: `${'very.long.address'.repeat(3)}@example-domain.org`.slice(0, 80),
+          phoneNumber: '+254700000001',
+        },
+      },
+      { type: 'loaded', account: null },
+    ],
+    replacePin: [{ type: 'replaced' }],
+  };
+
+  function expand(step: Step): MenuState[] {
+    if (!step.effect) return [step.state];
+    return outcomes[step.effect.type].flatMap((result) => expand(applyEffectResult(step.state, result)));
+  }
+
+  it.each([
+    ['default content', DEFAULT_CONTENT],
+    ['2000-character content with UCS-2 text', { about: 'Ẹ kú àbọ̀! '.repeat(180), pricing: 'x'.repeat(2000), delivery: 'Delivery everywhere. '.repeat(95) }],
+  ])('with %s', (_label, content) => {
+    const paged = new MenuRenderer(content as MenuContent);
+    const seen = new Map<string, MenuState>();
+    const queue: MenuState[] = [initialState()];
+    while (queue.length > 0) {
+      const state = queue.shift()!;
+      const key = JSON.stringify(state);
+      if (seen.has(key)) continue;
+      seen.set(key, state);
+      for (const input of inputs) queue.push(...expand(applyInput(state, input, paged)));
+    }
+    const screens = new Set([...seen.values()].map((state) => state.screen));
+    expect([...screens].sort()).toEqual([...SCREENS].sort());
+    for (const state of seen.values()) {
+      const rendered = paged.render(state);
+      const { used, limit } = screenCost(rendered.text);
+      if (used > limit) throw new Error(`${state.screen} uses ${used}/${limit}: ${rendered.text}`);
+      if (rendered.kind === 'CON' && state.screen !== 'preMenu') expect(rendered.text).toMatch(/\*\. Exit$/);
+    }
+    expect(seen.size).toBeGreaterThan(40);
+  });
+});

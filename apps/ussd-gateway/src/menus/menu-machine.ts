@@ -1,0 +1,313 @@
+import type { InfoTopic } from './content';
+import { isPinShaped, isTrivialPin, normalizeCustomerId, normalizeEmail, normalizeFullName } from './menu-rules';
+
+/**
+ * The menu logic as a pure state machine: state in, input out, no I/O. Work that needs the database or the PIN
+ * vault is requested as an `Effect`; the caller performs it and feeds the `EffectResult` back. The state is plain
+ * JSON (any instance can continue a session) and never holds a PIN: only the sealed (hashed, encrypted) form.
+ */
+
+export const SCREENS = [
+  'preMenu',
+  'knowMore',
+  'info',
+  'accountMenu',
+  'loginCustomerId',
+  'loginPin',
+  'createName',
+  'createEmail',
+  'createPin',
+  'createPinConfirm',
+  'accountCreated',
+  'accountHome',
+  'accountDetails',
+  'changePinOld',
+  'changePinNew',
+  'changePinConfirm',
+  'ended',
+] as const;
+export type ScreenId = (typeof SCREENS)[number];
+
+export type Notice =
+  | { kind: 'invalidChoice' }
+  | { kind: 'invalidName' }
+  | { kind: 'invalidEmail' }
+  | { kind: 'invalidPin' }
+  | { kind: 'trivialPin' }
+  | { kind: 'pinMismatch' }
+  | { kind: 'invalidCustomerId' }
+  | { kind: 'wrongPin'; attemptsLeft: number }
+  | { kind: 'wrongCredentials' }
+  | { kind: 'pinChanged' }
+  | { kind: 'loggedOut' };
+
+export type Farewell =
+  | { kind: 'goodbye' }
+  | { kind: 'lockedNow'; minutes: number }
+  | { kind: 'locked'; minutes: number }
+  | { kind: 'accountMissing' };
+
+export interface AccountDetails {
+  customerId: string;
+  fullName: string;
+  email: string | null;
+  phoneNumber: string;
+}
+
+export interface MenuState {
+  screen: ScreenId;
+  /** A one-shot hint shown above the screen (why the last input was refused, or what just happened). */
+  notice?: Notice;
+  topic?: InfoTopic;
+  /** Page of a long body (information texts, account details), from 0. */
+  page?: number;
+  draft?: { fullName?: string; email?: string | null; sealedPin?: string };
+  loginCustomerId?: string;
+  auth?: { customerId: string; firstName: string };
+  createdCustomerId?: string;
+  details?: AccountDetails;
+  farewell?: Farewell;
+}
+
+export type Effect =
+  | { type: 'sealPin'; pin: string }
+  | { type: 'matchPin'; pin: string; sealed: string }
+  | { type: 'createAccount'; fullName: string; email: string | null; sealedPin: string }
+  | { type: 'verifyPin'; customerId: string; pin: string }
+  | { type: 'loadAccount'; customerId: string }
+  | { type: 'replacePin'; customerId: string; sealedPin: string };
+
+export type VerifyOutcome =
+  | { kind: 'ok'; firstName: string }
+  | { kind: 'wrong'; attemptsLeft: number }
+  | { kind: 'locked'; minutes: number; justNow: boolean }
+  | { kind: 'unknown' };
+
+export type EffectResult =
+  | { type: 'sealed'; sealed: string }
+  | { type: 'matched'; match: boolean }
+  | { type: 'created'; customerId: string }
+  | { type: 'verified'; outcome: VerifyOutcome }
+  | { type: 'loaded'; account: AccountDetails | null }
+  | { type: 'replaced' };
+
+export interface Step {
+  state: MenuState;
+  effect?: Effect;
+}
+
+export interface MachineContext {
+  /** Pages the renderer needs for the body of this state (1 for screens without a long body). */
+  pageCount(state: MenuState): number;
+}
+
+export const EXIT = '*';
+export const BACK = '0';
+export const MAIN_MENU = '00';
+export const MORE = '98';
+
+export function initialState(): MenuState {
+  return { screen: 'preMenu' };
+}
+
+export function isEnded(state: MenuState): boolean {
+  return state.screen === 'ended';
+}
+
+export function isAuthenticated(state: MenuState): boolean {
+  return state.auth !== undefined;
+}
+
+const go = (state: MenuState, screen: ScreenId, extra: Partial<MenuState> = {}): Step => ({
+  state: { ...withoutTransient(state), screen, ...extra },
+});
+
+/** What survives a screen change: who is signed in. Drafts, hints and pages belong to one screen or flow. */
+function withoutTransient(state: MenuState): MenuState {
+  return state.auth ? { screen: state.screen, auth: state.auth } : { screen: state.screen };
+}
+
+const stay = (state: MenuState, notice: Notice, keep: Partial<MenuState> = {}): Step => ({
+  state: { ...state, ...keep, notice },
+});
+
+const end = (farewell: Farewell): Step => ({ state: { screen: 'ended', farewell } });
+
+const mainMenu = (state: MenuState, notice?: Notice): Step => go(state, 'preMenu', notice ? { notice } : {});
+
+/** Where `0` leads from each screen. */
+function back(state: MenuState, context: MachineContext): Step {
+  switch (state.screen) {
+    case 'preMenu':
+    case 'ended':
+      return go(state, 'preMenu');
+    case 'knowMore':
+    case 'accountMenu':
+    case 'accountCreated':
+      return go(state, 'preMenu');
+    case 'info':
+      if ((state.page ?? 0) > 0) return { state: { ...state, notice: undefined, page: (state.page ?? 0) - 1 } };
+      return go(state, 'knowMore');
+    case 'loginCustomerId':
+    case 'createName':
+      return go(state, 'accountMenu');
+    case 'loginPin':
+      return go(state, 'loginCustomerId');
+    case 'createEmail':
+      return go(state, 'createName', { draft: {} });
+    case 'createPin':
+      return go(state, 'createEmail', { draft: { fullName: state.draft?.fullName } });
+    case 'createPinConfirm':
+      return go(state, 'createPin', { draft: { fullName: state.draft?.fullName, email: state.draft?.email } });
+    case 'accountHome':
+      return go(state, 'preMenu');
+    case 'accountDetails':
+      if ((state.page ?? 0) > 0) return { state: { ...state, notice: undefined, page: (state.page ?? 0) - 1 } };
+      return go(state, 'accountHome');
+    case 'changePinOld':
+    case 'changePinNew':
+      return go(state, 'accountHome');
+    case 'changePinConfirm':
+      return go(state, 'changePinNew');
+  }
+  return assertNever(state.screen, context);
+}
+
+function assertNever(value: never, _context?: unknown): never {
+  throw new Error(`unhandled menu value ${JSON.stringify(value)}`);
+}
+
+/** One subscriber input applied to the state. `0`, `00` and `*` mean the same on every screen (see README). */
+export function applyInput(current: MenuState, rawInput: string, context: MachineContext): Step {
+  const input = rawInput.trim();
+  const state: MenuState = { ...current, notice: undefined };
+  if (state.screen === 'ended') return { state };
+  if (input === EXIT) return end({ kind: 'goodbye' });
+  // On the e-mail screen `00` is the documented "skip"; everywhere else it is the main menu.
+  if (input === MAIN_MENU && state.screen !== 'createEmail') return mainMenu(state);
+  if (input === BACK) return back(state, context);
+
+  switch (state.screen) {
+    case 'preMenu':
+      if (input === '1') return go(state, 'knowMore');
+      if (input === '2') return go(state, state.auth ? 'accountHome' : 'accountMenu');
+      return stay(state, { kind: 'invalidChoice' });
+    case 'knowMore': {
+      const topic = ({ '1': 'about', '2': 'pricing', '3': 'delivery' } as const)[input];
+      return topic ? go(state, 'info', { topic, page: 0 }) : stay(state, { kind: 'invalidChoice' });
+    }
+    case 'info':
+    case 'accountDetails': {
+      const page = state.page ?? 0;
+      if (input === MORE && page + 1 < context.pageCount(state)) return { state: { ...state, page: page + 1 } };
+      return stay(state, { kind: 'invalidChoice' });
+    }
+    case 'accountMenu':
+      if (input === '1') return go(state, 'loginCustomerId');
+      if (input === '2') return go(state, 'createName', { draft: {} });
+      return stay(state, { kind: 'invalidChoice' });
+    case 'loginCustomerId': {
+      const customerId = normalizeCustomerId(input);
+      return customerId ? go(state, 'loginPin', { loginCustomerId: customerId }) : stay(state, { kind: 'invalidCustomerId' });
+    }
+    case 'loginPin':
+      if (!isPinShaped(input)) return stay(state, { kind: 'invalidPin' });
+      return { state, effect: { type: 'verifyPin', customerId: requireValue(state.loginCustomerId, 'loginCustomerId'), pin: input } };
+    case 'createName': {
+      const fullName = normalizeFullName(input);
+      return fullName ? go(state, 'createEmail', { draft: { fullName } }) : stay(state, { kind: 'invalidName' });
+    }
+    case 'createEmail': {
+      const fullName = requireValue(state.draft?.fullName, 'draft.fullName');
+      if (input === MAIN_MENU) return go(state, 'createPin', { draft: { fullName, email: null } });
+      const email = normalizeEmail(input);
+      return email ? go(state, 'createPin', { draft: { fullName, email } }) : stay(state, { kind: 'invalidEmail' });
+    }
+    case 'createPin':
+    case 'changePinNew':
+      if (!isPinShaped(input)) return stay(state, { kind: 'invalidPin' });
+      if (isTrivialPin(input)) return stay(state, { kind: 'trivialPin' });
+      return { state, effect: { type: 'sealPin', pin: input } };
+    case 'createPinConfirm':
+    case 'changePinConfirm':
+      if (!isPinShaped(input)) return stay(state, { kind: 'invalidPin' });
+      return { state, effect: { type: 'matchPin', pin: input, sealed: requireValue(state.draft?.sealedPin, 'draft.sealedPin') } };
+    case 'accountCreated':
+      if (input === '1') return go(state, 'loginPin', { loginCustomerId: state.createdCustomerId });
+      return stay(state, { kind: 'invalidChoice' });
+    case 'accountHome': {
+      const auth = requireValue(state.auth, 'auth');
+      if (input === '1') return { state, effect: { type: 'loadAccount', customerId: auth.customerId } };
+      if (input === '2') return go(state, 'changePinOld');
+      if (input === '3') return { state: { screen: 'preMenu', notice: { kind: 'loggedOut' } } };
+      return stay(state, { kind: 'invalidChoice' });
+    }
+    case 'changePinOld':
+      if (!isPinShaped(input)) return stay(state, { kind: 'invalidPin' });
+      return { state, effect: { type: 'verifyPin', customerId: requireValue(state.auth, 'auth').customerId, pin: input } };
+  }
+  return assertNever(state.screen);
+}
+
+/** The answer to the effect that `state` asked for. */
+export function applyEffectResult(state: MenuState, result: EffectResult): Step {
+  switch (result.type) {
+    case 'sealed':
+      if (state.screen === 'createPin') return go(state, 'createPinConfirm', { draft: { ...state.draft, sealedPin: result.sealed } });
+      if (state.screen === 'changePinNew') return go(state, 'changePinConfirm', { draft: { sealedPin: result.sealed } });
+      break;
+    case 'matched': {
+      const sealedPin = requireValue(state.draft?.sealedPin, 'draft.sealedPin');
+      if (state.screen === 'createPinConfirm') {
+        if (!result.match) {
+          return go(state, 'createPin', { draft: { fullName: state.draft?.fullName, email: state.draft?.email }, notice: { kind: 'pinMismatch' } });
+        }
+        const fullName = requireValue(state.draft?.fullName, 'draft.fullName');
+        return { state, effect: { type: 'createAccount', fullName, email: state.draft?.email ?? null, sealedPin } };
+      }
+      if (state.screen === 'changePinConfirm') {
+        if (!result.match) return go(state, 'changePinNew', { notice: { kind: 'pinMismatch' } });
+        return { state, effect: { type: 'replacePin', customerId: requireValue(state.auth, 'auth').customerId, sealedPin } };
+      }
+      break;
+    }
+    case 'created':
+      if (state.screen === 'createPinConfirm') return go(state, 'accountCreated', { createdCustomerId: result.customerId });
+      break;
+    case 'replaced':
+      if (state.screen === 'changePinConfirm') return go(state, 'accountHome', { notice: { kind: 'pinChanged' } });
+      break;
+    case 'loaded':
+      if (state.screen === 'accountHome') {
+        if (result.account === null) return end({ kind: 'accountMissing' });
+        return go(state, 'accountDetails', { details: result.account, page: 0 });
+      }
+      break;
+    case 'verified':
+      if (state.screen === 'loginPin' || state.screen === 'changePinOld') return afterVerify(state, result.outcome);
+      break;
+  }
+  throw new Error(`effect result ${result.type} does not belong to screen ${state.screen}`);
+}
+
+function afterVerify(state: MenuState, outcome: VerifyOutcome): Step {
+  switch (outcome.kind) {
+    case 'ok':
+      if (state.screen === 'changePinOld') return go(state, 'changePinNew');
+      return { state: { screen: 'accountHome', auth: { customerId: requireValue(state.loginCustomerId, 'loginCustomerId'), firstName: outcome.firstName } } };
+    case 'wrong':
+      return stay(state, { kind: 'wrongPin', attemptsLeft: outcome.attemptsLeft });
+    case 'locked':
+      return end(outcome.justNow ? { kind: 'lockedNow', minutes: outcome.minutes } : { kind: 'locked', minutes: outcome.minutes });
+    case 'unknown':
+      if (state.screen === 'changePinOld') return end({ kind: 'accountMissing' });
+      return go(state, 'loginCustomerId', { notice: { kind: 'wrongCredentials' } });
+  }
+  return assertNever(outcome);
+}
+
+function requireValue<T>(value: T | undefined | null, name: string): T {
+  // A state missing what its screen needs can only come from a bug or a tampered store; fail loudly.
+  if (value === undefined || value === null) throw new Error(`menu state is missing ${name}`);
+  return value;
+}

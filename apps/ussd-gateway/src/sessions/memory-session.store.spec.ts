@@ -1,0 +1,68 @@
+import { initialState } from '../menus/menu-machine';
+import { MemorySessionStore } from './memory-session.store';
+import { SessionBusyError, SessionRecord } from './session-store';
+
+const record = (sessionId: string, status: SessionRecord['status'] = 'active'): SessionRecord => ({
+  sessionId,
+  phoneNumber: '+254700000001',
+  serviceCode: '*123#',
+  state: initialState(),
+  consumedText: '',
+  status,
+  replies: [],
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+});
+
+describe('MemorySessionStore', () => {
+  it('expires records after their TTL and lists only active ones', async () => {
+    let now = 0;
+    const store = new MemorySessionStore(() => now);
+    await store.save(record('a'), 180);
+    await store.save(record('b', 'ended'), 180);
+    now = 1000;
+    await store.save(record('c'), 10);
+    expect(await store.listActive(10)).toEqual(['c', 'a']);
+    now = 11_001;
+    expect(await store.get('c')).toBeNull();
+    expect(await store.listActive(10)).toEqual(['a']);
+    expect((await store.get('a'))?.sessionId).toBe('a');
+  });
+
+  it('returns copies, never the stored object', async () => {
+    const store = new MemorySessionStore();
+    await store.save(record('a'), 180);
+    const first = await store.get('a');
+    first!.consumedText = 'changed';
+    expect((await store.get('a'))?.consumedText).toBe('');
+  });
+
+  it('runs the work of one session one at a time', async () => {
+    const store = new MemorySessionStore();
+    const order: string[] = [];
+    let releaseFirst!: () => void;
+    const firstHolds = new Promise<void>((resolve) => (releaseFirst = resolve));
+    const first = store.withLock('s', 1000, async () => {
+      order.push('first:start');
+      await firstHolds;
+      order.push('first:end');
+    });
+    const second = store.withLock('s', 1000, async () => {
+      order.push('second');
+    });
+    await Promise.resolve();
+    releaseFirst();
+    await Promise.all([first, second]);
+    expect(order).toEqual(['first:start', 'first:end', 'second']);
+  });
+
+  it('gives up with SessionBusyError when the lock is held too long', async () => {
+    const store = new MemorySessionStore();
+    let release!: () => void;
+    const held = store.withLock('s', 1000, () => new Promise<void>((resolve) => (release = resolve)));
+    await expect(store.withLock('s', 10, async () => 'never')).rejects.toBeInstanceOf(SessionBusyError);
+    release();
+    await held;
+    await expect(store.withLock('s', 10, async () => 'free')).resolves.toBe('free');
+  });
+});

@@ -1,0 +1,73 @@
+import { SessionBusyError, SessionRecord, SessionStore } from './session-store';
+
+interface Entry {
+  json: string;
+  expiresAt: number;
+  active: boolean;
+}
+
+/**
+ * The zero-config store (no REDIS_URL): one process only, gone on restart. Records are kept serialised so this
+ * store behaves like Redis (no shared mutable objects between hops).
+ */
+export class MemorySessionStore implements SessionStore {
+  private readonly entries = new Map<string, Entry>();
+  private readonly locks = new Map<string, Promise<void>>();
+  private writes = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async get(sessionId: string): Promise<SessionRecord | null> {
+    const entry = this.entries.get(sessionId);
+    if (!entry) return null;
+    if (entry.expiresAt <= this.now()) {
+      this.entries.delete(sessionId);
+      return null;
+    }
+    return JSON.parse(entry.json) as SessionRecord;
+  }
+
+  async save(record: SessionRecord, ttlSeconds: number): Promise<void> {
+    this.entries.set(record.sessionId, {
+      json: JSON.stringify(record),
+      expiresAt: this.now() + ttlSeconds * 1000,
+      active: record.status === 'active',
+    });
+    // Expired entries are dropped in passing, so memory stays bounded without a timer.
+    this.writes += 1;
+    if (this.writes % 1000 === 0) this.sweep();
+  }
+
+  async listActive(limit: number): Promise<string[]> {
+    this.sweep();
+    return [...this.entries.entries()]
+      .filter(([, entry]) => entry.active)
+      .sort(([, a], [, b]) => a.expiresAt - b.expiresAt)
+      .slice(0, limit)
+      .map(([id]) => id);
+  }
+
+  async withLock<T>(sessionId: string, waitMs: number, work: () => Promise<T>): Promise<T> {
+    const previous = this.locks.get(sessionId) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const tail = previous.then(() => mine);
+    this.locks.set(sessionId, tail);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), waitMs)));
+    try {
+      const winner = await Promise.race([previous.then(() => 'acquired' as const), timedOut]);
+      if (winner === 'timeout') throw new SessionBusyError(sessionId);
+      return await work();
+    } finally {
+      clearTimeout(timer);
+      release();
+      if (this.locks.get(sessionId) === tail) this.locks.delete(sessionId);
+    }
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const [id, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(id);
+  }
+}

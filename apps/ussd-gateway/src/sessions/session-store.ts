@@ -1,0 +1,40 @@
+import type { MenuState } from '../menus/menu-machine';
+
+/** Everything a session is, as plain JSON: any instance can serve its next hop, and a restart loses nothing. */
+export interface SessionRecord {
+  sessionId: string;
+  phoneNumber: string;
+  serviceCode: string;
+  state: MenuState;
+  /** The `text` of the last hop that was applied; the next hop's new inputs are what follows it. */
+  consumedText: string;
+  status: 'active' | 'ended';
+  /** The answers to the last few `text` values, so a retried request gets the same answer and changes nothing. */
+  replies: Array<{ text: string; reply: string }>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const SESSION_STORE = Symbol('SESSION_STORE');
+
+export interface SessionStore {
+  get(sessionId: string): Promise<SessionRecord | null>;
+  /** Writes the record with a fresh time-to-live; an ended session leaves the active list at once. */
+  save(record: SessionRecord, ttlSeconds: number): Promise<void>;
+  /** Identifiers of sessions that are active and not expired, oldest activity first, at most `limit`. */
+  listActive(limit: number): Promise<string[]>;
+  /**
+   * Runs `work` while holding the session's lock, so concurrent hops of one session (an aggregator retry racing
+   * the original) apply one after the other. Rejects with SessionBusyError after `waitMs`.
+   */
+  withLock<T>(sessionId: string, waitMs: number, work: () => Promise<T>): Promise<T>;
+}
+
+export class SessionBusyError extends Error {
+  constructor(sessionId: string) {
+    super(`session ${sessionId.slice(0, 100)} is busy with another request`);
+    this.name = 'SessionBusyError';
+  }
+}
+
+export const MAX_REMEMBERED_REPLIES = 5;

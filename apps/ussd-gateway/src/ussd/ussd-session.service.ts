@@ -1,0 +1,137 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DependencyUnavailableError, DomainError, InvalidInputError } from '@dmrv/errors';
+import { AccountsService } from '../accounts/accounts.service';
+import { UssdConfig } from '../config/ussd.config';
+import { MenuRenderer } from '../menus/menu-renderer';
+import { applyEffectResult, applyInput, Effect, EffectResult, initialState, isEnded, MenuState } from '../menus/menu-machine';
+import { MAX_REMEMBERED_REPLIES, SESSION_STORE, SessionRecord, SessionStore } from '../sessions/session-store';
+import { deriveNewInputs } from './cumulative-text';
+import { UssdRequestDto } from './ussd-request.dto';
+
+export const MENU_RENDERER = Symbol('MENU_RENDERER');
+export const OUT_OF_STEP_REPLY = 'END This session is out of step. Please dial again.';
+export const ENDED_REPLY = 'END This session has ended. Please dial again.';
+
+class HopTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`session hop did not finish within ${ms} ms`);
+    this.name = 'HopTimeoutError';
+  }
+}
+
+/**
+ * One hop of a session: load, work out what is new in the cumulative `text`, run the menu machine (performing the
+ * account work it asks for before answering), save, answer. Hops of one session are serialised by the store's lock;
+ * a hop that fails saves nothing, so the subscriber's retry after an outage continues where the session stood.
+ */
+@Injectable()
+export class UssdSessionService {
+  constructor(
+    @Inject(SESSION_STORE) private readonly store: SessionStore,
+    @Inject(MENU_RENDERER) private readonly renderer: MenuRenderer,
+    private readonly accounts: AccountsService,
+    private readonly config: UssdConfig,
+  ) {}
+
+  async handle(request: UssdRequestDto): Promise<string> {
+    const budget = this.config.HOP_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        this.store.withLock(request.sessionId, Math.floor(budget / 2), () => this.hop(request)),
+        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new HopTimeoutError(budget)), budget))),
+      ]);
+    } catch (error) {
+      if (error instanceof DomainError) throw error;
+      // Redis, PostgreSQL, a time-out or a busy lock: the subscriber sees the unavailable text, the log the cause.
+      throw new DependencyUnavailableError('session dependencies', error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async hop(request: UssdRequestDto): Promise<string> {
+    const existing = await this.store.get(request.sessionId);
+    if (existing && existing.phoneNumber !== request.phoneNumber) {
+      throw new InvalidInputError('sessionId belongs to another phone number');
+    }
+    const remembered = existing?.replies.find((entry) => entry.text === request.text);
+    if (existing && remembered) {
+      // A retry: same answer, nothing applied twice; the session's clock still restarts.
+      if (existing.status === 'active') await this.store.save(existing, this.config.SESSION_TTL_SECONDS);
+      return remembered.reply;
+    }
+    if (existing?.status === 'ended') return ENDED_REPLY;
+
+    const now = new Date().toISOString();
+    const record: SessionRecord = existing ?? {
+      sessionId: request.sessionId,
+      phoneNumber: request.phoneNumber,
+      serviceCode: request.serviceCode,
+      state: initialState(),
+      consumedText: '',
+      status: 'active',
+      replies: [],
+      createdAt: now,
+      updatedAt: now,
+    };
+    const derived = deriveNewInputs(existing ? existing.consumedText : null, request.text);
+    let state = record.state;
+    let reply: string;
+    if (derived.kind === 'outOfStep') {
+      state = { screen: 'ended', farewell: { kind: 'goodbye' } };
+      reply = OUT_OF_STEP_REPLY;
+    } else {
+      for (const input of derived.inputs) {
+        if (isEnded(state)) break;
+        state = await this.apply(state, input, record);
+      }
+      const screen = this.renderer.render(state);
+      reply = `${screen.kind} ${screen.text}`;
+    }
+    await this.store.save(
+      {
+        ...record,
+        state,
+        consumedText: request.text,
+        status: isEnded(state) ? 'ended' : 'active',
+        replies: [...record.replies, { text: request.text, reply }].slice(-MAX_REMEMBERED_REPLIES),
+        updatedAt: now,
+      },
+      this.config.SESSION_TTL_SECONDS,
+    );
+    return reply;
+  }
+
+  private async apply(state: MenuState, input: string, session: SessionRecord): Promise<MenuState> {
+    let step = applyInput(state, input, this.renderer);
+    while (step.effect) step = applyEffectResult(step.state, await this.perform(step.effect, session));
+    return step.state;
+  }
+
+  private async perform(effect: Effect, session: SessionRecord): Promise<EffectResult> {
+    switch (effect.type) {
+      case 'sealPin':
+        return { type: 'sealed', sealed: await this.accounts.seal(effect.pin) };
+      case 'matchPin':
+        return { type: 'matched', match: await this.accounts.matches(effect.pin, effect.sealed) };
+      case 'createAccount':
+        return {
+          type: 'created',
+          customerId: await this.accounts.create({
+            phoneNumber: session.phoneNumber,
+            fullName: effect.fullName,
+            email: effect.email,
+            sealedPin: effect.sealedPin,
+          }),
+        };
+      case 'verifyPin':
+        return { type: 'verified', outcome: await this.accounts.verify(effect.customerId, effect.pin) };
+      case 'loadAccount':
+        return { type: 'loaded', account: await this.accounts.details(effect.customerId) };
+      case 'replacePin':
+        await this.accounts.replacePin(effect.customerId, effect.sealedPin);
+        return { type: 'replaced' };
+    }
+  }
+}
