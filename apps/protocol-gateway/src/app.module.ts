@@ -1,31 +1,102 @@
-import { DynamicModule, Module } from '@nestjs/common';
-import { credentials } from '@grpc/grpc-js';
-import { Client } from '@grpc/grpc-js';
-import { DependencyProbe, HealthModule } from '@dmrv/health';
+import { DynamicModule, Inject, Module, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { HealthModule } from '@dmrv/health';
 import { LoggingModule } from '@dmrv/logging';
+import { loadProtoRoot, QUERY_PROTO_FILES, QUERY_SERVICES } from '@dmrv/proto';
+import type { Root } from 'protobufjs';
+import { AccessPolicy, parseApiKeys } from './access/access-policy';
 import { ProtocolGatewayConfig } from './config/protocol-gateway.config';
+import { TranscoderService } from './gateway/transcoder.service';
+import { GatewayController } from './http/gateway.controller';
+import { RootController } from './http/root.controller';
+import { RouteTable } from './routes/route-table';
+import { JsonPrinter } from './transcoding/json-printer';
+import { ReflectionMonitor } from './upstream/reflection-monitor';
+import { UpstreamClient } from './upstream/upstream-client';
+import { upstreamProbe } from './upstream/upstream-probe';
 
-function upstreamProbe(target: string): DependencyProbe {
-  const client = new Client(target, credentials.createInsecure());
-  return {
-    name: 'upstream',
-    check: () =>
-      new Promise<void>((resolve, reject) =>
-        client.waitForReady(Date.now() + 1500, (error) => (error ? reject(error) : resolve())),
-      ),
-  };
+export const PROTO_DESCRIPTORS = Symbol('PROTO_DESCRIPTORS');
+
+/** The gRPC channel and what the node serves; shared by the transcoder and the readiness probe. */
+@Module({})
+export class UpstreamModule implements OnApplicationBootstrap, OnModuleDestroy {
+  constructor(
+    @Inject(UpstreamClient) private readonly upstream: UpstreamClient,
+    @Inject(ReflectionMonitor) private readonly reflection: ReflectionMonitor,
+    @Inject(ProtocolGatewayConfig) private readonly config: ProtocolGatewayConfig,
+  ) {}
+
+  static forRoot(config: ProtocolGatewayConfig): DynamicModule {
+    return {
+      module: UpstreamModule,
+      providers: [
+        { provide: ProtocolGatewayConfig, useValue: config },
+        { provide: UpstreamClient, useFactory: () => new UpstreamClient(config) },
+        {
+          provide: ReflectionMonitor,
+          inject: [UpstreamClient],
+          useFactory: (upstream: UpstreamClient) => new ReflectionMonitor(upstream, Math.min(config.UPSTREAM_DEADLINE_MS, 5_000)),
+        },
+      ],
+      exports: [UpstreamClient, ReflectionMonitor],
+    };
+  }
+
+  // The first answer is awaited (bounded by the deadline) so that a node without a service gets 501 from the
+  // first request on; a node that is down does not stop the gateway from starting (readiness reports it).
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.REFLECTION_ENABLED) return;
+    await this.reflection.refresh();
+    this.reflection.start(this.config.REFLECTION_REFRESH_MS);
+  }
+
+  onModuleDestroy(): void {
+    this.reflection.stop();
+    this.upstream.close();
+  }
 }
 
 @Module({})
 export class AppModule {
   static forRoot(config: ProtocolGatewayConfig): DynamicModule {
+    const upstream = UpstreamModule.forRoot(config);
+    const redact = config.API_KEY_HEADER.toLowerCase() === 'x-api-key' ? [] : [`req.headers["${config.API_KEY_HEADER.toLowerCase()}"]`];
     return {
       module: AppModule,
       imports: [
-        LoggingModule.forRoot({ service: 'protocol-gateway', level: config.LOG_LEVEL, pretty: config.LOG_PRETTY }),
-        HealthModule.forRoot({ service: 'protocol-gateway', probes: () => [upstreamProbe(config.GRPC_UPSTREAM)] }),
+        LoggingModule.forRoot({ service: 'protocol-gateway', level: config.LOG_LEVEL, pretty: config.LOG_PRETTY, redact }),
+        upstream,
+        HealthModule.forRoot({
+          service: 'protocol-gateway',
+          imports: [upstream],
+          inject: [UpstreamClient],
+          probes: (client: UpstreamClient) => [upstreamProbe(client)],
+        }),
       ],
-      providers: [{ provide: ProtocolGatewayConfig, useValue: config }],
+      controllers: [RootController, GatewayController],
+      providers: [
+        { provide: ProtocolGatewayConfig, useValue: config },
+        { provide: PROTO_DESCRIPTORS, useFactory: () => loadProtoRoot(QUERY_PROTO_FILES) },
+        {
+          provide: RouteTable,
+          inject: [PROTO_DESCRIPTORS],
+          useFactory: (root: Root) => RouteTable.fromRoot(root, QUERY_SERVICES, config.PROTOCOL_PREFIX),
+        },
+        { provide: JsonPrinter, inject: [PROTO_DESCRIPTORS], useFactory: (root: Root) => new JsonPrinter(root) },
+        {
+          provide: AccessPolicy,
+          useFactory: () => new AccessPolicy({ mode: config.ACCESS_MODE, header: config.API_KEY_HEADER, grants: parseApiKeys(config.API_KEYS) }),
+        },
+        {
+          provide: TranscoderService,
+          inject: [RouteTable, JsonPrinter, UpstreamClient, ReflectionMonitor, AccessPolicy],
+          useFactory: (routes: RouteTable, printer: JsonPrinter, client: UpstreamClient, reflection: ReflectionMonitor, access: AccessPolicy) =>
+            new TranscoderService(routes, printer, client, reflection, access, {
+              prefix: config.PROTOCOL_PREFIX,
+              legacyPrefixes: config.LEGACY_PREFIXES,
+              disabledMethods: config.DISABLED_METHODS,
+            }),
+        },
+      ],
       exports: [ProtocolGatewayConfig],
     };
   }

@@ -1,16 +1,10 @@
 import { loadConfig } from '@dmrv/config';
-import { GrpcStatusErrorBody } from '@dmrv/contracts';
-import { ErrorRenderer } from '@dmrv/errors';
 import { createHttpApp, StartedService } from '@dmrv/http-kit';
 import { AppModule } from './app.module';
 import { ProtocolGatewayConfig } from './config/protocol-gateway.config';
-
-// grpc-gateway's error shape; the numeric code is the gRPC status that best matches the HTTP status.
-const HTTP_TO_GRPC: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 405: 12, 409: 6, 429: 8, 499: 1, 501: 12, 503: 14, 504: 4 };
-const renderGrpcStatusBody: ErrorRenderer = (error) => {
-  const body: GrpcStatusErrorBody = { code: HTTP_TO_GRPC[error.status] ?? 2, message: error.message, details: [] };
-  return { status: error.status, body };
-};
+import { renderGrpcStatusBody } from './errors/error-renderer';
+import { BLOCK_HEIGHT_HEADER } from './gateway/transcoder.service';
+import { installCors } from './http/cors';
 
 export async function bootstrap(
   env: NodeJS.ProcessEnv = process.env,
@@ -19,6 +13,10 @@ export async function bootstrap(
   const app = await createHttpApp(AppModule.forRoot(config), {
     trustProxy: config.TRUST_PROXY_ENABLED,
     errorRenderer: renderGrpcStatusBody,
+  });
+  installCors(app.getHttpAdapter().getInstance(), {
+    origins: config.CORS_ORIGINS,
+    allowHeaders: [BLOCK_HEIGHT_HEADER, 'authorization', 'content-type', 'x-request-id', config.API_KEY_HEADER],
   });
   return { app, config };
 }

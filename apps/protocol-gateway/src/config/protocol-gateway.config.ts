@@ -1,5 +1,12 @@
-import { IsDefined, IsInt, IsString, Matches, Max, Min } from 'class-validator';
-import { AsInteger, BaseServiceConfig } from '@dmrv/config';
+import { ArrayNotEmpty, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { AsBoolean, AsInteger, AsList, BaseServiceConfig } from '@dmrv/config';
+
+export const ACCESS_MODES = ['open', 'api-key'] as const;
+export type AccessMode = (typeof ACCESS_MODES)[number];
+
+// An API key entry is `<key>` (every route) or `<key>@<scope>+<scope>`; keys are URL-safe and long enough not to
+// be guessed. The pattern is checked here so a malformed entry stops the service at start-up.
+const API_KEY_ENTRY = /^[A-Za-z0-9._~-]{16,256}(@[A-Za-z0-9.*/_-]+(\+[A-Za-z0-9.*/_-]+)*)?$/;
 
 export class ProtocolGatewayConfig extends BaseServiceConfig {
   @AsInteger()
@@ -13,4 +20,89 @@ export class ProtocolGatewayConfig extends BaseServiceConfig {
   @IsString()
   @Matches(/^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/, { message: 'must be host:port' })
   GRPC_UPSTREAM!: string;
+
+  /** Routes are served under /{PROTOCOL_PREFIX}/…; the protos' own `/ixo/` is replaced by it. */
+  @IsString()
+  @Matches(/^[A-Za-z0-9][A-Za-z0-9._~-]*(\/[A-Za-z0-9][A-Za-z0-9._~-]*)*$/, { message: 'must be one or more path segments without leading or trailing /' })
+  PROTOCOL_PREFIX = 'ixo';
+
+  /** Path prefixes of older releases; they answer 404 naming the current prefix instead of a bare 404. */
+  @AsList()
+  @IsArray()
+  @Matches(/^\/[^\s?#]*$/, { each: true, message: 'each entry must be a path starting with /' })
+  LEGACY_PREFIXES: string[] = ['/ixo/claim', '/ixo/collection', '/ixo/dispute', '/ixo/project', '/did', '/project'];
+
+  /** Deadline of every upstream call; past it the gateway answers 504. */
+  @AsInteger()
+  @IsInt()
+  @Min(1)
+  @Max(600_000)
+  UPSTREAM_DEADLINE_MS = 10_000;
+
+  @AsBoolean()
+  @IsBoolean()
+  UPSTREAM_TLS = false;
+
+  /** PEM file of the CA that signs the upstream's certificate; the system roots when unset. */
+  @IsOptional()
+  @IsString()
+  UPSTREAM_TLS_CA_FILE?: string;
+
+  /** Name to verify in the upstream's certificate when it differs from the GRPC_UPSTREAM host. */
+  @IsOptional()
+  @IsString()
+  UPSTREAM_TLS_SERVER_NAME?: string;
+
+  /**
+   * Interval of HTTP/2 keepalive pings on the channel. Cosmos nodes run grpc-go's default enforcement (at most one
+   * ping per 5 minutes, none without calls); pinging more often gets the connection closed with too_many_pings.
+   */
+  @AsInteger()
+  @IsInt()
+  @Min(10_000)
+  UPSTREAM_KEEPALIVE_MS = 300_000;
+
+  /** Largest upstream answer accepted. */
+  @AsInteger()
+  @IsInt()
+  @Min(1024)
+  UPSTREAM_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+  /** Ask the node (gRPC server reflection) which services it serves, and answer 501 at once for the others. */
+  @AsBoolean()
+  @IsBoolean()
+  REFLECTION_ENABLED = true;
+
+  /** How often the reflection answer is refreshed; 0 asks only at start-up. */
+  @AsInteger()
+  @IsInt()
+  @Min(0)
+  REFLECTION_REFRESH_MS = 60_000;
+
+  /** Methods the operator turns off (501 without an upstream call): `ixo.claims.v1beta1.Query/ClaimList`, a service, or a module such as `claims`. */
+  @AsList()
+  @IsArray()
+  @Matches(/^[A-Za-z0-9_.]+(\/[A-Za-z0-9_]+)?$/, { each: true, message: 'each entry must be a module, service or service/Method' })
+  DISABLED_METHODS: string[] = [];
+
+  @IsIn(ACCESS_MODES)
+  ACCESS_MODE: AccessMode = 'open';
+
+  /** Request header carrying the API key (`authorization` accepts `Bearer <key>`). */
+  @Matches(/^[a-z0-9-]+$/i, { message: 'must be an HTTP header name' })
+  API_KEY_HEADER = 'x-api-key';
+
+  /** `<key>` or `<key>@<scope>+<scope>`, comma-separated; scopes are modules, services or service/Method. */
+  @ValidateIf((config: ProtocolGatewayConfig) => config.ACCESS_MODE === 'api-key')
+  @AsList()
+  @IsArray()
+  @ArrayNotEmpty({ message: 'is required when ACCESS_MODE=api-key' })
+  @Matches(API_KEY_ENTRY, { each: true, message: 'each entry must be <key of 16+ URL-safe characters>[@scope+scope]' })
+  API_KEYS: string[] = [];
+
+  /** Origins allowed to call from a browser (`*` for any); empty turns CORS off. */
+  @AsList()
+  @IsArray()
+  @Matches(/^(\*|https?:\/\/[^\s/,]+)$/, { each: true, message: 'each entry must be * or an origin such as https://app.example.org' })
+  CORS_ORIGINS: string[] = [];
 }

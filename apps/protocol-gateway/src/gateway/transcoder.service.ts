@@ -1,0 +1,192 @@
+import { Metadata, status } from '@grpc/grpc-js';
+import { Logger } from '@nestjs/common';
+import { AccessPolicy, selectorMatches } from '../access/access-policy';
+import { GatewayError } from '../errors/gateway-error';
+import { GrpcCode, grpcCodeName, httpStatusForUpstream } from '../errors/grpc-status';
+import { Route, RouteTable } from '../routes/route-table';
+import { JsonPrinter, PrintError } from '../transcoding/json-printer';
+import { bindRequest, BindError } from '../transcoding/query-binder';
+import { ReflectionMonitor } from '../upstream/reflection-monitor';
+import { UpstreamCallError, UpstreamClient } from '../upstream/upstream-client';
+
+export interface GatewayRequest {
+  method: string;
+  /** Path and query as received (still percent-encoded). */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  requestId: string;
+}
+
+export interface GatewayResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export interface TranscoderOptions {
+  prefix: string;
+  legacyPrefixes: readonly string[];
+  disabledMethods: readonly string[];
+}
+
+export const BLOCK_HEIGHT_HEADER = 'x-cosmos-block-height';
+const METADATA_HEADER_PREFIX = 'grpc-metadata-';
+// Metadata keys that gRPC or HTTP/2 own; a client must not be able to set them through Grpc-Metadata-*.
+const RESERVED_METADATA = /^(grpc-|:)|^(content-type|te|user-agent|host|connection|content-length|transfer-encoding)$/;
+const METADATA_KEY = /^[a-z0-9_.-]+$/;
+// What grpc-js reports as metadata but a Go node never would: HTTP/2 transport headers.
+const NOT_FORWARDED_BACK = /^(grpc-|:)|^(content-type|date|te|user-agent|server)$/;
+// Upstream codes whose message is the node's internal detail: the client gets ours, the log gets theirs.
+const OPAQUE_UPSTREAM_CODES = new Set<number>([status.UNKNOWN, status.INTERNAL, status.DATA_LOSS]);
+
+function firstValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function pathSegments(path: string): string[] {
+  return path.split('/').filter((segment) => segment.length > 0);
+}
+
+function startsWithSegments(path: string, prefix: string): boolean {
+  const want = pathSegments(prefix);
+  const have = pathSegments(path);
+  return want.length > 0 && want.every((segment, index) => have[index] === segment);
+}
+
+/**
+ * The generic transcoder: HTTP request → route from the proto annotations → access → request message from path
+ * and query → unary gRPC call → JSON as a Cosmos node prints it. Every failure is a GatewayError with a gRPC code.
+ */
+export class TranscoderService {
+  private readonly logger = new Logger('Transcoder');
+
+  constructor(
+    private readonly routes: RouteTable,
+    private readonly printer: JsonPrinter,
+    private readonly upstream: UpstreamClient,
+    private readonly reflection: ReflectionMonitor,
+    private readonly access: AccessPolicy,
+    private readonly options: TranscoderOptions,
+  ) {}
+
+  async handle(request: GatewayRequest): Promise<GatewayResponse> {
+    const queryStart = request.url.indexOf('?');
+    const path = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
+    const query = queryStart === -1 ? '' : request.url.slice(queryStart + 1);
+
+    const matches = this.routes.matchPath(path);
+    if (matches.length === 0) throw this.notFound(path);
+    const match = matches.find((candidate) => candidate.route.httpMethod === request.method);
+    if (!match) {
+      const allow = [...new Set(matches.map((candidate) => candidate.route.httpMethod))].join(', ');
+      throw new GatewayError(GrpcCode.UNIMPLEMENTED, `method ${request.method} is not allowed on ${path}; use ${allow}`, 405, undefined, { allow });
+    }
+    const { route, pathParams } = match;
+
+    this.access.authorize(request.headers, route);
+    if (this.options.disabledMethods.some((selector) => selectorMatches(selector, route))) {
+      throw new GatewayError(GrpcCode.UNIMPLEMENTED, `${route.fullMethod} is disabled on this gateway`, 501);
+    }
+    if (!this.reflection.isServed(route.service)) {
+      throw new GatewayError(GrpcCode.UNIMPLEMENTED, `${route.service} is not served by the upstream node`, 501);
+    }
+
+    const payload = this.encode(route, pathParams, query);
+    const metadata = this.metadataFor(request);
+    try {
+      const result = await this.upstream.unary(route.grpcPath, payload, metadata);
+      const message = route.responseType.decode(result.response);
+      return { status: 200, headers: this.responseHeaders(result.headers, result.trailers), body: this.printer.print(route.responseType, message) };
+    } catch (error) {
+      throw this.translate(error, route);
+    }
+  }
+
+  private notFound(path: string): GatewayError {
+    const served = `/${this.routes.prefix}/`;
+    const legacy = this.options.legacyPrefixes.find((prefix) => startsWithSegments(path, prefix));
+    const message = legacy
+      ? `${legacy} is a route prefix of an older release; this gateway serves the query routes under ${served} (see / for the list)`
+      : `no route for ${path}; this gateway serves the query routes under ${served} (see / for the list)`;
+    return new GatewayError(GrpcCode.NOT_FOUND, message, 404);
+  }
+
+  private encode(route: Route, pathParams: Array<[string, string]>, query: string): Buffer {
+    try {
+      const plain = bindRequest(route.requestType, pathParams, [...new URLSearchParams(query).entries()]);
+      return Buffer.from(route.requestType.encode(route.requestType.fromObject(plain)).finish());
+    } catch (error) {
+      if (error instanceof BindError) throw new GatewayError(GrpcCode.INVALID_ARGUMENT, error.message, 400);
+      throw error;
+    }
+  }
+
+  private metadataFor(request: GatewayRequest): Metadata {
+    const metadata = new Metadata();
+    for (const [name, value] of Object.entries(request.headers)) {
+      const text = firstValue(value);
+      if (text === undefined) continue;
+      if (name.startsWith(METADATA_HEADER_PREFIX)) {
+        const key = name.slice(METADATA_HEADER_PREFIX.length);
+        if (!METADATA_KEY.test(key) || RESERVED_METADATA.test(key) || key.endsWith('-bin')) {
+          throw new GatewayError(GrpcCode.INVALID_ARGUMENT, `header ${name} cannot be forwarded as gRPC metadata`, 400);
+        }
+        metadata.add(key, text);
+      }
+    }
+    const height = firstValue(request.headers[BLOCK_HEIGHT_HEADER]);
+    if (height !== undefined) {
+      if (!/^\d{1,19}$/.test(height.trim())) {
+        throw new GatewayError(GrpcCode.INVALID_ARGUMENT, `${BLOCK_HEIGHT_HEADER} must be a non-negative integer`, 400);
+      }
+      metadata.set(BLOCK_HEIGHT_HEADER, height.trim());
+    }
+    // Authorization is the caller's business with the node, unless it carries our own API key.
+    const authorization = firstValue(request.headers.authorization);
+    if (authorization !== undefined && this.access.header !== 'authorization') metadata.set('authorization', authorization);
+    metadata.set('x-request-id', request.requestId);
+    return metadata;
+  }
+
+  private responseHeaders(headers: Metadata, trailers: Metadata): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [key, value] of Object.entries(headers.getMap())) {
+      if (key.endsWith('-bin') || NOT_FORWARDED_BACK.test(key) || typeof value !== 'string') continue;
+      out[`${METADATA_HEADER_PREFIX}${key}`] = value;
+      if (key === BLOCK_HEIGHT_HEADER) out[BLOCK_HEIGHT_HEADER] = value;
+    }
+    for (const [key, value] of Object.entries(trailers.getMap())) {
+      if (key.endsWith('-bin') || NOT_FORWARDED_BACK.test(key) || typeof value !== 'string') continue;
+      out[`grpc-trailer-${key}`] = value;
+    }
+    return out;
+  }
+
+  private translate(error: unknown, route: Route): GatewayError {
+    if (error instanceof PrintError) {
+      this.logger.error({ method: route.fullMethod, err: error }, 'response could not be printed');
+      return new GatewayError(GrpcCode.INTERNAL, error.message, 500, 'the upstream answer could not be converted to JSON');
+    }
+    if (!(error instanceof UpstreamCallError)) {
+      return new GatewayError(GrpcCode.INTERNAL, error instanceof Error ? error.message : String(error), 500, 'internal error');
+    }
+    const headers = this.responseHeaders(error.headers, error.trailers);
+    const httpStatus = httpStatusForUpstream(error.code, error.details);
+    if (error.code === status.UNAVAILABLE) {
+      return new GatewayError(error.code, error.details, 503, `the upstream node ${this.upstream.target} is unavailable`, headers);
+    }
+    if (error.code === status.DEADLINE_EXCEEDED) {
+      return new GatewayError(error.code, error.details, 504, `the upstream node did not answer within ${this.upstream.deadlineMs} ms`, headers);
+    }
+    if (error.code === status.UNIMPLEMENTED) {
+      return new GatewayError(error.code, error.details, 501, `${route.fullMethod} is not implemented by the upstream node`, headers);
+    }
+    if (httpStatus === 404) {
+      return new GatewayError(GrpcCode.NOT_FOUND, error.details, 404, error.details, headers);
+    }
+    if (OPAQUE_UPSTREAM_CODES.has(error.code)) {
+      return new GatewayError(error.code, error.details, httpStatus, `the upstream node failed (${grpcCodeName(error.code)})`, headers);
+    }
+    return new GatewayError(error.code, error.details, httpStatus, error.details, headers);
+  }
+}

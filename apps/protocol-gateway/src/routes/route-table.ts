@@ -1,0 +1,182 @@
+import type { Method, Root, Service, Type } from 'protobufjs';
+import { parsePathTemplate, PathTemplate, TemplateSegment } from './path-template';
+
+/** The first path segment of every annotated route in our protos; the gateway mounts it at PROTOCOL_PREFIX. */
+export const ANNOTATION_PREFIX = 'ixo';
+
+export interface Route {
+  /** `ixo.claims.v1beta1.Query`, without protobufjs' leading dot. */
+  service: string;
+  method: string;
+  /** `ixo.claims.v1beta1.Query/Claim`, the selector used in configuration. */
+  fullMethod: string;
+  /** `/ixo.claims.v1beta1.Query/Claim`, the gRPC path. */
+  grpcPath: string;
+  httpMethod: string;
+  /** The path as served, after the prefix was applied. */
+  pattern: string;
+  template: PathTemplate;
+  requestType: Type;
+  responseType: Type;
+}
+
+export interface RouteMatch {
+  route: Route;
+  /** Field path → raw (percent-decoded) value from the path. */
+  pathParams: Array<[string, string]>;
+}
+
+interface HttpRuleOption {
+  get?: string;
+  put?: string;
+  post?: string;
+  delete?: string;
+  patch?: string;
+  custom?: { kind?: string; path?: string };
+  additional_bindings?: HttpRuleOption | HttpRuleOption[];
+}
+
+function httpRules(method: Method): HttpRuleOption[] {
+  const rules: HttpRuleOption[] = [];
+  for (const option of method.parsedOptions ?? []) {
+    const rule = (option as Record<string, unknown>)['(google.api.http)'] as HttpRuleOption | undefined;
+    if (!rule) continue;
+    rules.push(rule);
+    const extra = rule.additional_bindings;
+    if (extra) rules.push(...(Array.isArray(extra) ? extra : [extra]));
+  }
+  return rules;
+}
+
+function verbAndPath(rule: HttpRuleOption): [string, string] | undefined {
+  for (const verb of ['get', 'put', 'post', 'delete', 'patch'] as const) {
+    const path = rule[verb];
+    if (typeof path === 'string') return [verb.toUpperCase(), path];
+  }
+  if (rule.custom?.kind && rule.custom.path) return [rule.custom.kind.toUpperCase(), rule.custom.path];
+  return undefined;
+}
+
+function mount(path: string, prefix: string): string {
+  const first = `/${ANNOTATION_PREFIX}/`;
+  if (!path.startsWith(first)) return path;
+  return `/${prefix}/${path.slice(first.length)}`;
+}
+
+/** Literal beats `*`, which beats `**`; earlier segments weigh more (a route is more specific left to right). */
+function rank(segment: TemplateSegment): number {
+  switch (segment.kind) {
+    case 'literal':
+      return 0;
+    case 'wildcard':
+      return 1;
+    case 'rest':
+      return 2;
+  }
+}
+
+function compareSpecificity(a: Route, b: Route): number {
+  const length = Math.max(a.template.segments.length, b.template.segments.length);
+  for (let i = 0; i < length; i += 1) {
+    const left = a.template.segments[i];
+    const right = b.template.segments[i];
+    if (!left || !right) return left ? -1 : 1;
+    const difference = rank(left) - rank(right);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
+
+function decodeSegment(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+function matchSegments(route: Route, parts: string[]): RouteMatch | undefined {
+  const { segments, variables, verb } = route.template;
+  const last = parts[parts.length - 1];
+  let own = parts;
+  if (verb !== undefined) {
+    if (last === undefined || !last.endsWith(`:${verb}`)) return undefined;
+    own = [...parts.slice(0, -1), last.slice(0, -verb.length - 1)];
+  }
+  const hasRest = segments[segments.length - 1]?.kind === 'rest';
+  if (hasRest ? own.length < segments.length - 1 : own.length !== segments.length) return undefined;
+  for (let i = 0; i < segments.length; i += 1) {
+    const segment = segments[i]!;
+    if (segment.kind === 'rest') break;
+    const part = own[i]!;
+    if (segment.kind === 'literal' ? part !== segment.value : part.length === 0) return undefined;
+  }
+  const pathParams: Array<[string, string]> = [];
+  for (const variable of variables) {
+    const end = segments[variable.end - 1]?.kind === 'rest' ? own.length : variable.end;
+    const raw = own.slice(variable.start, end);
+    const decoded = raw.map(decodeSegment);
+    if (decoded.some((part) => part === undefined)) return undefined;
+    pathParams.push([variable.fieldPath, decoded.join('/')]);
+  }
+  return { route, pathParams };
+}
+
+/**
+ * Every HTTP binding found in the loaded descriptors, most specific first, so the first match wins: literal
+ * segments over variables (`/ixo/entity/params` is Params, not Entity with id "params").
+ */
+export class RouteTable {
+  readonly routes: readonly Route[];
+  readonly prefix: string;
+
+  private constructor(routes: Route[], prefix: string) {
+    this.routes = routes.sort(compareSpecificity);
+    this.prefix = prefix;
+  }
+
+  static fromRoot(root: Root, services: readonly string[], prefix: string = ANNOTATION_PREFIX): RouteTable {
+    const routes: Route[] = [];
+    for (const name of services) {
+      const service: Service = root.lookupService(name);
+      const serviceName = service.fullName.replace(/^\./, '');
+      for (const method of service.methodsArray) {
+        if (method.requestStream || method.responseStream) continue;
+        for (const rule of httpRules(method)) {
+          const binding = verbAndPath(rule);
+          if (!binding) continue;
+          const [httpMethod, path] = binding;
+          const pattern = mount(path, prefix);
+          routes.push({
+            service: serviceName,
+            method: method.name,
+            fullMethod: `${serviceName}/${method.name}`,
+            grpcPath: `/${serviceName}/${method.name}`,
+            httpMethod,
+            pattern,
+            template: parsePathTemplate(pattern),
+            requestType: method.resolvedRequestType as Type,
+            responseType: method.resolvedResponseType as Type,
+          });
+        }
+      }
+    }
+    return new RouteTable(routes, prefix);
+  }
+
+  /** All routes whose path matches, for any HTTP method (405 needs to know the path exists). */
+  matchPath(path: string): RouteMatch[] {
+    const parts = path.split('/').slice(1);
+    const matches: RouteMatch[] = [];
+    for (const route of this.routes) {
+      const match = matchSegments(route, parts);
+      if (match) matches.push(match);
+    }
+    return matches;
+  }
+
+  /** The most specific route for this method and path. */
+  match(httpMethod: string, path: string): RouteMatch | undefined {
+    return this.matchPath(path).find((match) => match.route.httpMethod === httpMethod);
+  }
+}

@@ -1,0 +1,42 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+// The local chain node is a workspace tool, not a lib: jest maps only @dmrv/<lib> to sources, so it is imported
+// by path (its dist is not needed for tests).
+import { LocalChainNode, LocalChainNodeOptions, startLocalChainNode } from '../../../tools/local-chain-node/src';
+import { bootstrap } from '../src/bootstrap';
+
+export { startLocalChainNode };
+export type { LocalChainNode };
+
+export interface Gateway {
+  app: NestFastifyApplication;
+  get(path: string, headers?: Record<string, string>): Promise<GatewayAnswer>;
+  close(): Promise<void>;
+}
+
+export interface GatewayAnswer {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON under test
+}
+
+export const BASE_ENV = { NODE_ENV: 'test', LOG_LEVEL: 'silent', REFLECTION_REFRESH_MS: '0' };
+
+export async function startGateway(env: Record<string, string>): Promise<Gateway> {
+  const { app } = await bootstrap({ ...BASE_ENV, ...env });
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  const inject = async (method: string, url: string, headers: Record<string, string> = {}): Promise<GatewayAnswer> => {
+    const response = await app.inject({ method: method as 'GET', url, headers });
+    const text = response.body;
+    return { status: response.statusCode, headers: response.headers, body: text.length > 0 ? JSON.parse(text) : undefined };
+  };
+  return {
+    app,
+    get: (path, headers) => inject('GET', path, headers),
+    close: () => app.close(),
+  };
+}
+
+export async function startNode(options: LocalChainNodeOptions = {}): Promise<LocalChainNode> {
+  return startLocalChainNode({ port: 0, ...options });
+}
