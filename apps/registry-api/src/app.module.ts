@@ -1,9 +1,19 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { HealthModule, postgresProbe } from '@dmrv/health';
 import { LoggingModule } from '@dmrv/logging';
-import { RegistryConfig } from './config/registry.config';
+import { ApiClientGuard } from './auth/api-client.guard';
+import { AuthModule } from './auth/auth.module';
+import { RateLimitGuard } from './auth/rate-limit.guard';
+import { apiBasePath, RegistryConfig } from './config/registry.config';
+import { dataSourceOptions } from './database/data-source';
+import { HttpCacheInterceptor } from './http/http-cache.interceptor';
+import { buildOpenApiDocument } from './openapi/openapi-document';
+import { OPENAPI_DOCUMENT, SystemController } from './openapi/system.controller';
+import { RegistryModule } from './registry/registry.module';
 
 @Module({})
 export class AppModule {
@@ -12,21 +22,28 @@ export class AppModule {
       module: AppModule,
       imports: [
         LoggingModule.forRoot({ service: 'registry-api', level: config.LOG_LEVEL, pretty: config.LOG_PRETTY }),
-        TypeOrmModule.forRoot({
-          type: 'postgres',
-          url: config.DATABASE_URL,
-          extra: { max: config.DATABASE_POOL_SIZE, connectionTimeoutMillis: 5000 },
-          synchronize: false,
-          migrationsRun: false,
-          autoLoadEntities: true,
-        }),
+        TypeOrmModule.forRoot({ ...dataSourceOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE), migrations: [] }),
         HealthModule.forRoot({
           service: 'registry-api',
           inject: [DataSource],
           probes: (dataSource: DataSource) => [postgresProbe((sql) => dataSource.query(sql))],
         }),
+        ThrottlerModule.forRoot({
+          throttlers: [{ name: 'default', ttl: 60_000, limit: Math.max(config.RATE_LIMIT_PER_MINUTE, 1) }],
+          skipIf: () => config.RATE_LIMIT_PER_MINUTE === 0,
+        }),
+        AuthModule,
+        RegistryModule,
       ],
-      providers: [{ provide: RegistryConfig, useValue: config }],
+      controllers: [SystemController],
+      providers: [
+        { provide: RegistryConfig, useValue: config },
+        { provide: OPENAPI_DOCUMENT, useValue: buildOpenApiDocument(apiBasePath(config)) },
+        // Guards run in this order: who is calling, then how often they have called.
+        { provide: APP_GUARD, useClass: ApiClientGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_INTERCEPTOR, useFactory: () => new HttpCacheInterceptor(config.CACHE_MAX_AGE_SECONDS) },
+      ],
       exports: [RegistryConfig],
     };
   }

@@ -1,10 +1,28 @@
+import { RequestMethod } from '@nestjs/common';
+import { SwaggerModule } from '@nestjs/swagger';
+import type { OpenAPIObject } from '@nestjs/swagger';
 import { loadConfig } from '@dmrv/config';
-import { createHttpApp, StartedService } from '@dmrv/http-kit';
+import { createHttpApp, StartedService, strictValidationPipe } from '@dmrv/http-kit';
 import { AppModule } from './app.module';
-import { RegistryConfig } from './config/registry.config';
+import { apiBasePath, RegistryConfig } from './config/registry.config';
+import { OPENAPI_DOCUMENT } from './openapi/system.controller';
 
 export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<StartedService & { config: RegistryConfig }> {
   const config = loadConfig('registry-api', RegistryConfig, env);
   const app = await createHttpApp(AppModule.forRoot(config), { trustProxy: config.TRUST_PROXY_ENABLED });
+  const basePath = apiBasePath(config);
+  // Probes stay at the root: orchestrators should not need to know the public prefix.
+  app.setGlobalPrefix(basePath.slice(1), {
+    exclude: [
+      { path: 'health', method: RequestMethod.GET },
+      { path: 'health/live', method: RequestMethod.GET },
+    ],
+  });
+  app.useGlobalPipes(strictValidationPipe());
+  SwaggerModule.setup(`${basePath}/api-docs`, app, app.get<OpenAPIObject>(OPENAPI_DOCUMENT), {
+    raw: false,
+    ui: true,
+    customSiteTitle: 'Registry data API',
+  });
   return { app, config };
 }

@@ -18,4 +18,26 @@ export class RegistryConfig extends BaseServiceConfig {
   @Min(1)
   @Max(200)
   DATABASE_POOL_SIZE = 10;
+
+  /** Put before `/v1`, e.g. `/emerging-platform` as upstream had it. Empty: the API lives at `/v1`. */
+  @IsString()
+  @Matches(/^(\/[A-Za-z0-9._~-]+)*$/, { message: 'must be empty or a path such as /emerging-platform (no trailing slash)' })
+  API_BASE_PATH_PREFIX = '';
+
+  /** Requests per minute and API client (per address on the public routes); 0 turns limiting off. */
+  @AsInteger()
+  @IsInt()
+  @Min(0)
+  RATE_LIMIT_PER_MINUTE = 1200;
+
+  /** `Cache-Control: private, max-age=N` on every 200. */
+  @AsInteger()
+  @IsInt()
+  @Min(0)
+  @Max(86400)
+  CACHE_MAX_AGE_SECONDS = 30;
+}
+
+export function apiBasePath(config: RegistryConfig): string {
+  return `${config.API_BASE_PATH_PREFIX}/v1`;
 }

@@ -1,0 +1,28 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { HealthController } from '@dmrv/health';
+import { AuthService } from './auth.service';
+import { IS_PUBLIC } from './public.decorator';
+
+export interface AuthenticatedRequest {
+  headers: Record<string, string | string[] | undefined>;
+  apiClientId?: string;
+}
+
+@Injectable()
+export class ApiClientGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly auth: AuthService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    // The shared health controller cannot carry our decorator; orchestrators probe it without credentials.
+    if (context.getClass() === HealthController) return true;
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const header = request.headers.authorization;
+    request.apiClientId = await this.auth.authenticate(Array.isArray(header) ? header[0] : header);
+    return true;
+  }
+}

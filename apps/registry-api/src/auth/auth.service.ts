@@ -1,0 +1,48 @@
+import { timingSafeEqual } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { UnauthenticatedError } from '@dmrv/errors';
+import { ApiClientsRepository } from './api-clients.repository';
+import { DECOY_HASH, looksLikeSecret, parseAuthorization, secretFingerprint, verifySecret } from './credentials';
+
+export const AUTH_CHALLENGE = 'Basic realm="registry", charset="UTF-8", Bearer realm="registry"';
+
+interface VerifiedSecret {
+  secretHash: string;
+  fingerprint: Buffer;
+}
+
+const MAX_VERIFIED = 10_000;
+
+/**
+ * Verifies API client credentials. scrypt costs tens of milliseconds by design, so a successful verification is
+ * remembered in memory as a SHA-256 fingerprint tied to the stored hash; the client row is still read on every
+ * request, so a revocation takes effect on the next request.
+ */
+@Injectable()
+export class AuthService {
+  private readonly verified = new Map<string, VerifiedSecret>();
+
+  constructor(private readonly clients: ApiClientsRepository) {}
+
+  async authenticate(authorization: string | undefined): Promise<string> {
+    const presented = parseAuthorization(authorization);
+    if (!presented) {
+      throw new UnauthenticatedError(
+        authorization ? 'Malformed credentials: send HTTP Basic client_id:secret or Bearer <client_id>.<secret>' : 'Authentication required',
+        AUTH_CHALLENGE,
+      );
+    }
+    const client = await this.clients.findActive(presented.clientId);
+    const fingerprint = secretFingerprint(presented.secret);
+    const known = client ? this.verified.get(client.id) : undefined;
+    if (client && known && known.secretHash === client.secretHash && timingSafeEqual(known.fingerprint, fingerprint)) {
+      return client.id;
+    }
+    // Unknown and revoked clients go through the same hash as known ones: response time says nothing about ids.
+    const ok = (await verifySecret(presented.secret, client?.secretHash ?? DECOY_HASH)) && client !== null && looksLikeSecret(presented.secret);
+    if (!ok || !client) throw new UnauthenticatedError('Invalid or revoked credentials', AUTH_CHALLENGE);
+    if (this.verified.size >= MAX_VERIFIED) this.verified.clear();
+    this.verified.set(client.id, { secretHash: client.secretHash, fingerprint });
+    return client.id;
+  }
+}

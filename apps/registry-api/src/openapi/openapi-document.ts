@@ -1,0 +1,465 @@
+import { REGISTRY_PAGE_LIMIT_DEFAULT, REGISTRY_PAGE_LIMIT_MAX } from '@dmrv/contracts';
+import { PERIOD_PATTERN_SOURCE } from '../domain/period';
+
+// The served OpenAPI document, written out rather than generated from decorators: the 12 original operations must
+// keep their operationIds, paths, parameters and schemas byte for byte, and a generator would rename and reshape them.
+// Everything this service adds is marked `x-extension: true` and is optional.
+
+type Json = Record<string, unknown>;
+
+const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: Json): Json => ({ 'application/json': { schema } });
+const EXT = { 'x-extension': true };
+
+const ORIGINAL_SCHEMAS: Record<string, Json> = {
+  HouseholdStats: {
+    type: 'object',
+    properties: {
+      total_households: { type: 'integer', description: 'Total number of serviced households' },
+      density: {
+        type: 'object',
+        description: 'Contains low, medium, high',
+        properties: {
+          low: { type: 'integer', description: 'Number of low-density households' },
+          medium: { type: 'integer', description: 'Number of medium-density households' },
+          high: { type: 'integer', description: 'Number of high-density households' },
+        },
+      },
+    },
+  },
+  StoveStacking: {
+    type: 'object',
+    properties: {
+      fuel_type: { type: 'string', description: 'Combination of fuel types used together' },
+      percentage: { type: 'number', format: 'float', description: 'Percentage of households using this combination' },
+    },
+  },
+  DeviceStatus: {
+    type: 'object',
+    properties: {
+      device_id: { type: 'string', description: 'Unique identifier of the device' },
+      status: { type: 'string', description: 'Current operational status of the device' },
+      last_active: { type: 'string', format: 'date-time', description: 'Timestamp of last recorded activity' },
+    },
+  },
+  FuelUsage: {
+    type: 'object',
+    properties: {
+      household_id: { type: 'string', description: 'Unique identifier of the household' },
+      fuel_consumed: { type: 'number', description: 'Total fuel consumed in the specified period' },
+      region: { type: 'string', description: 'Geographic region of the household' },
+    },
+  },
+  CreditsIssued: {
+    type: 'object',
+    properties: {
+      project_id: { type: 'string', description: 'Unique identifier of the project' },
+      time_period: { type: 'string', description: 'Period for which credits were issued' },
+      credits: { type: 'integer', description: 'Number of credits issued' },
+    },
+  },
+  CreditsCancelled: {
+    type: 'object',
+    properties: {
+      credit_id: { type: 'string', description: 'Identifier of the invalidated credit' },
+      cancellation_date: { type: 'string', format: 'date', description: 'Date of cancellation' },
+    },
+  },
+  CreditsTransferred: {
+    type: 'object',
+    properties: {
+      sender: { type: 'string', description: 'Entity transferring the credits' },
+      recipient: { type: 'string', description: 'Entity receiving the credits' },
+      amount: { type: 'integer', description: 'Number of credits transferred' },
+      transfer_date: { type: 'string', format: 'date', description: 'Date of transfer' },
+    },
+  },
+  CreditsRetired: {
+    type: 'object',
+    properties: {
+      credit_id: { type: 'string', description: 'Identifier of the retired credit' },
+      retirement_date: { type: 'string', format: 'date', description: 'Date of retirement' },
+      emission_reductions: { type: 'integer', description: 'Emission reductions associated with the retired credit' },
+    },
+  },
+  FuelPurchaseClaim: {
+    type: 'object',
+    properties: {
+      fuel_id: { type: 'string', description: 'Identifier of the fuel purchase' },
+      amount: { type: 'number', format: 'float', description: 'Amount of fuel purchased' },
+      purchase_date: { type: 'string', format: 'date', description: 'Date of purchase' },
+    },
+  },
+  FuelDeliveryClaim: {
+    type: 'object',
+    properties: {
+      delivery_id: { type: 'string', description: 'Identifier of the delivery' },
+      delivery_date: { type: 'string', format: 'date', description: 'Date of delivery' },
+      delivered_quantity: { type: 'number', format: 'float', description: 'Quantity of fuel delivered' },
+    },
+  },
+  EmissionReductionClaim: {
+    type: 'object',
+    properties: {
+      project_id: { type: 'string', description: 'Identifier of the project' },
+      period: { type: 'string', description: 'Period for which emissions were reduced' },
+      reductions: { type: 'integer', description: 'Amount of emissions reduced' },
+    },
+  },
+  HouseholdOnboardingClaim: {
+    type: 'object',
+    required: ['household_id', 'onboarding_date'],
+    properties: {
+      household_id: { type: 'string', description: 'Unique identifier of the household' },
+      onboarding_date: { type: 'string', format: 'date', description: 'Date of onboarding' },
+    },
+  },
+  Error: {
+    type: 'object',
+    properties: { message: { type: 'string', description: 'Text describing what went wrong' } },
+  },
+};
+
+interface Operation {
+  path: string;
+  operationId: string;
+  tag: string;
+  summary: string;
+  schema: string;
+  /** Semantics of this service, appended to the original description. */
+  semantics: string;
+  extensionParameters: Json[];
+  /** Path of the additive collection view, if the resource has one. */
+  collection?: { path: string; operationId: string; extraParameters?: Json[]; dated: boolean };
+}
+
+function queryParameter(name: string, description: string, schema: Json = { type: 'string' }): Json {
+  return { name, in: 'query', required: false, description, schema, ...EXT };
+}
+
+const PERIOD_SCHEMA = { type: 'string', pattern: PERIOD_PATTERN_SOURCE, example: '2024-Q1' };
+const PERIOD_TEXT = 'YYYY-Q1…YYYY-Q4 (upstream format), or YYYY, or YYYY-MM';
+const DATE_SCHEMA = { type: 'string', format: 'date' };
+const projectParameter = queryParameter('project_id', 'Only records of this project (404 when no such project exists)');
+const timePeriodParameter = queryParameter('time_period', `Only records dated within this period: ${PERIOD_TEXT}`, PERIOD_SCHEMA);
+const RECORD_SEMANTICS =
+  'Without selector, the most recent record (by its date, ties by the highest identifier). With selectors, the most ' +
+  'recent record matching all of them; 404 when none matches.';
+
+const OPERATIONS: Operation[] = [
+  {
+    path: '/households/stats',
+    operationId: 'getHouseholdStats',
+    tag: 'Household Information',
+    summary: 'Get household statistics',
+    schema: 'HouseholdStats',
+    semantics: 'Counts over all serviced households, optionally of one region and/or project.',
+    extensionParameters: [projectParameter, queryParameter('region', 'Only households of this region (404 when none)')],
+  },
+  {
+    path: '/households/stove-stacking',
+    operationId: 'getStoveStackingData',
+    tag: 'Household Information',
+    summary: 'Get stove stacking data',
+    schema: 'StoveStacking',
+    semantics:
+      'The most common fuel combination and the percentage (0–100, two decimals) of households with recorded fuels ' +
+      'that use exactly it; or the combination named by fuel_type. Combinations list their fuels in the fixed order ' +
+      'LPG, Electricity, Ethanol, Biogas, Kerosene, Charcoal, Biomass, joined by " + ".',
+    extensionParameters: [
+      queryParameter('fuel_type', 'A combination such as "LPG + Biomass" (any order and case; + or , between fuels)'),
+      projectParameter,
+      queryParameter('region', 'Only households of this region (404 when none)'),
+    ],
+    collection: { path: '/households/stove-stacking/list', operationId: 'listStoveStackingData', dated: false },
+  },
+  {
+    path: '/devices/status',
+    operationId: 'getDeviceStatus',
+    tag: 'Device Monitoring',
+    summary: 'Get device status',
+    schema: 'DeviceStatus',
+    semantics: `${RECORD_SEMANTICS} The record date is last_active. status is one of active, inactive, faulty, decommissioned.`,
+    extensionParameters: [
+      queryParameter('device_id', 'The device'),
+      queryParameter('household_id', "The household's device"),
+      projectParameter,
+      timePeriodParameter,
+    ],
+    collection: { path: '/devices/status/list', operationId: 'listDeviceStatus', dated: true },
+  },
+  {
+    path: '/fuel-usage',
+    operationId: 'getFuelUsage',
+    tag: 'Fuel Management',
+    summary: 'Get fuel usage',
+    schema: 'FuelUsage',
+    semantics:
+      'Sum of fuel consumed, in kilograms, over the selection (household_id, region, project_id) and the inclusive ' +
+      'dates from/to. Fields that do not apply to the selection are omitted: household_id only with a household, ' +
+      'region only with a household or a region. Also served at /fuel/usage (as part of the published docs spell it).',
+    extensionParameters: [
+      queryParameter('household_id', 'One household (404 when unknown)'),
+      queryParameter('region', 'One region (404 when no household is in it)'),
+      projectParameter,
+      queryParameter('from', 'First day included', DATE_SCHEMA),
+      queryParameter('to', 'Last day included', DATE_SCHEMA),
+    ],
+  },
+  {
+    path: '/credits/issued',
+    operationId: 'getIssuedCredits',
+    tag: 'Carbon Credits',
+    summary: 'Get issued credits',
+    schema: 'CreditsIssued',
+    semantics: `Credits issued to the project with an issuance date in time_period (${PERIOD_TEXT}); 0 when none; 404 for an unknown project.`,
+    extensionParameters: [],
+  },
+  {
+    path: '/credits/cancelled',
+    operationId: 'getCancelledCredits',
+    tag: 'Carbon Credits',
+    summary: 'Get cancelled credits',
+    schema: 'CreditsCancelled',
+    semantics: `${RECORD_SEMANTICS} credit_id is the identifier of a credit block.`,
+    extensionParameters: [queryParameter('credit_id', 'The credit block'), projectParameter, timePeriodParameter],
+    collection: { path: '/credits/cancelled/list', operationId: 'listCancelledCredits', dated: true },
+  },
+  {
+    path: '/credits/transferred',
+    operationId: 'getTransferredCredits',
+    tag: 'Carbon Credits',
+    summary: 'Get transferred credits',
+    schema: 'CreditsTransferred',
+    semantics: RECORD_SEMANTICS,
+    extensionParameters: [
+      queryParameter('credit_id', 'Transfers of this credit block'),
+      queryParameter('sender', 'Transfers from this account holder'),
+      queryParameter('recipient', 'Transfers to this account holder'),
+      projectParameter,
+      timePeriodParameter,
+    ],
+    collection: { path: '/credits/transferred/list', operationId: 'listTransferredCredits', dated: true },
+  },
+  {
+    path: '/credits/retired',
+    operationId: 'getRetiredCredits',
+    tag: 'Carbon Credits',
+    summary: 'Get retired credits',
+    schema: 'CreditsRetired',
+    semantics: `${RECORD_SEMANTICS} emission_reductions is in tCO2e (one credit is one tonne).`,
+    extensionParameters: [queryParameter('credit_id', 'The credit block'), projectParameter, timePeriodParameter],
+    collection: { path: '/credits/retired/list', operationId: 'listRetiredCredits', dated: true },
+  },
+  {
+    path: '/claims/fuel-purchase',
+    operationId: 'getFuelPurchaseClaims',
+    tag: 'Claims Management',
+    summary: 'Get fuel purchase claims',
+    schema: 'FuelPurchaseClaim',
+    semantics: `${RECORD_SEMANTICS} amount is in kilograms.`,
+    extensionParameters: [
+      queryParameter('fuel_id', 'The fuel purchase'),
+      queryParameter('household_id', "The household's purchases"),
+      projectParameter,
+      timePeriodParameter,
+    ],
+    collection: { path: '/claims/fuel-purchase/list', operationId: 'listFuelPurchaseClaims', dated: true },
+  },
+  {
+    path: '/claims/fuel-delivery',
+    operationId: 'getFuelDeliveryClaims',
+    tag: 'Claims Management',
+    summary: 'Get fuel delivery claims',
+    schema: 'FuelDeliveryClaim',
+    semantics: `${RECORD_SEMANTICS} delivered_quantity is in kilograms.`,
+    extensionParameters: [
+      queryParameter('delivery_id', 'The delivery'),
+      queryParameter('household_id', "The household's deliveries"),
+      projectParameter,
+      timePeriodParameter,
+    ],
+    collection: { path: '/claims/fuel-delivery/list', operationId: 'listFuelDeliveryClaims', dated: true },
+  },
+  {
+    path: '/claims/emission-reduction',
+    operationId: 'getEmissionReductionClaims',
+    tag: 'Claims Management',
+    summary: 'Get emission reduction claims',
+    schema: 'EmissionReductionClaim',
+    semantics:
+      'With project_id and period: reductions of the project in the period, in whole tCO2e rounded down, computed as ' +
+      'fuel (t) × NCV (TJ/t) × (fNRB × EF_CO2 + EF_non-CO2) (tCO2e/TJ) with the project\'s parameters. Without a period: ' +
+      'the most recent quarterly claim (of the project, if given). A period without project_id is a 400.',
+    extensionParameters: [
+      projectParameter,
+      queryParameter('period', PERIOD_TEXT, PERIOD_SCHEMA),
+      queryParameter('time_period', 'Synonym of period (published examples send it)', PERIOD_SCHEMA),
+    ],
+    collection: { path: '/claims/emission-reduction/list', operationId: 'listEmissionReductionClaims', dated: true },
+  },
+  {
+    path: '/claims/household-onboarding',
+    operationId: 'getHouseholdOnboardingClaims',
+    tag: 'Claims Management',
+    summary: 'Get household onboarding claims',
+    schema: 'HouseholdOnboardingClaim',
+    semantics: `${RECORD_SEMANTICS} The record date is onboarding_date.`,
+    extensionParameters: [queryParameter('household_id', 'The household'), projectParameter, timePeriodParameter],
+    collection: { path: '/claims/household-onboarding/list', operationId: 'listHouseholdOnboardingClaims', dated: true },
+  },
+];
+
+export const ORIGINAL_OPERATION_IDS = OPERATIONS.map((operation) => operation.operationId);
+
+const errorResponse = (description: string): Json => ({ description, content: json(ref('Error')) });
+
+const EXTENSION_RESPONSES: Record<string, Json> = {
+  '304': { description: 'Not modified: the If-None-Match tag still matches', ...EXT },
+  '404': { ...errorResponse('A selector or filter names nothing that exists'), ...EXT },
+  '429': { ...errorResponse('The client exceeded its rate limit; see Retry-After'), ...EXT },
+};
+
+const PAGING_PARAMETERS = [
+  queryParameter('limit', `Page size, default ${REGISTRY_PAGE_LIMIT_DEFAULT}, at most ${REGISTRY_PAGE_LIMIT_MAX} (above is a 400)`, {
+    type: 'integer',
+    minimum: 1,
+    maximum: REGISTRY_PAGE_LIMIT_MAX,
+    default: REGISTRY_PAGE_LIMIT_DEFAULT,
+  }),
+  queryParameter('cursor', 'page_info.next_cursor of the previous page'),
+];
+
+const DATED_PARAMETERS = [
+  queryParameter('from', 'Records dated on or after this day', DATE_SCHEMA),
+  queryParameter('to', 'Records dated on or before this day', DATE_SCHEMA),
+  queryParameter('updated_since', 'Records created or changed at or after this instant', { type: 'string', format: 'date-time' }),
+];
+
+function pageSchema(item: string): Json {
+  return {
+    type: 'object',
+    required: ['data', 'page_info', 'total_count'],
+    properties: {
+      data: { type: 'array', items: ref(item) },
+      page_info: ref('PageInfo'),
+      total_count: { type: 'integer', description: 'Items matching the filters, over all pages' },
+    },
+    ...EXT,
+  };
+}
+
+const COLLECTION_TEXT =
+  'Additive collection view (not in the original contract). Items have the original resource schema; the order is ' +
+  'stable (record date ascending, then identifier; stove stacking by combination name) and paging is by cursor ' +
+  '(keyset), so rows added while a client pages never cause duplicates or gaps among the rows that existed.';
+
+export function buildOpenApiDocument(basePath: string): Json {
+  const paths: Record<string, Json> = {};
+  const schemas: Record<string, Json> = {
+    ...ORIGINAL_SCHEMAS,
+    PageInfo: {
+      type: 'object',
+      required: ['next_cursor', 'has_more', 'limit'],
+      properties: {
+        next_cursor: { type: 'string', nullable: true, description: 'Pass as cursor for the next page; null on the last page' },
+        has_more: { type: 'boolean' },
+        limit: { type: 'integer' },
+      },
+      ...EXT,
+    },
+  };
+  for (const operation of OPERATIONS) {
+    const original: Json = {
+      tags: [operation.tag],
+      summary: operation.summary,
+      description: operation.semantics,
+      operationId: operation.operationId,
+      responses: {
+        '200': { description: 'Successful response', content: json(ref(operation.schema)) },
+        '400': errorResponse('Bad request'),
+        '401': errorResponse('Unauthorized'),
+        ...EXTENSION_RESPONSES,
+      },
+    };
+    if (operation.operationId === 'getIssuedCredits') {
+      original.parameters = [
+        { name: 'project_id', in: 'query', required: true, description: 'Unique identifier of the project', schema: { type: 'string' }, style: 'form' },
+        { name: 'time_period', in: 'query', required: true, description: 'Period for which credits were issued', schema: { type: 'string' }, style: 'form' },
+      ];
+    } else {
+      original.parameters = operation.extensionParameters;
+    }
+    paths[operation.path] = { get: original };
+    if (operation.collection) {
+      const pageName = `${operation.schema}Page`;
+      schemas[pageName] = pageSchema(operation.schema);
+      const parameters = [
+        ...operation.extensionParameters.filter((parameter) => parameter.name !== 'fuel_type'),
+        ...PAGING_PARAMETERS,
+        ...(operation.collection.dated ? DATED_PARAMETERS : []),
+      ];
+      paths[operation.collection.path] = {
+        get: {
+          tags: [operation.tag],
+          summary: `List ${operation.summary.replace(/^Get /, '')}`,
+          description: COLLECTION_TEXT,
+          operationId: operation.collection.operationId,
+          parameters,
+          responses: {
+            '200': { description: 'One page', content: json(ref(pageName)) },
+            '400': errorResponse('Bad request (unknown parameter, limit above the maximum, bad cursor)'),
+            '401': errorResponse('Unauthorized'),
+            ...EXTENSION_RESPONSES,
+          },
+          ...EXT,
+        },
+      };
+    }
+  }
+  paths['/hello'] = {
+    get: {
+      tags: ['System Health'],
+      summary: 'Liveness',
+      operationId: 'getHello',
+      security: [],
+      responses: {
+        '200': {
+          description: 'The process serves HTTP',
+          content: json({ type: 'object', properties: { message: { type: 'string' } } }),
+        },
+      },
+    },
+  };
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'Emerging Platform API',
+      version: '1.0.0',
+      description:
+        'Read-only household-energy registry data. Every 200 body of the original operations is one JSON object. ' +
+        'Units: fuel in kilograms, emission reductions in tCO2e (one credit = one tonne). Dates are YYYY-MM-DD, ' +
+        'date-times ISO 8601 UTC. Authenticate with HTTP Basic client_id:secret or Authorization: Bearer ' +
+        '<client_id>.<secret>. Every 200 carries ETag and Cache-Control; If-None-Match answers 304. Elements marked ' +
+        'x-extension are additive to the original 1.0.0 contract.',
+    },
+    servers: [{ url: basePath }],
+    tags: [
+      { name: 'Household Information' },
+      { name: 'Device Monitoring' },
+      { name: 'Fuel Management' },
+      { name: 'Carbon Credits' },
+      { name: 'Claims Management' },
+      { name: 'System Health', description: 'GET /hello (liveness) and GET /api-docs (this document, rendered)' },
+    ],
+    security: [{ basicAuth: [] }, { bearerAuth: [] }],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        basicAuth: { type: 'http', scheme: 'basic', description: 'client_id as user name, secret as password' },
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: '<client_id>.<secret>' },
+      },
+    },
+  };
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { REGISTRY_ENTITIES } from './entities/registry.entities';
+import { RegistryController } from './registry.controller';
+import { RegistryRepository } from './registry.repository';
+import { RegistryService } from './registry.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature(REGISTRY_ENTITIES)],
+  controllers: [RegistryController],
+  providers: [RegistryService, RegistryRepository],
+})
+export class RegistryModule {}

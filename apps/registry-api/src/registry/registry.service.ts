@@ -1,0 +1,183 @@
+import { Injectable } from '@nestjs/common';
+import type {
+  CollectionPage,
+  CreditsIssued,
+  EmissionReductionClaim,
+  FuelUsage,
+  HouseholdStats,
+  StoveStacking,
+} from '@dmrv/contracts';
+import { InvalidInputError, NotFoundError } from '@dmrv/errors';
+import { CursorFormatError, CursorKey, decodeCursor, encodeCursor } from '../domain/cursor';
+import { parseCombination } from '../domain/fuel-combination';
+import { parsePeriod } from '../domain/period';
+import { CollectionParams, DEFAULT_LIMIT } from './dto/registry-queries';
+import { RecordFilters } from './record-query';
+import { EMISSION_REDUCTION_CLAIMS, RecordResource } from './record-resources';
+import { AggregateScope, RegistryRepository } from './registry.repository';
+
+/** Common parameters of a record request, already validated by the pipe. */
+export interface RecordRequest {
+  project_id?: string;
+  time_period?: string;
+  [selector: string]: unknown;
+}
+
+function percentage(part: number, whole: number): number {
+  return Math.round((10000 * part) / whole) / 100;
+}
+
+function intersectRange(
+  a: { from?: string; to?: string },
+  b: { from?: string; to?: string },
+): { from?: string; to?: string } {
+  const from = a.from && b.from ? (a.from > b.from ? a.from : b.from) : (a.from ?? b.from);
+  const to = a.to && b.to ? (a.to < b.to ? a.to : b.to) : (a.to ?? b.to);
+  return { from, to };
+}
+
+@Injectable()
+export class RegistryService {
+  constructor(private readonly repository: RegistryRepository) {}
+
+  private async assertScope(scope: AggregateScope): Promise<void> {
+    if (scope.projectId !== undefined && !(await this.repository.projectExists(scope.projectId))) {
+      throw new NotFoundError(`No project ${scope.projectId}`);
+    }
+    if (scope.region !== undefined && !(await this.repository.regionExists(scope.region))) {
+      throw new NotFoundError(`No household in region ${scope.region}`);
+    }
+  }
+
+  async householdStats(scope: AggregateScope): Promise<HouseholdStats> {
+    await this.assertScope(scope);
+    const density = await this.repository.densityCounts(scope);
+    return { total_households: density.low + density.medium + density.high, density };
+  }
+
+  async stoveStacking(scope: AggregateScope, fuelType?: string): Promise<StoveStacking> {
+    await this.assertScope(scope);
+    const combinations = await this.repository.combinations(scope);
+    const total = combinations.reduce((sum, entry) => sum + entry.households, 0);
+    if (total === 0) throw new NotFoundError('No household with recorded fuels in this selection');
+    if (fuelType === undefined) {
+      const top = combinations[0]!;
+      return { fuel_type: top.combination, percentage: percentage(top.households, total) };
+    }
+    const wanted = parseCombination(fuelType);
+    const match = combinations.find((entry) => entry.combination === wanted);
+    return { fuel_type: wanted, percentage: percentage(match?.households ?? 0, total) };
+  }
+
+  /** The distribution, in name order: counts change as households join, names do not, so pages stay stable. */
+  async stoveStackingPage(scope: AggregateScope, limit = DEFAULT_LIMIT, cursor?: string): Promise<CollectionPage<StoveStacking>> {
+    await this.assertScope(scope);
+    const after = cursor === undefined ? null : this.decode(cursor, 1);
+    const combinations = (await this.repository.combinations(scope)).sort((a, b) => (a.combination < b.combination ? -1 : 1));
+    const total = combinations.reduce((sum, entry) => sum + entry.households, 0);
+    const remaining = after ? combinations.filter((entry) => entry.combination > String(after[0])) : combinations;
+    const page = remaining.slice(0, limit);
+    const hasMore = remaining.length > limit;
+    return {
+      data: page.map((entry) => ({ fuel_type: entry.combination, percentage: percentage(entry.households, total) })),
+      page_info: { next_cursor: hasMore ? encodeCursor([page[page.length - 1]!.combination]) : null, has_more: hasMore, limit },
+      total_count: combinations.length,
+    };
+  }
+
+  async fuelUsage(query: { household_id?: string; region?: string; project_id?: string; from?: string; to?: string }): Promise<FuelUsage> {
+    const from = query.from ?? null;
+    const to = query.to ?? null;
+    if (from && to && from > to) throw new InvalidInputError('from must not be after to');
+    if (query.household_id !== undefined) {
+      const region = await this.repository.householdRegion(query.household_id);
+      if (region === null) throw new NotFoundError(`No household ${query.household_id}`);
+      if (query.region !== undefined && query.region !== region) {
+        throw new NotFoundError(`Household ${query.household_id} is not in region ${query.region}`);
+      }
+      if (query.project_id !== undefined) await this.assertScope({ projectId: query.project_id });
+      const fuel = await this.repository.fuelConsumedByHousehold(query.household_id, from, to);
+      return { household_id: query.household_id, fuel_consumed: fuel, region };
+    }
+    const scope = { projectId: query.project_id, region: query.region };
+    await this.assertScope(scope);
+    const fuel = await this.repository.fuelConsumedInScope(scope, from, to);
+    return query.region === undefined ? { fuel_consumed: fuel } : { fuel_consumed: fuel, region: query.region };
+  }
+
+  async creditsIssued(projectId: string, timePeriod: string): Promise<CreditsIssued> {
+    const period = parsePeriod(timePeriod);
+    await this.assertScope({ projectId });
+    const credits = await this.repository.creditsIssued(projectId, period.start, period.end);
+    return { project_id: projectId, time_period: period.label, credits };
+  }
+
+  async emissionReductions(query: { project_id?: string; period?: string; time_period?: string }): Promise<EmissionReductionClaim> {
+    if (query.period !== undefined && query.time_period !== undefined && query.period !== query.time_period) {
+      throw new InvalidInputError('period and time_period disagree: send one of them');
+    }
+    const label = query.period ?? query.time_period;
+    if (label !== undefined) {
+      if (query.project_id === undefined) throw new InvalidInputError('project_id is required when a period is given');
+      const period = parsePeriod(label);
+      const reductions = await this.repository.emissionReductions(query.project_id, period.start, period.end);
+      if (reductions === null) throw new NotFoundError(`No project ${query.project_id}`);
+      return { project_id: query.project_id, period: period.label, reductions };
+    }
+    return this.latest(EMISSION_REDUCTION_CLAIMS, { project_id: query.project_id });
+  }
+
+  /** The record the selectors name, or the most recent one; 404 when nothing matches. */
+  async latest<T>(resource: RecordResource<T>, request: RecordRequest): Promise<T> {
+    const record = await this.repository.latestRecord(resource, this.filters(resource, request));
+    if (!record) throw new NotFoundError(`No ${resource.name} matches the request`);
+    return record;
+  }
+
+  async page<T>(resource: RecordResource<T>, request: RecordRequest & CollectionParams): Promise<CollectionPage<T>> {
+    const filters = this.filters(resource, request);
+    const range = intersectRange(filters, { from: request.from, to: request.to });
+    if (range.from && range.to && range.from > range.to) throw new InvalidInputError('from must not be after to');
+    const scoped: RecordFilters = { ...filters, ...range, updatedSince: request.updated_since };
+    const limit = request.limit ?? DEFAULT_LIMIT;
+    const after = request.cursor === undefined ? null : this.decodeRecordCursor(resource, request.cursor);
+    const [page, total] = await Promise.all([
+      this.repository.recordPage(resource, scoped, after, limit),
+      this.repository.recordCount(resource, scoped),
+    ]);
+    return {
+      data: page.items,
+      page_info: { next_cursor: page.hasMore && page.lastKey ? encodeCursor(page.lastKey) : null, has_more: page.hasMore, limit },
+      total_count: total,
+    };
+  }
+
+  private filters(resource: RecordResource<unknown>, request: RecordRequest): RecordFilters {
+    const selectors: Record<string, string> = {};
+    for (const name of Object.keys(resource.selectors)) {
+      const value = request[name];
+      if (typeof value === 'string') selectors[name] = value;
+    }
+    const period = request.time_period === undefined ? undefined : parsePeriod(request.time_period);
+    return { selectors, projectId: request.project_id, from: period?.start, to: period?.end };
+  }
+
+  /** A cursor that decodes but whose parts do not fit the resource's key is as bad as one that does not decode. */
+  private decodeRecordCursor(resource: RecordResource<unknown>, cursor: string): CursorKey {
+    const key = this.decode(cursor, 2);
+    const [date, id] = key.map(String) as [string, string];
+    const dateOk = resource.dateType === 'date' ? /^\d{4}-\d{2}-\d{2}$/.test(date) : /^-?\d{1,18}$/.test(date);
+    const idOk = resource.idType === 'bigint' ? /^\d{1,18}$/.test(id) : id.length > 0;
+    if (!dateOk || !idOk) throw new InvalidInputError('cursor is not a cursor of this collection');
+    return key;
+  }
+
+  private decode(cursor: string, arity: number): CursorKey {
+    try {
+      return decodeCursor(cursor, arity);
+    } catch (error) {
+      if (error instanceof CursorFormatError) throw new InvalidInputError(`cursor ${error.message}`);
+      throw error;
+    }
+  }
+}
