@@ -7,6 +7,7 @@ import { renderMarkdown, RunInfo } from './harness/report';
 import { assertReachable, ResourceSettings } from './harness/resources';
 import { protocolSuite } from './suites/protocol.suite';
 import { registrySuite } from './suites/registry.suite';
+import { clearSeedCache } from './suites/registry-seed-cache';
 import { ComparedWorkload, SuiteContext } from './suites/suite';
 import { ussdSuite } from './suites/ussd.suite';
 
@@ -79,6 +80,10 @@ async function main(): Promise<number> {
   }
   if (options.help) {
     process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (options.clearSeedCache) {
+    await clearSeedCache(resourceSettings(process.env), (line) => process.stderr.write(`${line}\n`));
     return 0;
   }
   const janitor = new Janitor();

@@ -24,7 +24,7 @@ describe('Janitor', () => {
   it('lets a resource be released early, exactly once', async () => {
     const janitor = new Janitor();
     let released = 0;
-    const release = janitor.defer('process', () => {
+    const { release } = janitor.defer('process', () => {
       released += 1;
     });
 
@@ -33,5 +33,18 @@ describe('Janitor', () => {
     await janitor.cleanAll();
 
     expect(released).toBe(1);
+  });
+
+  it('forgets a resource that is kept on purpose', async () => {
+    const janitor = new Janitor();
+    let dropped = false;
+    const handle = janitor.defer('seed cache', () => {
+      dropped = true;
+    });
+
+    handle.dismiss();
+    await janitor.cleanAll();
+
+    expect(dropped).toBe(false);
   });
 });

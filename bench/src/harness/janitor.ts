@@ -1,5 +1,10 @@
 type Cleanup = () => Promise<void> | void;
 
+export interface Deferred {
+  release(): Promise<void>;
+  dismiss(): void;
+}
+
 interface Entry {
   label: string;
   cleanup: Cleanup;
@@ -13,14 +18,23 @@ export class Janitor {
   private readonly entries: Entry[] = [];
   private running: Promise<string[]> | undefined;
 
-  defer(label: string, cleanup: Cleanup): () => Promise<void> {
+  /** Registers a cleanup; `release` runs it now (once), `dismiss` forgets it (the resource is kept on purpose). */
+  defer(label: string, cleanup: Cleanup): Deferred {
     const entry: Entry = { label, cleanup };
     this.entries.push(entry);
-    return async () => {
+    const take = (): boolean => {
       const index = this.entries.indexOf(entry);
-      if (index === -1) return;
+      if (index === -1) return false;
       this.entries.splice(index, 1);
-      await cleanup();
+      return true;
+    };
+    return {
+      release: async () => {
+        if (take()) await cleanup();
+      },
+      dismiss: () => {
+        take();
+      },
     };
   }
 

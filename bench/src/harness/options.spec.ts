@@ -9,12 +9,15 @@ describe('parseOptions', () => {
       households: 100_000,
       scale: 10,
       only: ['registry', 'ussd', 'protocol'],
+      seedCache: true,
     });
   });
 
   it.each([
     [['--long'], { mode: 'long', durationS: 20, warmupS: 5 }],
-    [['--smoke'], { mode: 'smoke', durationS: 0.5, households: 300 }],
+    [['--smoke'], { mode: 'smoke', durationS: 0.5, households: 300, seedCache: false }],
+    [['--no-seed-cache'], { seedCache: false }],
+    [['--clear-seed-cache'], { clearSeedCache: true }],
     [['--smoke', '--duration', '0.5', '--only', 'ussd,protocol'], { durationS: 0.5, only: ['ussd', 'protocol'] }],
     [['--households', '200000', '--scale', '5', '--json', 'out.json'], { households: 200_000, scale: 5, jsonOut: 'out.json' }],
   ])('%j', (argv, expected) => {

@@ -12,6 +12,10 @@ export interface BenchOptions {
   /** Registry and protocol connections; USSD runs `sessions` parallel sessions instead. */
   connections: number;
   sessions: number;
+  /** Keep seeded registry databases as templates between runs (seeding 10× the data takes minutes). */
+  seedCache: boolean;
+  /** Drop every cached seed and exit. */
+  clearSeedCache: boolean;
   jsonOut?: string;
   markdownOut?: string;
   help: boolean;
@@ -36,6 +40,10 @@ export const USAGE = `Usage: npm run bench -- [options]
   --scale <k>         growth factor for the registry aggregates (default 10)
   --connections <n>   HTTP connections for registry and protocol (default 16)
   --sessions <n>      parallel USSD sessions (default 64)
+  --no-seed-cache     seed the registry databases afresh and drop them at the end (default: the seeded data
+                      is kept as a template database per size and reused while the registry's migrations and
+                      seeder are unchanged; smoke runs never cache)
+  --clear-seed-cache  drop every cached seed database and exit
   --json <file>       also write every number as JSON
   --markdown <file>   also write the Markdown table
   --help
@@ -56,7 +64,16 @@ function positive(flag: string, raw: string | undefined, integer: boolean): numb
 export function parseOptions(argv: string[]): BenchOptions {
   const mode = argv.includes('--smoke') ? 'smoke' : argv.includes('--long') ? 'long' : 'default';
   if (argv.includes('--smoke') && argv.includes('--long')) throw new Error('--smoke and --long exclude each other');
-  const options: BenchOptions = { mode, ...PRESETS[mode], only: [...SERVICES], scale: 10, help: false };
+  const options: BenchOptions = {
+    mode,
+    ...PRESETS[mode],
+    only: [...SERVICES],
+    scale: 10,
+    // Tiny smoke data seeds in seconds; caching it would only leave databases behind.
+    seedCache: mode !== 'smoke',
+    clearSeedCache: false,
+    help: false,
+  };
   for (let i = 0; i < argv.length; i += 1) {
     const flag = argv[i]!;
     const next = (): string | undefined => argv[++i];
@@ -94,6 +111,12 @@ export function parseOptions(argv: string[]): BenchOptions {
         options.only = names as ServiceName[];
         break;
       }
+      case '--no-seed-cache':
+        options.seedCache = false;
+        break;
+      case '--clear-seed-cache':
+        options.clearSeedCache = true;
+        break;
       case '--json':
         options.jsonOut = next();
         if (!options.jsonOut) throw new Error('--json needs a file name');

@@ -32,7 +32,7 @@ export class ManagedProcess {
         resolve();
       });
     });
-    this.release = janitor.defer(`stop ${name}`, () => this.terminate());
+    this.release = janitor.defer(`stop ${name}`, () => this.terminate()).release;
   }
 
   static start(options: StartOptions, janitor: Janitor): ManagedProcess {
@@ -123,7 +123,7 @@ export class ManagedProcess {
 export function runToCompletion(script: string, args: string[], env: NodeJS.ProcessEnv, janitor: Janitor): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const release = janitor.defer(`${script} ${args.join(' ')}`, () => {
+    const { release } = janitor.defer(`${script} ${args.join(' ')}`, () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     });
     const out: Buffer[] = [];

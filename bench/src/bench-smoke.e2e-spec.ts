@@ -1,0 +1,114 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TEST_PG_ADMIN_URL, TEST_REDIS_PREFIX, TEST_REDIS_URL, testRunId } from '@dmrv/testing';
+import { assertBuilt, BENCH_DIST } from './harness/paths';
+import type { BenchReport } from './run';
+import { SERVICE_BUILDS } from './suites/services';
+import { floorScript } from './harness/paths';
+
+// The whole benchmark in smoke mode, as `npm run bench -- --smoke` runs it: every service built, started, loaded
+// and stopped. It proves the benchmarks still work; the numbers are not asserted (the machine is shared and noisy).
+jest.setTimeout(240_000);
+
+const RUN_JS = join(BENCH_DIST, 'run.js');
+
+describe('benchmark smoke run', () => {
+  let workDir: string;
+  let child: ChildProcess | undefined;
+  let report: BenchReport;
+  let exitCode: number | null;
+  let stderr = '';
+
+  beforeAll(async () => {
+    assertBuilt([
+      RUN_JS,
+      floorScript('registry'),
+      floorScript('ussd'),
+      floorScript('protocol'),
+      SERVICE_BUILDS.registry.main,
+      SERVICE_BUILDS.registry.cli,
+      SERVICE_BUILDS.ussd.main,
+      SERVICE_BUILDS.ussd.cli,
+      SERVICE_BUILDS.protocol.main,
+      SERVICE_BUILDS.protocol.chainNode,
+    ]);
+    workDir = mkdtempSync(join(tmpdir(), 'dmrv-bench-smoke-'));
+    const jsonOut = join(workDir, 'report.json');
+    const runId = testRunId();
+    const running = spawn(process.execPath, [RUN_JS, '--smoke', '--json', jsonOut], {
+      env: {
+        PATH: process.env.PATH,
+        // Named like the suite's own databases and keys, so the global teardown sweeps anything left behind.
+        BENCH_PG_ADMIN_URL: TEST_PG_ADMIN_URL,
+        BENCH_REDIS_URL: TEST_REDIS_URL,
+        BENCH_DB_PREFIX: `dmrv_test_${runId}_bench_`,
+        BENCH_REDIS_PREFIX: `${TEST_REDIS_PREFIX}${runId}:bench:`,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = running;
+    running.stdout.resume();
+    running.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    exitCode = await new Promise<number | null>((resolve) => running.once('close', (code) => resolve(code)));
+    child = undefined;
+    try {
+      report = JSON.parse(readFileSync(jsonOut, 'utf8')) as BenchReport;
+    } catch {
+      throw new Error(`the smoke run wrote no report (exit ${exitCode}):\n${stderr.slice(-3000)}`);
+    }
+  });
+
+  afterAll(() => {
+    child?.kill('SIGTERM');
+    if (workDir) rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('runs every service to the end and exits 0', () => {
+    expect({ failures: report.failures, exitCode, stderr: exitCode === 0 ? '' : stderr.slice(-3000) }).toEqual({
+      failures: [],
+      exitCode: 0,
+      stderr: '',
+    });
+    expect([...new Set(report.rows.map((row) => row.service))]).toEqual(['registry-api', 'ussd-gateway', 'protocol-gateway']);
+  });
+
+  it('measures the 12 registry endpoints, the collection pages, and the aggregates again on ten times the data', () => {
+    const registry = report.rows.filter((row) => row.service === 'registry-api');
+    const datasets = [...new Set(registry.map((row) => row.dataset))];
+    expect(datasets).toEqual(['300 households', '3,000 households']);
+    expect(registry.filter((row) => row.dataset === '300 households' && !row.workload.includes('/list'))).toHaveLength(13);
+    expect(registry.filter((row) => row.workload.includes('/list'))).toHaveLength(9);
+    expect(registry.filter((row) => row.dataset === '3,000 households').every((row) => row.growthKey)).toBe(true);
+    expect(registry.filter((row) => row.dataset === '3,000 households')).toHaveLength(5);
+  });
+
+  it('drives three USSD session flows and three protocol queries', () => {
+    expect(report.rows.filter((row) => row.service === 'ussd-gateway').map((row) => row.workload)).toEqual([
+      expect.stringContaining('Know More'),
+      expect.stringContaining('create account'),
+      expect.stringContaining('log in'),
+    ]);
+    expect(report.rows.filter((row) => row.service === 'protocol-gateway')).toHaveLength(3);
+  });
+
+  it('gets only successful answers, from the service and from its floor, on every workload', () => {
+    const bad = report.rows
+      .filter((row) => row.problems.length > 0 || row.floor.result.ok === 0 || row.target.result.ok === 0)
+      .map((row) => `${row.service} ${row.workload}: ${row.problems.join('; ')}`);
+    expect(bad).toEqual([]);
+    for (const row of report.rows) {
+      for (const side of [row.floor.result, row.target.result]) {
+        expect({ non2xx: side.non2xx, errors: side.errors, unexpected: side.unexpected }).toEqual({ non2xx: 0, errors: 0, unexpected: 0 });
+      }
+    }
+  });
+
+  it('prints a Markdown table with a row per workload', () => {
+    const tableRows = report.markdown.split('\n').filter((line) => /^\| (registry-api|ussd-gateway|protocol-gateway) \|/.test(line));
+    expect(tableRows).toHaveLength(report.rows.length);
+  });
+});

@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Janitor } from '../harness/janitor';
+import { repoPath } from '../harness/paths';
+import { runToCompletion } from '../harness/processes';
+import { createDatabase, createPersistentDatabase, dropDatabase, listDatabases, ResourceSettings } from '../harness/resources';
+import { baseEnv, SERVICE_BUILDS } from './services';
+
+export const SEED = 42;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? filesUnder(path) : path.endsWith('.js') ? [path] : [];
+    });
+}
+
+/**
+ * What the seeded data depends on: the registry's built migrations and seeder, the size and the seed. Any change
+ * to those gives another name, so a stale cache is never used.
+ */
+export function seedFingerprint(households: number, databaseDist = repoPath('apps', 'registry-api', 'dist', 'database')): string {
+  const hash = createHash('sha256').update(`${households}:${SEED}\n`);
+  for (const file of filesUnder(databaseDist)) hash.update(file.slice(databaseDist.length)).update(readFileSync(file));
+  return hash.digest('hex').slice(0, 10);
+}
+
+export function cacheName(settings: ResourceSettings, households: number, fingerprint: string): string {
+  return `${cachePrefix(settings)}${households}_${fingerprint}`;
+}
+
+function cachePrefix(settings: ResourceSettings): string {
+  return `${settings.databasePrefix}seed_`;
+}
+
+async function migrateAndSeed(databaseUrl: string, households: number, janitor: Janitor): Promise<void> {
+  const env = baseEnv({ DATABASE_URL: databaseUrl });
+  await runToCompletion(SERVICE_BUILDS.registry.cli, ['migrate'], env, janitor);
+  await runToCompletion(SERVICE_BUILDS.registry.cli, ['seed', '--households', String(households), '--seed', String(SEED)], env, janitor);
+}
+
+/**
+ * A migrated, seeded registry database for this run (dropped at its end). With the cache on, seeding happens once
+ * per size into a template database that later runs copy in seconds; an interrupted seeding leaves no template.
+ */
+export async function seededDatabase(
+  settings: ResourceSettings,
+  households: number,
+  janitor: Janitor,
+  useCache: boolean,
+  progress: (line: string) => void,
+): Promise<string> {
+  if (!useCache) {
+    const url = await createDatabase(settings, `registry_${households}`, janitor);
+    await migrateAndSeed(url, households, janitor);
+    return url;
+  }
+  const name = cacheName(settings, households, seedFingerprint(households));
+  const existing = await listDatabases(settings, cachePrefix(settings));
+  if (existing.includes(name)) {
+    progress(`  using the cached seed ${name}`);
+  } else {
+    for (const stale of existing.filter((db) => db.startsWith(`${cachePrefix(settings)}${households}_`))) {
+      progress(`  dropping the stale seed cache ${stale}`);
+      await dropDatabase(settings, stale);
+    }
+    progress(`  seeding ${households.toLocaleString('en-US')} households once into the cache ${name} (later runs reuse it)`);
+    const partial = `${name}_partial`;
+    await dropDatabase(settings, partial);
+    const guard = janitor.defer(`drop unfinished seed ${partial}`, () => dropDatabase(settings, partial));
+    const url = await createPersistentDatabase(settings, partial);
+    await migrateAndSeed(url, households, janitor);
+    await renameDatabase(settings, partial, name);
+    guard.dismiss();
+  }
+  return createDatabase(settings, `registry_${households}`, janitor, name);
+}
+
+async function renameDatabase(settings: ResourceSettings, from: string, to: string): Promise<void> {
+  const { Client } = await import('pg');
+  const client = new Client({ connectionString: settings.pgAdminUrl });
+  await client.connect();
+  try {
+    await client.query(`ALTER DATABASE "${from}" RENAME TO "${to}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function clearSeedCache(settings: ResourceSettings, progress: (line: string) => void): Promise<void> {
+  for (const name of await listDatabases(settings, cachePrefix(settings))) {
+    await dropDatabase(settings, name);
+    progress(`dropped ${name}`);
+  }
+}
