@@ -90,7 +90,8 @@ export class AccountsRepository {
    * after the lock. Returns the attempts used so far and the lock length (0 when this attempt did not lock).
    */
   async recordFailure(id: string, maxAttempts: number, lockSeconds: number): Promise<{ attempts: number; lockSeconds: number }> {
-    const rows: Array<{ attempts: number; locked: boolean }> = await this.dataSource.query(
+    // For UPDATE … RETURNING, TypeORM's postgres driver answers [rows, affected count].
+    const [rows]: [Array<{ attempts: number; locked: boolean }>, number] = await this.dataSource.query(
       `UPDATE ussd_accounts
           SET failed_pin_attempts = CASE WHEN failed_pin_attempts + 1 >= $2 THEN 0 ELSE failed_pin_attempts + 1 END,
               locked_until = CASE WHEN failed_pin_attempts + 1 >= $2 THEN now() + make_interval(secs => $3) ELSE locked_until END,

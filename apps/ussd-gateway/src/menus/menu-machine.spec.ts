@@ -91,8 +91,8 @@ describe('menu machine', () => {
     const withEmail = walk(['2', '2', 'Zoë O’Brien-Núñez', 'zoe@example.org', '24680']);
     expect(withEmail).toMatchObject({ screen: 'createPinConfirm', draft: { fullName: 'Zoë O’Brien-Núñez', email: 'zoe@example.org' } });
     const created = walk(['24680'], defaults, withEmail);
-    expect(created).toMatchObject({ screen: 'accountCreated', createdCustomerId: 'C0A1B2C3D' });
-    expect(text(created)).toContain('Your Customer ID is C0A1B2C3D.');
+    expect(created).toMatchObject({ screen: 'ended', farewell: { kind: 'accountCreated', customerId: 'C0A1B2C3D' } });
+    expect(text(created)).toBe('END Account created. Your Customer ID is C0A1B2C3D. Keep it safe: you need it and your PIN to log in.');
 
     const skipped = walk(['2', '2', 'Jane Smith', '00']);
     expect(skipped).toMatchObject({ screen: 'createPin', draft: { fullName: 'Jane Smith', email: null } });

@@ -18,7 +18,6 @@ export const SCREENS = [
   'createEmail',
   'createPin',
   'createPinConfirm',
-  'accountCreated',
   'accountHome',
   'accountDetails',
   'changePinOld',
@@ -45,7 +44,8 @@ export type Farewell =
   | { kind: 'goodbye' }
   | { kind: 'lockedNow'; minutes: number }
   | { kind: 'locked'; minutes: number }
-  | { kind: 'accountMissing' };
+  | { kind: 'accountMissing' }
+  | { kind: 'accountCreated'; customerId: string };
 
 export interface AccountDetails {
   customerId: string;
@@ -64,7 +64,6 @@ export interface MenuState {
   draft?: { fullName?: string; email?: string | null; sealedPin?: string };
   loginCustomerId?: string;
   auth?: { customerId: string; firstName: string };
-  createdCustomerId?: string;
   details?: AccountDetails;
   farewell?: Farewell;
 }
@@ -143,7 +142,6 @@ function back(state: MenuState, context: MachineContext): Step {
       return go(state, 'preMenu');
     case 'knowMore':
     case 'accountMenu':
-    case 'accountCreated':
       return go(state, 'preMenu');
     case 'info':
       if ((state.page ?? 0) > 0) return { state: { ...state, notice: undefined, page: (state.page ?? 0) - 1 } };
@@ -232,9 +230,6 @@ export function applyInput(current: MenuState, rawInput: string, context: Machin
     case 'changePinConfirm':
       if (!isPinShaped(input)) return stay(state, { kind: 'invalidPin' });
       return { state, effect: { type: 'matchPin', pin: input, sealed: requireValue(state.draft?.sealedPin, 'draft.sealedPin') } };
-    case 'accountCreated':
-      if (input === '1') return go(state, 'loginPin', { loginCustomerId: state.createdCustomerId });
-      return stay(state, { kind: 'invalidChoice' });
     case 'accountHome': {
       const auth = requireValue(state.auth, 'auth');
       if (input === '1') return { state, effect: { type: 'loadAccount', customerId: auth.customerId } };
@@ -272,7 +267,8 @@ export function applyEffectResult(state: MenuState, result: EffectResult): Step 
       break;
     }
     case 'created':
-      if (state.screen === 'createPinConfirm') return go(state, 'accountCreated', { createdCustomerId: result.customerId });
+      // The session ends on the new Customer ID: it is what the subscriber must write down before anything else.
+      if (state.screen === 'createPinConfirm') return end({ kind: 'accountCreated', customerId: result.customerId });
       break;
     case 'replaced':
       if (state.screen === 'changePinConfirm') return go(state, 'accountHome', { notice: { kind: 'pinChanged' } });

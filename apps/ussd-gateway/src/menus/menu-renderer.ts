@@ -54,6 +54,8 @@ export function farewellText(farewell: Farewell): string {
       return `Your account is locked after too many wrong PINs. Try again in ${minutes(farewell.minutes)}.`;
     case 'accountMissing':
       return 'Your account could not be found. Please dial again.';
+    case 'accountCreated':
+      return `Account created. Your Customer ID is ${farewell.customerId}. Keep it safe: you need it and your PIN to log in.`;
   }
 }
 
@@ -96,12 +98,6 @@ function menuOf(state: MenuState): Menu {
       return { lines: ['Choose a 5-digit PIN'], options: [], nav: DEEP_NAV };
     case 'createPinConfirm':
       return { lines: ['Enter the same PIN again'], options: [], nav: DEEP_NAV };
-    case 'accountCreated':
-      return {
-        lines: ['Account created.', `Your Customer ID is ${state.createdCustomerId ?? ''}. Keep it: you need it to log in.`],
-        options: ['1. Log in'],
-        nav: [MAIN_LINE, EXIT_LINE],
-      };
     case 'accountHome':
       return {
         lines: [`Welcome, ${state.auth?.firstName ?? ''}`],

@@ -7,7 +7,7 @@ const record = (sessionId: string, status: SessionRecord['status'] = 'active'): 
   phoneNumber: '+254700000001',
   serviceCode: '*123#',
   state: initialState(),
-  consumedText: '',
+  consumed: { length: 0, digest: '' },
   status,
   replies: [],
   createdAt: '2026-01-01T00:00:00.000Z',
@@ -33,8 +33,8 @@ describe('MemorySessionStore', () => {
     const store = new MemorySessionStore();
     await store.save(record('a'), 180);
     const first = await store.get('a');
-    first!.consumedText = 'changed';
-    expect((await store.get('a'))?.consumedText).toBe('');
+    first!.status = 'ended';
+    expect((await store.get('a'))?.status).toBe('active');
   });
 
   it('runs the work of one session one at a time', async () => {

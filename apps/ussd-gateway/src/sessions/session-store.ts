@@ -1,4 +1,5 @@
 import type { MenuState } from '../menus/menu-machine';
+import type { ConsumedMark } from '../ussd/cumulative-text';
 
 /** Everything a session is, as plain JSON: any instance can serve its next hop, and a restart loses nothing. */
 export interface SessionRecord {
@@ -6,11 +7,14 @@ export interface SessionRecord {
   phoneNumber: string;
   serviceCode: string;
   state: MenuState;
-  /** The `text` of the last hop that was applied; the next hop's new inputs are what follows it. */
-  consumedText: string;
+  /**
+   * The `text` of the last hop that was applied, as length and keyed digest (the text holds PINs); the next hop's
+   * new inputs are what follows it.
+   */
+  consumed: ConsumedMark;
   status: 'active' | 'ended';
-  /** The answers to the last few `text` values, so a retried request gets the same answer and changes nothing. */
-  replies: Array<{ text: string; reply: string }>;
+  /** The answers to the last few `text` values (by digest), so a retried request gets the same answer and changes nothing. */
+  replies: Array<{ textDigest: string; reply: string }>;
   createdAt: string;
   updatedAt: string;
 }

@@ -1,4 +1,8 @@
-import { deriveNewInputs, splitInputs } from './cumulative-text';
+import { createHash } from 'node:crypto';
+import { deriveNewInputs as derive, markOf, splitInputs } from './cumulative-text';
+
+const digest = (text: string): string => createHash('sha256').update(text).digest('hex');
+const deriveNewInputs = (consumed: string | null, text: string) => derive(consumed === null ? null : markOf(consumed, digest), text, digest);
 
 describe('cumulative text', () => {
   it.each([
@@ -22,8 +26,13 @@ describe('cumulative text', () => {
     expect(deriveNewInputs('1*2', '1*2')).toEqual({ kind: 'inputs', inputs: [] });
   });
 
+  it('keeps neither the consumed text nor its inputs', () => {
+    expect(JSON.stringify(markOf('2*2*Jane*00*24680', digest))).not.toContain('24680');
+  });
+
   it('reports text that does not continue the session', () => {
     expect(deriveNewInputs('1*2', '2*1')).toEqual({ kind: 'outOfStep' });
     expect(deriveNewInputs('1*2', '1*23')).toEqual({ kind: 'outOfStep' });
+    expect(deriveNewInputs('1*2', '1*3*4')).toEqual({ kind: 'outOfStep' });
   });
 });

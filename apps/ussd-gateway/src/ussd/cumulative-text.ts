@@ -20,13 +20,29 @@ export function splitInputs(joined: string): string[] {
 export type DerivedInputs = { kind: 'inputs'; inputs: string[] } | { kind: 'outOfStep' };
 
 /**
+ * What a session has consumed, without keeping it: `text` carries PINs, so the store holds only its length and a
+ * keyed digest, enough to recognise the same prefix again.
+ */
+export interface ConsumedMark {
+  length: number;
+  digest: string;
+}
+
+export type TextDigest = (text: string) => string;
+
+export function markOf(text: string, digest: TextDigest): ConsumedMark {
+  return { length: text.length, digest: digest(text) };
+}
+
+/**
  * The inputs a request adds to what the session has already consumed. Never "the last segment": a hop may carry
  * more than one new input (a dial-string shortcut on the first request), and an input may itself be `*`.
  */
-export function deriveNewInputs(consumedText: string | null, text: string): DerivedInputs {
-  if (consumedText === null) return { kind: 'inputs', inputs: text === '' ? [] : splitInputs(text) };
-  if (text === consumedText) return { kind: 'inputs', inputs: [] };
-  if (consumedText === '') return { kind: 'inputs', inputs: splitInputs(text) };
-  if (text.startsWith(`${consumedText}*`)) return { kind: 'inputs', inputs: splitInputs(text.slice(consumedText.length + 1)) };
-  return { kind: 'outOfStep' };
+export function deriveNewInputs(consumed: ConsumedMark | null, text: string, digest: TextDigest): DerivedInputs {
+  if (consumed === null) return { kind: 'inputs', inputs: text === '' ? [] : splitInputs(text) };
+  if (text.length === consumed.length && digest(text) === consumed.digest) return { kind: 'inputs', inputs: [] };
+  if (consumed.length === 0) return { kind: 'inputs', inputs: splitInputs(text) };
+  const continues =
+    text.length > consumed.length && text[consumed.length] === '*' && digest(text.slice(0, consumed.length)) === consumed.digest;
+  return continues ? { kind: 'inputs', inputs: splitInputs(text.slice(consumed.length + 1)) } : { kind: 'outOfStep' };
 }

@@ -1,3 +1,4 @@
+import { createHmac, hkdfSync } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DependencyUnavailableError, DomainError, InvalidInputError } from '@dmrv/errors';
 import { AccountsService } from '../accounts/accounts.service';
@@ -5,7 +6,8 @@ import { UssdConfig } from '../config/ussd.config';
 import { MenuRenderer } from '../menus/menu-renderer';
 import { applyEffectResult, applyInput, Effect, EffectResult, initialState, isEnded, MenuState } from '../menus/menu-machine';
 import { MAX_REMEMBERED_REPLIES, SESSION_STORE, SessionRecord, SessionStore } from '../sessions/session-store';
-import { deriveNewInputs } from './cumulative-text';
+import { parseKey } from '../accounts/pin-vault';
+import { deriveNewInputs, markOf } from './cumulative-text';
 import { UssdRequestDto } from './ussd-request.dto';
 
 export const MENU_RENDERER = Symbol('MENU_RENDERER');
@@ -26,12 +28,22 @@ class HopTimeoutError extends Error {
  */
 @Injectable()
 export class UssdSessionService {
+  /**
+   * Keyed, so the digests in the store cannot be brute-forced back to the PINs inside `text` (five digits are only
+   * 100 000 guesses) by anyone without the key.
+   */
+  private readonly digestKey: Buffer;
+
   constructor(
     @Inject(SESSION_STORE) private readonly store: SessionStore,
     @Inject(MENU_RENDERER) private readonly renderer: MenuRenderer,
     private readonly accounts: AccountsService,
     private readonly config: UssdConfig,
-  ) {}
+  ) {
+    this.digestKey = Buffer.from(hkdfSync('sha256', parseKey(config.PIN_ENCRYPTION_KEY), 'ussd-session', 'cumulative-text digest', 32));
+  }
+
+  private readonly digest = (text: string): string => createHmac('sha256', this.digestKey).update(text).digest('base64url');
 
   async handle(request: UssdRequestDto): Promise<string> {
     const budget = this.config.HOP_TIMEOUT_MS;
@@ -55,7 +67,8 @@ export class UssdSessionService {
     if (existing && existing.phoneNumber !== request.phoneNumber) {
       throw new InvalidInputError('sessionId belongs to another phone number');
     }
-    const remembered = existing?.replies.find((entry) => entry.text === request.text);
+    const textDigest = this.digest(request.text);
+    const remembered = existing?.replies.find((entry) => entry.textDigest === textDigest);
     if (existing && remembered) {
       // A retry: same answer, nothing applied twice; the session's clock still restarts.
       if (existing.status === 'active') await this.store.save(existing, this.config.SESSION_TTL_SECONDS);
@@ -69,13 +82,13 @@ export class UssdSessionService {
       phoneNumber: request.phoneNumber,
       serviceCode: request.serviceCode,
       state: initialState(),
-      consumedText: '',
+      consumed: markOf('', this.digest),
       status: 'active',
       replies: [],
       createdAt: now,
       updatedAt: now,
     };
-    const derived = deriveNewInputs(existing ? existing.consumedText : null, request.text);
+    const derived = deriveNewInputs(existing ? existing.consumed : null, request.text, this.digest);
     let state = record.state;
     let reply: string;
     if (derived.kind === 'outOfStep') {
@@ -93,9 +106,9 @@ export class UssdSessionService {
       {
         ...record,
         state,
-        consumedText: request.text,
+        consumed: markOf(request.text, this.digest),
         status: isEnded(state) ? 'ended' : 'active',
-        replies: [...record.replies, { text: request.text, reply }].slice(-MAX_REMEMBERED_REPLIES),
+        replies: [...record.replies, { textDigest, reply }].slice(-MAX_REMEMBERED_REPLIES),
         updatedAt: now,
       },
       this.config.SESSION_TTL_SECONDS,
