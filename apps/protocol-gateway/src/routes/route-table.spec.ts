@@ -1,0 +1,119 @@
+import { loadProtoRoot, QUERY_PROTO_FILES, QUERY_SERVICES } from '@dmrv/proto';
+import { parse } from 'protobufjs';
+import { parsePathTemplate, TemplateSyntaxError } from './path-template';
+import { RouteTable } from './route-table';
+
+const root = loadProtoRoot(QUERY_PROTO_FILES);
+const table = RouteTable.fromRoot(root, QUERY_SERVICES);
+
+describe('route table built from google.api.http annotations', () => {
+  // REFERENCE §3: every route a Cosmos client of the ixo chain calls.
+  const reference: Array<[string, string, Record<string, string>]> = [
+    ['/ixo/entity/params', 'ixo.entity.v1beta1.Query/Params', {}],
+    ['/ixo/entity/did:ixo:entity:abc', 'ixo.entity.v1beta1.Query/Entity', { id: 'did:ixo:entity:abc' }],
+    ['/ixo/entity/did:ixo:entity:abc/metadata', 'ixo.entity.v1beta1.Query/EntityMetaData', { id: 'did:ixo:entity:abc' }],
+    ['/ixo/entity/did:ixo:entity:abc/iiddocument', 'ixo.entity.v1beta1.Query/EntityIidDocument', { id: 'did:ixo:entity:abc' }],
+    ['/ixo/entity/did:ixo:entity:abc/verified', 'ixo.entity.v1beta1.Query/EntityVerified', { id: 'did:ixo:entity:abc' }],
+    ['/ixo/entity', 'ixo.entity.v1beta1.Query/EntityList', {}],
+    ['/ixo/claims/params', 'ixo.claims.v1beta1.Query/Params', {}],
+    ['/ixo/claims/collection/4', 'ixo.claims.v1beta1.Query/Collection', { id: '4' }],
+    ['/ixo/claims/collections', 'ixo.claims.v1beta1.Query/CollectionList', {}],
+    ['/ixo/claims/claim/bafk1', 'ixo.claims.v1beta1.Query/Claim', { id: 'bafk1' }],
+    ['/ixo/claims/claims', 'ixo.claims.v1beta1.Query/ClaimList', {}],
+    ['/ixo/claims/dispute/bafk2', 'ixo.claims.v1beta1.Query/Dispute', { proof: 'bafk2' }],
+    ['/ixo/claims/disputes', 'ixo.claims.v1beta1.Query/DisputeList', {}],
+    ['/ixo/claims/intent/ixo1a/4/9', 'ixo.claims.v1beta1.Query/Intent', { agentAddress: 'ixo1a', collectionId: '4', id: '9' }],
+    ['/ixo/claims/intents', 'ixo.claims.v1beta1.Query/IntentList', {}],
+    ['/ixo/token/params', 'ixo.token.v1beta1.Query/Params', {}],
+    ['/ixo/token/metadata/ab12', 'ixo.token.v1beta1.Query/TokenMetadata', { id: 'ab12' }],
+    ['/ixo/token/minter/ixo1m', 'ixo.token.v1beta1.Query/TokenList', { minter: 'ixo1m' }],
+    ['/ixo/token/minter/ixo1m/ixo1c', 'ixo.token.v1beta1.Query/TokenDoc', { minter: 'ixo1m', contract_address: 'ixo1c' }],
+    ['/ixo/did/dids', 'ixo.iid.v1beta1.Query/IidDocuments', {}],
+    ['/ixo/did/dids/did:ixo:abc', 'ixo.iid.v1beta1.Query/IidDocument', { id: 'did:ixo:abc' }],
+    // Newer claims methods sharing a prefix with Collection: the longer, more literal template wins.
+    ['/ixo/claims/collection/4/members', 'ixo.claims.v1beta1.Query/CollectionMemberList', { collectionId: '4' }],
+    ['/ixo/claims/collection/4/member/ixo1x', 'ixo.claims.v1beta1.Query/CollectionMember', { collectionId: '4', memberAddress: 'ixo1x' }],
+  ];
+
+  it.each(reference)('GET %s → %s', (path, rpc, params) => {
+    const match = table.match('GET', path);
+    expect(match?.route.fullMethod).toBe(rpc);
+    expect(Object.fromEntries(match!.pathParams)).toEqual(params);
+  });
+
+  it('holds every annotated method of the four services', () => {
+    expect(table.routes).toHaveLength(6 + 15 + 4 + 2);
+  });
+
+  it('lets literal segments win over variables whatever the declaration order', () => {
+    const reversed = parse(
+      `syntax = "proto3"; package t; import "google/api/annotations.proto";
+       message R { string id = 1; } message S {}
+       service Q {
+         rpc ById(R) returns (S) { option (google.api.http).get = "/ixo/x/{id}"; }
+         rpc Params(R) returns (S) { option (google.api.http).get = "/ixo/x/params"; }
+       }`,
+      root,
+      { keepCase: true },
+    ).root;
+    reversed.resolveAll();
+    const own = RouteTable.fromRoot(reversed, ['t.Q']);
+    expect(own.match('GET', '/ixo/x/params')?.route.method).toBe('Params');
+    expect(own.match('GET', '/ixo/x/other')?.route.method).toBe('ById');
+  });
+
+  it('percent-decodes path values (an encoded DID is the same DID)', () => {
+    const match = table.match('GET', '/ixo/entity/did%3Aixo%3Aentity%3Aabc');
+    expect(match?.pathParams).toEqual([['id', 'did:ixo:entity:abc']]);
+  });
+
+  it.each(['/ixo/entity/', '/ixo/entity//metadata', '/ixo/entity/%E0%A4%A', '/ixo/tokens/params', '/ixo', '/', '/ixo/entity/a/b/c'])(
+    'matches nothing for %s',
+    (path) => {
+      expect(table.match('GET', path)).toBeUndefined();
+    },
+  );
+
+  it('knows a path exists for another verb (for 405)', () => {
+    expect(table.match('POST', '/ixo/token/params')).toBeUndefined();
+    expect(table.matchPath('/ixo/token/params')).toHaveLength(1);
+  });
+
+  it('mounts the routes at the configured prefix instead of /ixo', () => {
+    const mounted = RouteTable.fromRoot(root, QUERY_SERVICES, 'api/chain');
+    expect(mounted.match('GET', '/api/chain/token/params')?.route.fullMethod).toBe('ixo.token.v1beta1.Query/Params');
+    expect(mounted.match('GET', '/ixo/token/params')).toBeUndefined();
+  });
+});
+
+describe('path templates', () => {
+  it('parses variables with patterns, ** and a verb', () => {
+    const template = parsePathTemplate('/v1/{name=shelves/*/books/*}/{rest=**}:get');
+    expect(template.verb).toBe('get');
+    expect(template.variables).toEqual([
+      { fieldPath: 'name', start: 1, end: 5 },
+      { fieldPath: 'rest', start: 5, end: 6 },
+    ]);
+  });
+
+  it('matches multi-segment variables and verbs', () => {
+    const custom = parse(
+      `syntax = "proto3"; package u; import "google/api/annotations.proto";
+       message R { string name = 1; string rest = 2; } message S {}
+       service Q { rpc Get(R) returns (S) { option (google.api.http) = { get: "/ixo/{name=shelves/*}/{rest=**}:peek" }; } }`,
+      root,
+      { keepCase: true },
+    ).root;
+    custom.resolveAll();
+    const own = RouteTable.fromRoot(custom, ['u.Q']);
+    expect(own.match('GET', '/ixo/shelves/1/a/b/c:peek')?.pathParams).toEqual([
+      ['name', 'shelves/1'],
+      ['rest', 'a/b/c'],
+    ]);
+    expect(own.match('GET', '/ixo/shelves/1/a')).toBeUndefined();
+  });
+
+  it.each(['ixo/x', '/ixo/{', '/ixo/{a b}', '/ixo/**/x', '/ixo/{id}/{id}', '/ixo/a b'])('rejects %j', (template) => {
+    expect(() => parsePathTemplate(template)).toThrow(TemplateSyntaxError);
+  });
+});
