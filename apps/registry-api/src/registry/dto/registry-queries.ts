@@ -123,10 +123,11 @@ type Constructor<T = object> = new (...args: any[]) => T;
 export function Collection<TBase extends Constructor>(Base: TBase) {
   class CollectionQuery extends Base implements CollectionParams {
     @IsOptional()
-    @ToInteger()
-    @IsInt({ message: 'limit must be an integer' })
-    @Min(1, { message: 'limit must be at least 1' })
+    // Decorators register bottom-up and, with stopAtFirstError, the first registered failure is the one reported.
     @Max(REGISTRY_PAGE_LIMIT_MAX, { message: `limit must not be greater than ${REGISTRY_PAGE_LIMIT_MAX}` })
+    @Min(1, { message: 'limit must be at least 1' })
+    @IsInt({ message: 'limit must be an integer' })
+    @ToInteger()
     limit?: number;
 
     @IsOptional()
@@ -160,10 +161,11 @@ export class EmissionReductionListQuery extends Collection(RecordQuery) {}
 
 export class StoveStackingListQuery extends HouseholdStatsQuery {
   @IsOptional()
-  @ToInteger()
-  @IsInt({ message: 'limit must be an integer' })
-  @Min(1, { message: 'limit must be at least 1' })
+  // Decorators register bottom-up and, with stopAtFirstError, the first registered failure is the one reported.
   @Max(REGISTRY_PAGE_LIMIT_MAX, { message: `limit must not be greater than ${REGISTRY_PAGE_LIMIT_MAX}` })
+  @Min(1, { message: 'limit must be at least 1' })
+  @IsInt({ message: 'limit must be an integer' })
+  @ToInteger()
   limit?: number;
 
   @IsOptional()

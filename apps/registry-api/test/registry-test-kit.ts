@@ -1,0 +1,54 @@
+import Ajv, { ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { bootstrap } from '../src/bootstrap';
+
+export interface TestResponse {
+  statusCode: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: string;
+  json<T = unknown>(): T;
+}
+
+export async function startApp(env: Record<string, string>): Promise<NestFastifyApplication> {
+  const { app } = await bootstrap({ LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env });
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  return app;
+}
+
+export async function get(app: NestFastifyApplication, url: string, headers: Record<string, string> = {}): Promise<TestResponse> {
+  const response = await app.inject({ method: 'GET', url, headers });
+  return {
+    statusCode: response.statusCode,
+    headers: response.headers,
+    body: response.body,
+    json: <T>() => JSON.parse(response.body) as T,
+  };
+}
+
+/** Every object schema closed (additionalProperties: false): a body with an extra or misspelt field fails. */
+function closeObjects(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closeObjects);
+  if (!schema || typeof schema !== 'object') return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) copy[key] = closeObjects(value);
+  if (copy.type === 'object' && copy.properties && copy.additionalProperties === undefined) copy.additionalProperties = false;
+  return copy;
+}
+
+/** Validators for the schemas of the OpenAPI document the service serves (not a copy the test keeps). */
+export function schemaValidators(document: { components: { schemas: Record<string, unknown> } }): (name: string) => ValidateFunction {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ $id: 'openapi', components: closeObjects(document.components) as object });
+  const cache = new Map<string, ValidateFunction>();
+  return (name) => {
+    let validate = cache.get(name);
+    if (!validate) {
+      validate = ajv.compile({ $ref: `openapi#/components/schemas/${name}` });
+      cache.set(name, validate);
+    }
+    return validate;
+  };
+}
