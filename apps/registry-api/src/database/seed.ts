@@ -170,7 +170,7 @@ export function creditEventsSql(seed: number): string {
       UNION ALL
       SELECT id, quantity, project_id, 'retired', terminal_on, quantity, NULL, NULL, 3 FROM dated WHERE terminal < 0.35
       UNION ALL
-      SELECT id, quantity, project_id, 'cancelled', terminal_on, quantity, NULL, NULL, 3 FROM dated WHERE terminal >= 0.35 AND terminal < 0.38
+      SELECT id, quantity, project_id, 'cancelled', terminal_on, quantity, NULL, NULL, 3 FROM dated WHERE terminal >= 0.35 AND terminal < 0.4
     )
     INSERT INTO credit_events (block_id, block_quantity, project_id, kind, event_date, quantity, sender, recipient, updated_at)
     SELECT id, quantity, project_id, kind, day, moved, sender, recipient, (day + 1)::timestamp AT TIME ZONE 'UTC'
