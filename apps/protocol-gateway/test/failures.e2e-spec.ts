@@ -1,5 +1,7 @@
 import { freePort } from '@dmrv/testing';
 import { status } from '@grpc/grpc-js';
+import { ReflectionMonitor } from '../src/upstream/reflection-monitor';
+import { UpstreamClient } from '../src/upstream/upstream-client';
 import { Gateway, LocalChainNode, startGateway, startNode } from './harness';
 
 const KEY = 'full-0123456789abcdef';
@@ -31,6 +33,26 @@ describe('failure paths, each triggered for real', () => {
       expect(root.body.upstream.reflection).toBe('known');
       expect(root.body.upstream.services).not.toContain('ixo.token.v1beta1.Query');
     });
+  });
+
+  it('learns again from reflection when the node behind the address changes', async () => {
+    const older = await startNode({ omitServices: ['token'] });
+    const gateway = await startGateway({ GRPC_UPSTREAM: older.address });
+    let newer: LocalChainNode | undefined;
+    try {
+      expect((await gateway.get('/ixo/token/params')).status).toBe(501);
+      await older.stop();
+      newer = await startNode({ port: older.port });
+      // The periodic refresh does this on a timer; the test waits for the channel instead of the clock.
+      const channel = gateway.app.get(UpstreamClient).channelClient;
+      await new Promise<void>((resolve, reject) => channel.waitForReady(Date.now() + 5000, (error) => (error ? reject(error) : resolve())));
+      await gateway.app.get(ReflectionMonitor).refresh();
+      expect((await gateway.get('/ixo/token/params')).status).toBe(200);
+    } finally {
+      await gateway.close();
+      await newer?.stop();
+      await older.stop();
+    }
   });
 
   it('501 for an absent service on a node without reflection (the node answers UNIMPLEMENTED)', async () => {
