@@ -1,0 +1,122 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Backing, createBacking, Handset, post, SERVICE_CODE, startApp } from './ussd-test-kit';
+
+const LIMIT = 5;
+
+let backing: Backing;
+const apps: NestFastifyApplication[] = [];
+
+beforeAll(async () => {
+  backing = await createBacking('ussd-rate-limit');
+});
+
+afterAll(async () => {
+  for (const app of apps) await app.close();
+  await backing?.cleanup();
+});
+
+async function appWith(namespace: string, overrides: Record<string, string | undefined> = {}): Promise<NestFastifyApplication> {
+  const { app } = await startApp(
+    backing.env({ RATE_LIMIT_PER_IP: String(LIMIT), REDIS_KEY_PREFIX: `${backing.redis.keyPrefix}${namespace}:`, ...overrides }),
+  );
+  apps.push(app);
+  return app;
+}
+
+const root = (app: NestFastifyApplication, remoteAddress: string, headers: Record<string, string> = {}) =>
+  app.inject({ method: 'GET', url: '/', remoteAddress, headers });
+
+const dial = (app: NestFastifyApplication, remoteAddress: string, phoneNumber = '+254700000123', headers: Record<string, string> = {}) =>
+  post(app, { sessionId: `rl-${Math.random().toString(36).slice(2)}`, serviceCode: SERVICE_CODE, phoneNumber, text: '' }, { remoteAddress, headers });
+
+describe('per-IP limit without a trusted proxy', () => {
+  let app: NestFastifyApplication;
+  let peer: NestFastifyApplication;
+
+  beforeAll(async () => {
+    app = await appWith('direct');
+    peer = await appWith('direct');
+  });
+
+  it('answers 429 past the limit on every endpoint, counted in Redis across instances', async () => {
+    for (let request = 1; request <= LIMIT - 1; request += 1) expect((await root(app, '10.0.0.1')).statusCode).toBe(200);
+    // The fifth request goes to the other instance: the count is shared.
+    expect((await dial(peer, '10.0.0.1')).status).toBe(200);
+    const refused = await root(app, '10.0.0.1');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after-ip']).toBeDefined();
+    expect(refused.json()).toEqual({ message: expect.stringContaining('Too Many Requests') });
+    expect((await dial(peer, '10.0.0.1')).status).toBe(429);
+    expect((await app.inject({ method: 'GET', url: '/health', remoteAddress: '10.0.0.1' })).statusCode).toBe(429);
+    // Another client is not affected.
+    expect((await root(app, '10.0.0.2')).statusCode).toBe(200);
+  });
+
+  it('ignores a forged X-Forwarded-For', async () => {
+    for (let request = 1; request <= LIMIT; request += 1) {
+      expect((await root(app, '10.0.0.3', { 'x-forwarded-for': `198.51.100.${request}` })).statusCode).toBe(200);
+    }
+    expect((await root(app, '10.0.0.3', { 'x-forwarded-for': '198.51.100.99' })).statusCode).toBe(429);
+  });
+});
+
+describe('per-IP limit behind a trusted proxy', () => {
+  it('counts the client address from X-Forwarded-For', async () => {
+    const app = await appWith('proxied', { TRUST_PROXY_ENABLED: 'true' });
+    for (let request = 1; request <= LIMIT; request += 1) {
+      expect((await root(app, '10.0.0.254', { 'x-forwarded-for': '203.0.113.7' })).statusCode).toBe(200);
+    }
+    expect((await root(app, '10.0.0.254', { 'x-forwarded-for': '203.0.113.7' })).statusCode).toBe(429);
+    // Same proxy, another subscriber's client: its own budget.
+    expect((await root(app, '10.0.0.254', { 'x-forwarded-for': '203.0.113.8' })).statusCode).toBe(200);
+  });
+});
+
+describe('an exempted aggregator address', () => {
+  let app: NestFastifyApplication;
+
+  beforeAll(async () => {
+    app = await appWith('aggregator', { RATE_LIMIT_EXEMPT_CIDRS: '196.201.214.0/24, 10.9.9.9', RATE_LIMIT_PER_PHONE: '3' });
+  });
+
+  it('is not limited per IP, but per phone number, with an END text', async () => {
+    for (let phone = 0; phone < LIMIT * 2; phone += 1) {
+      expect((await dial(app, '196.201.214.10', `+25470000${String(phone).padStart(4, '0')}`)).body).toMatch(/^CON Welcome/);
+    }
+    for (let request = 1; request <= 3; request += 1) expect((await dial(app, '196.201.214.11', '+254711111111')).body).toMatch(/^CON /);
+    const limited = await dial(app, '196.201.214.12', '+254711111111');
+    expect(limited).toMatchObject({ status: 200, body: 'END Too many requests from your phone. Please try again in a minute.' });
+    expect((await dial(app, '196.201.214.12', '+254722222222')).body).toMatch(/^CON Welcome/);
+    for (let request = 1; request <= LIMIT + 2; request += 1) expect((await root(app, '10.9.9.9')).statusCode).toBe(200);
+  });
+
+  it('still limits everyone else per IP', async () => {
+    for (let request = 1; request <= LIMIT; request += 1) await root(app, '10.0.0.50');
+    expect((await root(app, '10.0.0.50')).statusCode).toBe(429);
+  });
+});
+
+describe('zero-config mode (no REDIS_URL)', () => {
+  let app: NestFastifyApplication;
+
+  beforeAll(async () => {
+    app = await appWith('memory', { REDIS_URL: undefined, REDIS_KEY_PREFIX: undefined });
+  });
+
+  it('keeps sessions in memory behind the same interface', async () => {
+    const handset = new Handset(app);
+    expect(await handset.dial()).toMatch(/^CON Welcome/);
+    expect(await handset.send('1')).toMatch(/^CON Know More/);
+    expect((await handset.repeat()).body).toMatch(/^CON Know More/);
+    expect(await handset.send('2')).toMatch(/^CON Pricing/);
+    expect(await handset.send('*')).toBe('END Thank you for using our service. Goodbye!');
+    const health = await app.inject({ method: 'GET', url: '/health', remoteAddress: '10.1.9.9' });
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toMatchObject({ database: 'connected', redis: 'not configured' });
+  });
+
+  it('limits per IP in memory', async () => {
+    for (let request = 1; request <= LIMIT; request += 1) expect((await root(app, '10.1.0.1')).statusCode).toBe(200);
+    expect((await root(app, '10.1.0.1')).statusCode).toBe(429);
+  });
+});
