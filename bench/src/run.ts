@@ -11,7 +11,7 @@ import { clearSeedCache } from './suites/registry-seed-cache';
 import { ComparedWorkload, SuiteContext } from './suites/suite';
 import { ussdSuite } from './suites/ussd.suite';
 
-const SUITES: Record<ServiceName, (ctx: SuiteContext) => Promise<ComparedWorkload[]>> = {
+const SUITES: Record<ServiceName, (ctx: SuiteContext) => Promise<void>> = {
   registry: registrySuite,
   ussd: ussdSuite,
   protocol: protocolSuite,
@@ -50,12 +50,12 @@ export async function runBench(options: BenchOptions, janitor: Janitor, env: Nod
     cpus: `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}`,
     loadAverage: loadavg().map((value) => value.toFixed(2)).join(' '),
   };
-  const ctx: SuiteContext = { options, janitor, resources, logDir, progress };
   const rows: ComparedWorkload[] = [];
+  const ctx: SuiteContext = { options, janitor, resources, logDir, progress, results: rows };
   const failures: string[] = [];
   for (const name of options.only) {
     try {
-      rows.push(...(await SUITES[name](ctx)));
+      await SUITES[name](ctx);
     } catch (error) {
       failures.push(`${name}: ${(error as Error).message}`);
       progress(`${name} FAILED (details at the end)`);

@@ -30,6 +30,7 @@ describe('harness against a real floor process, Redis and PostgreSQL', () => {
       janitor,
       logDir,
       progress: () => undefined,
+      results: [],
       resources: { pgAdminUrl: TEST_PG_ADMIN_URL, redisUrl: TEST_REDIS_URL, databasePrefix: `dmrv_test_${testRunId()}_`, redisPrefix: redis.keyPrefix },
     };
   });

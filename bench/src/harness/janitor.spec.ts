@@ -47,4 +47,17 @@ describe('Janitor', () => {
 
     expect(dropped).toBe(false);
   });
+
+  it('cleans again after a pass that found nothing to do', async () => {
+    const janitor = new Janitor();
+    await janitor.cleanAll();
+    let cleaned = false;
+    janitor.defer('redis keys', () => {
+      cleaned = true;
+    });
+
+    await janitor.cleanAll();
+
+    expect(cleaned).toBe(true);
+  });
 });

@@ -40,20 +40,28 @@ export class Janitor {
 
   /** Runs every pending cleanup even if some fail; returns the failures as messages. */
   cleanAll(): Promise<string[]> {
-    this.running ??= (async () => {
-      const failures: string[] = [];
-      while (this.entries.length > 0) {
-        const entry = this.entries.pop()!;
-        try {
-          await entry.cleanup();
-        } catch (error) {
-          failures.push(`${entry.label}: ${(error as Error).message}`);
-        }
-      }
-      this.running = undefined;
-      return failures;
-    })();
+    // Concurrent callers (a signal during the normal cleanup) share one pass instead of racing over the list.
+    if (!this.running) {
+      const pass = this.drain();
+      this.running = pass;
+      void pass.finally(() => {
+        if (this.running === pass) this.running = undefined;
+      });
+    }
     return this.running;
+  }
+
+  private async drain(): Promise<string[]> {
+    const failures: string[] = [];
+    while (this.entries.length > 0) {
+      const entry = this.entries.pop()!;
+      try {
+        await entry.cleanup();
+      } catch (error) {
+        failures.push(`${entry.label}: ${(error as Error).message}`);
+      }
+    }
+    return failures;
   }
 
   get pending(): string[] {

@@ -97,17 +97,18 @@ async function fire(baseUrl: string, plan: LoadPlan, durationS: number, timeoutS
   };
   const requests: autocannon.Request[] = plan.steps.map((step, index) => {
     const dynamic = step.body !== undefined || step.prepare !== undefined;
+    const request: autocannon.Request = { method: step.method, path: step.path };
+    if (step.headers) request.headers = step.headers;
+    // autocannon tests for the key, not the value: a static step must not carry `setupRequest` at all.
+    if (dynamic) {
+      request.setupRequest = (built: autocannon.Request, context: object) => {
+        const ctx = context as StepContext;
+        step.prepare?.(ctx);
+        return step.body ? { ...built, body: step.body(ctx) } : built;
+      };
+    }
     return {
-      method: step.method,
-      path: step.path,
-      headers: step.headers,
-      setupRequest: dynamic
-        ? (request: autocannon.Request, context: object) => {
-            const ctx = context as StepContext;
-            step.prepare?.(ctx);
-            return step.body ? { ...request, body: step.body(ctx) } : request;
-          }
-        : undefined,
+      ...request,
       onResponse: (status: number, body: string) => {
         if (status < 200 || status >= 300) {
           note(`step ${index + 1} ${step.method} ${step.path}: HTTP ${status} ${body}`);
@@ -148,14 +149,15 @@ export async function preflight(baseUrl: string, steps: Step[]): Promise<void> {
   for (const [index, step] of steps.entries()) {
     step.prepare?.(context);
     const body = step.body?.(context);
-    const response = await fetch(new URL(step.path, baseUrl), {
-      method: step.method,
-      headers: step.headers,
-      body,
-      signal: AbortSignal.timeout(30_000),
-    });
-    const text = await response.text();
     const where = `${baseUrl} step ${index + 1} ${step.method} ${step.path}${body ? ` ${body}` : ''}`;
+    let response: Response;
+    try {
+      response = await fetch(new URL(step.path, baseUrl), { method: step.method, headers: step.headers, body, signal: AbortSignal.timeout(30_000) });
+    } catch (error) {
+      const cause = (error as Error & { cause?: Error }).cause;
+      throw new Error(`${where}: ${(error as Error).message}${cause ? ` (${cause.message})` : ''}`);
+    }
+    const text = await response.text();
     if (response.status < 200 || response.status >= 300) throw new Error(`${where}: HTTP ${response.status} ${text.slice(0, 300)}`);
     const wrong = step.expect?.(text);
     if (wrong !== undefined) throw new Error(`${where}: ${wrong}`);

@@ -13,6 +13,7 @@ export interface StartOptions {
 }
 
 const STOP_GRACE_MS = 10_000;
+let started = 0;
 
 /** A Node process the run started: its output goes to a file (like a log collector would read it), not through us. */
 export class ManagedProcess {
@@ -36,7 +37,9 @@ export class ManagedProcess {
   }
 
   static start(options: StartOptions, janitor: Janitor): ManagedProcess {
-    const logFile = join(options.logDir, `${options.name}.log`);
+    // One file per process, never shared: a second instance must not find the first one's "listening" line.
+    started += 1;
+    const logFile = join(options.logDir, `${String(started).padStart(2, '0')}-${options.name}.log`);
     const fd = openSync(logFile, 'a');
     try {
       const child = spawn(process.execPath, [options.script, ...(options.args ?? [])], {

@@ -3,7 +3,7 @@ import { LoadPlan, Step } from '../harness/load';
 import { freePort } from '../harness/network';
 import { ManagedProcess } from '../harness/processes';
 import { baseEnv, SERVICE_BUILDS, startFloor, startService } from './services';
-import { compare, ComparedWorkload, SuiteContext } from './suite';
+import { compare, SuiteContext } from './suite';
 
 /** Seeded by the local chain node (see apps/protocol-gateway/README.md). */
 export const SEEDED_ENTITY_DID = 'did:ixo:entity:7690f6fdf246e0e548befdb27f53c6b8';
@@ -31,7 +31,7 @@ export const PROTOCOL_WORKLOADS: { workload: string; path: string; expect: (body
   },
 ];
 
-export async function protocolSuite(ctx: SuiteContext): Promise<ComparedWorkload[]> {
+export async function protocolSuite(ctx: SuiteContext): Promise<void> {
   assertBuilt([SERVICE_BUILDS.protocol.main, SERVICE_BUILDS.protocol.chainNode, floorScript('protocol')]);
   ctx.progress('protocol-gateway: starting the local chain node, the gateway and its floor');
   const chainNode = ManagedProcess.start(
@@ -43,14 +43,12 @@ export async function protocolSuite(ctx: SuiteContext): Promise<ComparedWorkload
   const service = await startService(ctx, 'protocol-gateway', SERVICE_BUILDS.protocol.main, upstreamEnv);
   const floor = await startFloor(ctx, 'protocol', upstreamEnv);
 
-  const rows: ComparedWorkload[] = [];
   for (const { workload, path, expect } of PROTOCOL_WORKLOADS) {
     const steps: Step[] = [{ method: 'GET', path, expect }];
     const plan: LoadPlan = { steps, connections: ctx.options.connections };
-    rows.push(await compare(ctx, { service: 'protocol-gateway', workload, floor: { ...floor, plan }, target: { ...service, plan } }));
+    await compare(ctx, { service: 'protocol-gateway', workload, floor: { ...floor, plan }, target: { ...service, plan } });
   }
   await service.process.stop();
   await floor.process.stop();
   await chainNode.stop();
-  return rows;
 }

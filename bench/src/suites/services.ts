@@ -17,15 +17,15 @@ export const SERVICE_BUILDS = {
   protocol: { main: repoPath('apps', 'protocol-gateway', 'dist', 'main.js'), chainNode: repoPath('tools', 'local-chain-node', 'dist', 'main.js') },
 } as const;
 
-/** Starts one of the services on a free loopback port and waits until its liveness route answers. */
-export async function startService(ctx: SuiteContext, name: string, script: string, env: Record<string, string>): Promise<Endpoint> {
+/** Starts one of the services on a free loopback port and waits until its readiness route answers 200. */
+export async function startService(ctx: SuiteContext, name: string, script: string, env: Record<string, string>, readyPath = '/health'): Promise<Endpoint> {
   const port = await freePort();
   const process = ManagedProcess.start(
     { name, script, env: baseEnv({ ...env, PORT: String(port), HOST: '127.0.0.1' }), logDir: ctx.logDir },
     ctx.janitor,
   );
   const baseUrl = `http://127.0.0.1:${port}`;
-  await process.waitForHttp(`${baseUrl}/health/live`);
+  await process.waitForHttp(`${baseUrl}${readyPath}`);
   return { process, baseUrl };
 }
 

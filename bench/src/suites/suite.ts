@@ -12,6 +12,8 @@ export interface SuiteContext {
   resources: ResourceSettings;
   logDir: string;
   progress(line: string): void;
+  /** Every comparison made so far, kept even when a later step of its suite fails. */
+  results: ComparedWorkload[];
 }
 
 /** A process under load and where it answers. */
@@ -67,6 +69,7 @@ export async function compare(ctx: SuiteContext, comparison: Comparison): Promis
     target,
     problems,
   };
+  ctx.results.push(row);
   const ratio = floor.result.rps > 0 ? target.result.rps / floor.result.rps : 0;
   ctx.progress(
     `  ${comparison.service} ${comparison.workload}${comparison.dataset ? ` [${comparison.dataset}]` : ''}: ` +
