@@ -71,10 +71,23 @@ function printFloat(value: number): Json {
   return value;
 }
 
-function printBytes(value: unknown): string {
+function printBytes(value: unknown): Json {
   if (typeof value === 'string') return value;
   if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
   return '';
+}
+
+type Writer = (value: unknown) => Json;
+type MessageWriter = (message: Record<string, unknown>) => Json;
+
+function int64(value: unknown): string {
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return value;
+  // A Long knows its signedness; its toString is exact and much cheaper than going through BigInt.
+  if (value && typeof value === 'object' && typeof (value as { toString?: unknown }).toString === 'function' && 'unsigned' in value) {
+    return (value as { toString(): string }).toString();
+  }
+  return toBigInt(value ?? 0).toString();
 }
 
 /**
@@ -82,80 +95,108 @@ function printBytes(value: unknown): string {
  * field names as declared in the .proto, every field including defaults, 64-bit integers as strings, enums by
  * name, bytes in standard base64, Timestamps in RFC 3339, Durations as "1.5s", Any with "@type". Unset message
  * fields print as null (jsonpb's EmitDefaults), where the canonical proto3 mapping would leave them out.
+ *
+ * Each message type is compiled once into a writer (one closure per field), so printing a page of 50 claims does
+ * not re-inspect descriptors for every value.
  */
 export class JsonPrinter {
+  private readonly writers = new Map<string, MessageWriter>();
+
   constructor(private readonly root: Root) {}
 
   print(type: Type, message: Message | Record<string, unknown>): Json {
-    return this.message(type, message as unknown as Record<string, unknown>);
+    return this.writerFor(type)(message as unknown as Record<string, unknown>);
   }
 
-  private message(type: Type, message: Record<string, unknown>): Json {
+  private writerFor(type: Type): MessageWriter {
+    const cached = this.writers.get(type.fullName);
+    if (cached) return cached;
+    // Registered before its fields are compiled, so recursive types resolve to the same writer.
+    let compiled: MessageWriter | undefined;
+    const writer: MessageWriter = (message) => (compiled ??= this.compile(type))(message);
+    this.writers.set(type.fullName, writer);
+    return writer;
+  }
+
+  private compile(type: Type): MessageWriter {
     switch (type.fullName) {
       case '.google.protobuf.Timestamp':
-        return printTimestamp(message);
+        return printTimestamp;
       case '.google.protobuf.Duration':
-        return printDuration(message);
+        return printDuration;
       case '.google.protobuf.Any':
-        return this.any(message);
+        return (message) => this.any(message);
       case '.google.protobuf.Struct':
-        return this.struct(message);
+        return (message) => this.struct(message);
       case '.google.protobuf.Value':
-        return this.value(message);
+        return (message) => this.value(message);
       case '.google.protobuf.ListValue':
-        return ((message.values as Record<string, unknown>[] | undefined) ?? []).map((item) => this.value(item));
+        return (message) => ((message.values as Record<string, unknown>[] | undefined) ?? []).map((item) => this.value(item));
       case '.google.protobuf.FieldMask':
-        return ((message.paths as string[] | undefined) ?? []).map((path) => path.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase())).join(',');
+        return (message) =>
+          ((message.paths as string[] | undefined) ?? []).map((path) => path.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase())).join(',');
       case '.google.protobuf.Empty':
-        return {};
+        return () => ({});
       default:
         break;
     }
-    if (WRAPPERS.has(type.fullName)) return this.field(type.fields.value!, message.value);
-    const out: { [key: string]: Json } = {};
-    for (const field of type.fieldsArray) {
-      const value = message[field.name];
-      // A oneof member (or proto3 optional) that is not set is absent from the JSON, as in jsonpb.
-      if (field.partOf && (value === undefined || value === null || !Object.prototype.hasOwnProperty.call(message, field.name))) continue;
-      out[field.name] = this.fieldValue(field, value);
+    if (WRAPPERS.has(type.fullName)) {
+      const inner = this.valueWriter(type.fields.value!);
+      return (message) => inner(message.value);
     }
-    return out;
-  }
-
-  private fieldValue(field: Field, value: unknown): Json {
-    if (field.map) {
+    const fields = type.fieldsArray.map((field) => ({ name: field.name, oneof: field.partOf !== null, write: this.fieldWriter(field) }));
+    return (message) => {
       const out: { [key: string]: Json } = {};
-      for (const [key, item] of Object.entries((value as Record<string, unknown> | undefined) ?? {})) out[key] = this.field(field, item);
+      for (const field of fields) {
+        const value = message[field.name];
+        // A oneof member (or proto3 optional) that is not set is absent from the JSON, as in jsonpb.
+        if (field.oneof && (value === undefined || value === null || !Object.prototype.hasOwnProperty.call(message, field.name))) continue;
+        out[field.name] = field.write(value);
+      }
       return out;
-    }
-    if (field.repeated) return ((value as unknown[] | undefined) ?? []).map((item) => this.field(field, item));
-    return this.field(field, value);
+    };
   }
 
-  /** One (non-repeated) value of `field`'s type. */
-  private field(field: Field, value: unknown): Json {
+  private fieldWriter(field: Field): Writer {
+    const one = this.valueWriter(field);
+    if (field.map) {
+      return (value) => {
+        const out: { [key: string]: Json } = {};
+        for (const [key, item] of Object.entries((value as Record<string, unknown> | undefined) ?? {})) out[key] = one(item);
+        return out;
+      };
+    }
+    if (field.repeated) return (value) => ((value as unknown[] | undefined) ?? []).map(one);
+    return one;
+  }
+
+  /** Writer of one (non-repeated) value of `field`'s type. */
+  private valueWriter(field: Field): Writer {
     const resolved = field.resolvedType;
     if (resolved instanceof Type) {
-      if (value === null || value === undefined) return null;
-      return this.message(resolved, value as Record<string, unknown>);
+      const nested = this.writerFor(resolved);
+      return (value) => (value === null || value === undefined ? null : nested(value as Record<string, unknown>));
     }
     if (resolved instanceof Enum) {
-      const number = typeof value === 'number' ? value : Number(value ?? 0);
-      return resolved.valuesById[number] ?? number;
+      const names = resolved.valuesById;
+      return (value) => {
+        const number = typeof value === 'number' ? value : Number(value ?? 0);
+        return names[number] ?? number;
+      };
     }
-    if (SIXTY_FOUR.has(field.type)) return toBigInt(value ?? 0).toString();
+    if (SIXTY_FOUR.has(field.type)) return int64;
     switch (field.type) {
       case 'double':
       case 'float':
-        return printFloat(Number(value ?? 0));
+        return (value) => printFloat(Number(value ?? 0));
       case 'bool':
-        return value === true;
+        return (value) => value === true;
       case 'string':
-        return typeof value === 'string' ? value : '';
+        return (value) => (typeof value === 'string' ? value : '');
       case 'bytes':
-        return printBytes(value);
+        return printBytes;
       default:
-        return Number(value ?? 0);
+        return (value) => Number(value ?? 0);
     }
   }
 
@@ -170,7 +211,7 @@ export class JsonPrinter {
       throw new PrintError(`no descriptor for Any type ${name}`);
     }
     const bytes = message.value instanceof Uint8Array ? message.value : new Uint8Array();
-    const inner = this.message(type, type.decode(bytes) as unknown as Record<string, unknown>);
+    const inner = this.print(type, type.decode(bytes));
     if (inner !== null && typeof inner === 'object' && !Array.isArray(inner)) return { '@type': typeUrl, ...inner };
     return { '@type': typeUrl, value: inner };
   }
