@@ -139,6 +139,19 @@ describe('failure paths, each triggered for real', () => {
       });
     });
 
+    it('lets CORS preflights through without a key (browsers never send one on a preflight)', async () => {
+      await withSetup(null, { ...env, CORS_ORIGINS: '*', REFLECTION_ENABLED: 'false' }, async (gateway) => {
+        const response = await gateway.app.inject({
+          method: 'OPTIONS',
+          url: '/ixo/token/params',
+          headers: { origin: 'https://dashboard.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' },
+        });
+        expect(response.statusCode).toBe(204);
+        expect(response.headers['access-control-allow-origin']).toBe('*');
+        expect(String(response.headers['access-control-allow-headers'])).toContain('x-api-key');
+      });
+    });
+
     it('never forwards the API key to the node', async () => {
       await withSetup({}, { ...env, API_KEY_HEADER: 'authorization' }, async (gateway) => {
         const { status: code, headers } = await gateway.get('/ixo/token/params', { authorization: `Bearer ${KEY}` });

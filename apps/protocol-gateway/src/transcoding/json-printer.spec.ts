@@ -4,7 +4,7 @@ import { loadProtoRoot, QUERY_PROTO_FILES } from '@dmrv/proto';
 import { Root, Type } from 'protobufjs';
 import { canonicalRegistry } from '../../test/canonical-registry';
 import { buildSeed } from '../../../../tools/local-chain-node/src/seed';
-import { JsonPrinter } from './json-printer';
+import { JsonPrinter, PrintError } from './json-printer';
 
 const FIXTURES = join(__dirname, '__fixtures__');
 type Json = unknown;
@@ -112,6 +112,14 @@ describe('JsonPrinter against protobuf canonical JSON (@bufbuild/protobuf, proto
       const { ours, canonical } = compare(root, typeName, object);
       expect(withoutNulls(ours)).toEqual(canonical);
     });
+  });
+
+  it('refuses a Timestamp outside years 1–9999, as jsonpb does', () => {
+    const root = loadProtoRoot(['everything.proto'], FIXTURES);
+    const type = root.lookupType('dmrv.fixture.Everything');
+    const printer = new JsonPrinter(root);
+    expect(() => printer.print(type, type.fromObject({ at: { seconds: '253402300800', nanos: 0 } }))).toThrow(PrintError);
+    expect(() => printer.print(type, type.fromObject({ at: { seconds: 0, nanos: 1_000_000_000 } }))).toThrow(PrintError);
   });
 
   it('refuses an Any whose type it has no descriptor for', () => {
