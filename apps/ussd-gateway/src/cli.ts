@@ -49,7 +49,11 @@ async function main(command: string | undefined): Promise<void> {
 }
 
 main(process.argv[2]).catch((error: unknown) => {
-  const message = error instanceof ConfigValidationError ? error.message : `failed: ${error instanceof Error ? error.message : String(error)}`;
-  process.stderr.write(`${message.replace(/\/\/[^@/\s]+@/g, '//[redacted]@')}\n`);
+  // Driver errors may quote a connection string with its password; configuration errors never carry values.
+  const message =
+    error instanceof ConfigValidationError
+      ? error.message
+      : `failed: ${(error instanceof Error ? error.message : String(error)).replace(/\/\/[^@/\s]+@/g, '//[redacted]@')}`;
+  process.stderr.write(`${message}\n`);
   process.exitCode = 1;
 });

@@ -1,0 +1,71 @@
+import Redis from 'ioredis';
+import { createTestRedisNamespace, TEST_REDIS_URL, TestRedisNamespace } from '@dmrv/testing';
+import { initialState } from '../menus/menu-machine';
+import { RedisSessionStore } from './redis-session.store';
+import { SessionBusyError, SessionRecord } from './session-store';
+
+const record = (sessionId: string, status: SessionRecord['status'] = 'active'): SessionRecord => ({
+  sessionId,
+  phoneNumber: '+254700000001',
+  serviceCode: '*123#',
+  state: initialState(),
+  consumed: { length: 0, digest: '' },
+  status,
+  replies: [],
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+});
+
+describe('RedisSessionStore', () => {
+  let namespace: TestRedisNamespace;
+  let redis: Redis;
+  let store: RedisSessionStore;
+
+  beforeAll(() => {
+    namespace = createTestRedisNamespace('ussd-sessions');
+    redis = new Redis(TEST_REDIS_URL);
+    store = new RedisSessionStore(redis, namespace.keyPrefix);
+  });
+
+  afterAll(async () => {
+    await namespace.cleanup();
+    redis.disconnect();
+  });
+
+  it('writes one expiring key per session and lists active ones from the index', async () => {
+    await store.save(record('a'), 180);
+    await store.save(record('b'), 60);
+    await store.save(record('c', 'ended'), 180);
+    expect(await redis.ttl(`${namespace.keyPrefix}session:a`)).toBeGreaterThan(170);
+    expect(await store.get('a')).toEqual(record('a'));
+    expect(await store.get('missing')).toBeNull();
+    expect(await store.listActive(10)).toEqual(['b', 'a']);
+    await store.save(record('a', 'ended'), 180);
+    expect(await store.listActive(10)).toEqual(['b']);
+  });
+
+  it('drops sessions whose key expired from the list', async () => {
+    let now = Date.now();
+    const clocked = new RedisSessionStore(redis, `${namespace.keyPrefix}clock:`, () => now);
+    await clocked.save(record('old'), 10);
+    now += 11_000;
+    expect(await clocked.listActive(10)).toEqual([]);
+  });
+
+  it('lets one holder at a time work on a session, across store instances', async () => {
+    const other = new RedisSessionStore(redis, namespace.keyPrefix);
+    let release!: () => void;
+    let acquired!: () => void;
+    const holding = new Promise<void>((resolve) => (acquired = resolve));
+    const first = store.withLock('s', 2000, async () => {
+      acquired();
+      await new Promise<void>((resolve) => (release = resolve));
+      return 'first';
+    });
+    await holding;
+    await expect(other.withLock('s', 100, async () => 'second')).rejects.toBeInstanceOf(SessionBusyError);
+    release();
+    await expect(first).resolves.toBe('first');
+    await expect(other.withLock('s', 100, async () => 'second')).resolves.toBe('second');
+  });
+});
