@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { summariseProfiles } from './harness/cpu-profile';
 import { Janitor } from './harness/janitor';
 import { BenchOptions, parseOptions, ServiceName, USAGE } from './harness/options';
 import { renderMarkdown, RunInfo } from './harness/report';
@@ -8,6 +9,7 @@ import { assertReachable, ResourceSettings } from './harness/resources';
 import { protocolSuite } from './suites/protocol.suite';
 import { registrySuite } from './suites/registry.suite';
 import { clearSeedCache } from './suites/registry-seed-cache';
+import { profileDir } from './suites/services';
 import { ComparedWorkload, SuiteContext } from './suites/suite';
 import { ussdSuite } from './suites/ussd.suite';
 
@@ -49,6 +51,7 @@ export async function runBench(options: BenchOptions, janitor: Janitor, env: Nod
     node: process.version,
     cpus: `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}`,
     loadAverage: loadavg().map((value) => value.toFixed(2)).join(' '),
+    serviceEnv: options.serviceEnv,
   };
   const rows: ComparedWorkload[] = [];
   const ctx: SuiteContext = { options, janitor, resources, logDir, progress, results: rows };
@@ -65,7 +68,13 @@ export async function runBench(options: BenchOptions, janitor: Janitor, env: Nod
     }
   }
   const problems = rows.some((row) => row.problems.length > 0);
-  if (failures.length === 0 && !problems) rmSync(logDir, { recursive: true, force: true });
+  if (options.profile) {
+    const summary = join(logDir, 'profile-summary.md');
+    writeFileSync(summary, `${summariseProfiles(profileDir(ctx))}\n`);
+    progress(`CPU profiles and their summary: ${summary}`);
+  } else if (failures.length === 0 && !problems) {
+    rmSync(logDir, { recursive: true, force: true });
+  }
   else progress(`process output kept in ${logDir}`);
   return { info, rows, failures, markdown: renderMarkdown(info, rows) };
 }

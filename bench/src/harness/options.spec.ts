@@ -18,6 +18,7 @@ describe('parseOptions', () => {
     [['--smoke'], { mode: 'smoke', durationS: 0.5, households: 300, seedCache: false }],
     [['--no-seed-cache'], { seedCache: false }],
     [['--clear-seed-cache'], { clearSeedCache: true }],
+    [['--profile', '--service-env', 'LOG_LEVEL=warn', '--service-env', 'X_Y='], { profile: true, serviceEnv: { LOG_LEVEL: 'warn', X_Y: '' } }],
     [['--smoke', '--duration', '0.5', '--only', 'ussd,protocol'], { durationS: 0.5, only: ['ussd', 'protocol'] }],
     [['--households', '200000', '--scale', '5', '--json', 'out.json'], { households: 200_000, scale: 5, jsonOut: 'out.json' }],
   ])('%j', (argv, expected) => {
@@ -32,6 +33,7 @@ describe('parseOptions', () => {
     [['--smoke', '--long'], /exclude each other/],
     [['--fast'], /unknown option --fast/],
     [['--json'], /--json needs a file name/],
+    [['--service-env', 'log_level=warn'], /--service-env takes NAME=value/],
   ])('rejects %j', (argv, message) => {
     expect(() => parseOptions(argv)).toThrow(message);
   });

@@ -16,6 +16,10 @@ export interface BenchOptions {
   seedCache: boolean;
   /** Drop every cached seed and exit. */
   clearSeedCache: boolean;
+  /** Run the services under `node --cpu-prof` and summarise where their CPU time went. */
+  profile: boolean;
+  /** Extra environment for every service (not the floors), for what-if runs such as LOG_LEVEL=warn. */
+  serviceEnv: Record<string, string>;
   jsonOut?: string;
   markdownOut?: string;
   help: boolean;
@@ -44,6 +48,10 @@ export const USAGE = `Usage: npm run bench -- [options]
                       is kept as a template database per size and reused while the registry's migrations and
                       seeder are unchanged; smoke runs never cache)
   --clear-seed-cache  drop every cached seed database and exit
+  --profile           run the services under node --cpu-prof; prints where their CPU time went (profiling
+                      slows them down: read the ratios of a run without it)
+  --service-env N=V   extra environment for every service, not the floors (repeatable), for what-if runs
+                      such as --service-env LOG_LEVEL=warn
   --json <file>       also write every number as JSON
   --markdown <file>   also write the Markdown table
   --help
@@ -72,6 +80,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     // Tiny smoke data seeds in seconds; caching it would only leave databases behind.
     seedCache: mode !== 'smoke',
     clearSeedCache: false,
+    profile: false,
+    serviceEnv: {},
     help: false,
   };
   for (let i = 0; i < argv.length; i += 1) {
@@ -117,6 +127,16 @@ export function parseOptions(argv: string[]): BenchOptions {
       case '--clear-seed-cache':
         options.clearSeedCache = true;
         break;
+      case '--profile':
+        options.profile = true;
+        break;
+      case '--service-env': {
+        const pair = next() ?? '';
+        const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(pair);
+        if (!match) throw new Error(`--service-env takes NAME=value, got ${pair || 'nothing'}`);
+        options.serviceEnv[match[1]!] = match[2]!;
+        break;
+      }
       case '--json':
         options.jsonOut = next();
         if (!options.jsonOut) throw new Error('--json needs a file name');

@@ -10,6 +10,8 @@ export interface StartOptions {
   env: NodeJS.ProcessEnv;
   /** Directory for the process's stdout/stderr; shown when something goes wrong. */
   logDir: string;
+  /** Options for node itself, e.g. `--cpu-prof`. */
+  nodeArgs?: string[];
 }
 
 const STOP_GRACE_MS = 10_000;
@@ -42,7 +44,7 @@ export class ManagedProcess {
     const logFile = join(options.logDir, `${String(started).padStart(2, '0')}-${options.name}.log`);
     const fd = openSync(logFile, 'a');
     try {
-      const child = spawn(process.execPath, [options.script, ...(options.args ?? [])], {
+      const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.script, ...(options.args ?? [])], {
         env: options.env,
         stdio: ['ignore', fd, fd],
       });

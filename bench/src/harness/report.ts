@@ -26,6 +26,8 @@ export interface RunInfo {
   node: string;
   cpus: string;
   loadAverage: string;
+  /** Environment added to the services for this run (what-if runs), if any. */
+  serviceEnv?: Record<string, string>;
 }
 
 /** Thresholds from the issue: below them we owe a profile and a fix. */
@@ -74,7 +76,10 @@ const times = (value: number): string => (Number.isFinite(value) ? `${value.toFi
 export function renderMarkdown(info: RunInfo, rows: WorkloadResult[]): string {
   const lines: string[] = [
     `Run ${info.startedAt} · mode ${info.mode} · ${info.durationS} s per measurement after ${info.warmupS} s warm-up · ` +
-      `Node ${info.node} · ${info.cpus} · load average at start ${info.loadAverage}`,
+      `Node ${info.node} · ${info.cpus} · load average at start ${info.loadAverage}` +
+      (info.serviceEnv && Object.keys(info.serviceEnv).length > 0
+        ? ` · services run with ${Object.entries(info.serviceEnv).map(([key, value]) => `${key}=${value}`).join(' ')}`
+        : ''),
     '',
     '| Service | Workload | Data | Conns | Floor req/s | Service req/s | Ratio | Floor p50 / p99 ms | Service p50 / p99 ms | Service peak RSS | Floor peak RSS |',
     '|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|',

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { floorScript, repoPath } from '../harness/paths';
 import { freePort } from '../harness/network';
 import { ManagedProcess } from '../harness/processes';
@@ -17,11 +18,16 @@ export const SERVICE_BUILDS = {
   protocol: { main: repoPath('apps', 'protocol-gateway', 'dist', 'main.js'), chainNode: repoPath('tools', 'local-chain-node', 'dist', 'main.js') },
 } as const;
 
+export function profileDir(ctx: Pick<SuiteContext, 'logDir'>): string {
+  return join(ctx.logDir, 'profiles');
+}
+
 /** Starts one of the services on a free loopback port and waits until its readiness route answers 200. */
 export async function startService(ctx: SuiteContext, name: string, script: string, env: Record<string, string>, readyPath = '/health'): Promise<Endpoint> {
   const port = await freePort();
+  const nodeArgs = ctx.options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir(ctx)}`, `--cpu-prof-name=${name}-${port}.cpuprofile`] : [];
   const process = ManagedProcess.start(
-    { name, script, env: baseEnv({ ...env, PORT: String(port), HOST: '127.0.0.1' }), logDir: ctx.logDir },
+    { name, script, env: baseEnv({ ...env, ...ctx.options.serviceEnv, PORT: String(port), HOST: '127.0.0.1' }), logDir: ctx.logDir, nodeArgs },
     ctx.janitor,
   );
   const baseUrl = `http://127.0.0.1:${port}`;
