@@ -506,11 +506,13 @@ describe('registry-api rate limit', () => {
 
   it('answers 429 {message} once a client exceeds its budget, counted across endpoints and per client', async () => {
     const auth = { authorization: basicAuth(fixture.client) };
-    const statuses: number[] = [];
+    const responses = [];
     for (const url of ['/v1/households/stats', '/v1/devices/status', '/v1/fuel-usage', '/v1/credits/retired']) {
-      statuses.push((await get(app, url, auth)).statusCode);
+      responses.push(await get(app, url, auth));
     }
-    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(responses.map((response) => response.statusCode)).toEqual([200, 200, 200, 429]);
+    expect(responses.map((response) => response.headers['x-ratelimit-remaining']).slice(0, 3)).toEqual(['2', '1', '0']);
+    expect(responses[0]!.headers['x-ratelimit-limit']).toBe('3');
     const limited = await get(app, '/v1/households/stats', auth);
     expect(limited.statusCode).toBe(429);
     expect(Object.keys(limited.json<object>())).toEqual(['message']);
