@@ -32,7 +32,7 @@ export class AppModule {
           throttlers: [{ name: 'default', ttl: 60_000, limit: Math.max(config.RATE_LIMIT_PER_MINUTE, 1) }],
           skipIf: () => config.RATE_LIMIT_PER_MINUTE === 0,
         }),
-        AuthModule,
+        AuthModule.forRoot(config),
         RegistryModule,
       ],
       controllers: [SystemController],

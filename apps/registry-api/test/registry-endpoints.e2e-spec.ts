@@ -522,3 +522,35 @@ describe('registry-api rate limit', () => {
     expect((await get(app, '/v1/households/stats', { authorization: `Bearer ${other.bearerKey}` })).statusCode).toBe(200);
   });
 });
+
+describe('registry-api failed-authentication limit', () => {
+  let database: TestDatabase;
+  let fixture: RegistryFixture;
+  let app: NestFastifyApplication;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('registry_authlimit');
+    fixture = await loadFixture(database.url);
+    app = await startApp({ DATABASE_URL: database.url, AUTH_FAILURES_PER_MINUTE: '2' });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await fixture?.close();
+    await database?.drop();
+  });
+
+  it('refuses an address with 429 and Retry-After after repeated wrong secrets, before hashing again', async () => {
+    const wrong = { authorization: `Bearer ${fixture.client.clientId}.${'x'.repeat(43)}` };
+    expect((await get(app, '/v1/households/stats', wrong)).statusCode).toBe(401);
+    expect((await get(app, '/v1/households/stats', wrong)).statusCode).toBe(401);
+    const refused = await get(app, '/v1/households/stats', wrong);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ message: expect.stringMatching(/Too many failed authentication attempts/) as string });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // The same address, even with good credentials, waits out the window: a guesser cannot tell a hit from a miss.
+    expect((await get(app, '/v1/households/stats', { authorization: basicAuth(fixture.client) })).statusCode).toBe(429);
+    // Requests without credentials cost nothing and still get the plain 401 challenge.
+    expect((await get(app, '/v1/households/stats')).statusCode).toBe(401);
+  });
+});

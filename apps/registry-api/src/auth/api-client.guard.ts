@@ -1,12 +1,17 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { HealthController } from '@dmrv/health';
-import { AuthService } from './auth.service';
+import { AuthService, TooManyFailuresError } from './auth.service';
 import { IS_PUBLIC } from './public.decorator';
 
 export interface AuthenticatedRequest {
   headers: Record<string, string | string[] | undefined>;
+  ip: string;
   apiClientId?: string;
+}
+
+interface HeaderSettable {
+  header(name: string, value: string): unknown;
 }
 
 @Injectable()
@@ -22,7 +27,14 @@ export class ApiClientGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const header = request.headers.authorization;
-    request.apiClientId = await this.auth.authenticate(Array.isArray(header) ? header[0] : header);
+    try {
+      request.apiClientId = await this.auth.authenticate(Array.isArray(header) ? header[0] : header, request.ip);
+    } catch (error) {
+      if (error instanceof TooManyFailuresError) {
+        context.switchToHttp().getResponse<HeaderSettable>().header('retry-after', String(error.retryAfterSeconds));
+      }
+      throw error;
+    }
     return true;
   }
 }

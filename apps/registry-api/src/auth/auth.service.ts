@@ -1,8 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { UnauthenticatedError } from '@dmrv/errors';
+import { DomainError, UnauthenticatedError } from '@dmrv/errors';
+import { RegistryConfig } from '../config/registry.config';
 import { ApiClientsRepository } from './api-clients.repository';
 import { DECOY_HASH, looksLikeSecret, parseAuthorization, secretFingerprint, verifySecret } from './credentials';
+import { FailureLimiter } from './failure-limiter';
 
 export const AUTH_CHALLENGE = 'Basic realm="registry", charset="UTF-8", Bearer realm="registry"';
 
@@ -13,6 +15,12 @@ interface VerifiedSecret {
 
 const MAX_VERIFIED = 10_000;
 
+export class TooManyFailuresError extends DomainError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('TOO_MANY_AUTH_FAILURES', 'Too many failed authentication attempts from this address; retry later', 429);
+  }
+}
+
 /**
  * Verifies API client credentials. scrypt costs tens of milliseconds by design, so a successful verification is
  * remembered in memory as a SHA-256 fingerprint tied to the stored hash; the client row is still read on every
@@ -21,10 +29,17 @@ const MAX_VERIFIED = 10_000;
 @Injectable()
 export class AuthService {
   private readonly verified = new Map<string, VerifiedSecret>();
+  private readonly failures: FailureLimiter;
 
-  constructor(private readonly clients: ApiClientsRepository) {}
+  constructor(
+    private readonly clients: ApiClientsRepository,
+    config: RegistryConfig,
+  ) {
+    this.failures = new FailureLimiter(config.AUTH_FAILURES_PER_MINUTE);
+  }
 
-  async authenticate(authorization: string | undefined): Promise<string> {
+  /** The API client id, or an error: 401 for bad credentials, 429 for an address that keeps presenting them. */
+  async authenticate(authorization: string | undefined, address: string): Promise<string> {
     const presented = parseAuthorization(authorization);
     if (!presented) {
       throw new UnauthenticatedError(
@@ -32,6 +47,8 @@ export class AuthService {
         AUTH_CHALLENGE,
       );
     }
+    const retryAfter = this.failures.retryAfterSeconds(address);
+    if (retryAfter > 0) throw new TooManyFailuresError(retryAfter);
     const client = await this.clients.findActive(presented.clientId);
     const fingerprint = secretFingerprint(presented.secret);
     const known = client ? this.verified.get(client.id) : undefined;
@@ -40,7 +57,10 @@ export class AuthService {
     }
     // Unknown and revoked clients go through the same hash as known ones: response time says nothing about ids.
     const ok = (await verifySecret(presented.secret, client?.secretHash ?? DECOY_HASH)) && client !== null && looksLikeSecret(presented.secret);
-    if (!ok || !client) throw new UnauthenticatedError('Invalid or revoked credentials', AUTH_CHALLENGE);
+    if (!ok || !client) {
+      this.failures.recordFailure(address);
+      throw new UnauthenticatedError('Invalid or revoked credentials', AUTH_CHALLENGE);
+    }
     if (this.verified.size >= MAX_VERIFIED) this.verified.clear();
     this.verified.set(client.id, { secretHash: client.secretHash, fingerprint });
     return client.id;

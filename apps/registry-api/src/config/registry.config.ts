@@ -30,6 +30,12 @@ export class RegistryConfig extends BaseServiceConfig {
   @Min(0)
   RATE_LIMIT_PER_MINUTE = 1200;
 
+  /** Failed authentications (wrong or revoked credentials) per minute and address before 429; 0 turns it off. */
+  @AsInteger()
+  @IsInt()
+  @Min(0)
+  AUTH_FAILURES_PER_MINUTE = 30;
+
   /** `Cache-Control: private, max-age=N` on every 200. */
   @AsInteger()
   @IsInt()
