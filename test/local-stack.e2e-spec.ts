@@ -1,0 +1,93 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { freePort, REPO_ROOT } from '@dmrv/testing';
+
+const MAIN = join(REPO_ROOT, 'tools', 'local-stack', 'dist', 'main.js');
+
+// What `npm start` runs after install and build: the whole stack on embedded defaults (no DATABASE_URL, no
+// REDIS_URL, no GRPC_UPSTREAM), up within 90 s, stopped by SIGINT with exit code 0.
+describe('npm start: the local stack on embedded defaults', () => {
+  let child: ChildProcess;
+  let exited: Promise<number | null>;
+  let output = '';
+  const ports = { registry: 0, ussd: 0, protocol: 0, chainNode: 0 };
+
+  beforeAll(async () => {
+    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (pnpm run build)`);
+    ports.registry = await freePort();
+    ports.ussd = await freePort();
+    ports.protocol = await freePort();
+    ports.chainNode = await freePort();
+    child = spawn(process.execPath, [MAIN], {
+      cwd: REPO_ROOT,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        LOG_LEVEL: 'warn',
+        REGISTRY_PORT: String(ports.registry),
+        USSD_PORT: String(ports.ussd),
+        PROTOCOL_PORT: String(ports.protocol),
+        CHAIN_NODE_PORT: String(ports.chainNode),
+        LOCAL_SEED_HOUSEHOLDS: '50',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await new Promise<void>((resolve, reject) => {
+      const lines = createInterface({ input: child.stdout! });
+      lines.on('line', (line) => {
+        output += `${line}\n`;
+        if (line.startsWith('dMRV local stack is up')) resolve();
+      });
+      void exited.then((code) => reject(new Error(`local stack exited with ${code}:\n${output}`)));
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  });
+
+  it('serves every health endpoint with 200 on embedded defaults', async () => {
+    for (const port of [ports.registry, ports.ussd, ports.protocol]) {
+      const response = await fetch(`http://127.0.0.1:${port}/health`);
+      expect({ port, status: response.status }).toEqual({ port, status: 200 });
+    }
+  });
+
+  it('prints a working development API client for the seeded registry', async () => {
+    const match = /API client \(shown once\): (\S+):(\S+)/.exec(output);
+    expect(match).not.toBeNull();
+    const authorization = `Basic ${Buffer.from(`${match![1]}:${match![2]}`).toString('base64')}`;
+    const response = await fetch(`http://127.0.0.1:${ports.registry}/v1/households/stats`, { headers: { authorization } });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { total_households: number };
+    expect(body.total_households).toBe(50);
+  });
+
+  it('answers a USSD dial with the main menu (sessions in memory)', async () => {
+    const response = await fetch(`http://127.0.0.1:${ports.ussd}/api/ussd`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sessionId: 'local-stack-1', serviceCode: '*384#', phoneNumber: '+254700000001', text: '' }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toMatch(/^CON /);
+  });
+
+  it('answers a protocol query through the local chain node', async () => {
+    const response = await fetch(`http://127.0.0.1:${ports.protocol}/ixo/token/params`);
+    expect(response.status).toBe(200);
+  });
+
+  it('stops everything on SIGINT with exit code 0', async () => {
+    child.kill('SIGINT');
+    await expect(exited).resolves.toBe(0);
+    await expect(fetch(`http://127.0.0.1:${ports.registry}/health`)).rejects.toThrow();
+  }, 30_000);
+});
