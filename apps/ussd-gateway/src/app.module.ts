@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { LoggingModule } from '@dmrv/logging';
+import { LoggingModule, ServiceLoggingOptions } from '@dmrv/logging';
 import { UssdConfig } from './config/ussd.config';
 import { dataSourceOptions } from './database/data-source';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
@@ -10,7 +10,7 @@ import { UssdModule } from './ussd/ussd.module';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: UssdConfig): DynamicModule {
+  static forRoot(config: UssdConfig, logDestination?: ServiceLoggingOptions['destination']): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -19,6 +19,7 @@ export class AppModule {
           level: config.LOG_LEVEL,
           pretty: config.LOG_PRETTY,
           redact: ['req.body', 'req.query'],
+          destination: logDestination,
         }),
         // A database that is down at start-up gets a few seconds, then the process exits for the orchestrator to
         // restart it; once running, an outage only makes hops "unavailable" and /health 503.

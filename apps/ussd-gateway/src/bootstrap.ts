@@ -1,12 +1,21 @@
 import { loadConfig } from '@dmrv/config';
 import { createHttpApp, StartedService } from '@dmrv/http-kit';
+import type { ServiceLoggingOptions } from '@dmrv/logging';
 import { AppModule } from './app.module';
 import { UssdConfig } from './config/ussd.config';
 import { renderUssdError } from './ussd-error.renderer';
 
-export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<StartedService & { config: UssdConfig }> {
+export interface BootstrapOptions {
+  /** Where log lines go (stdout by default); tests pass a stream to read them. */
+  logDestination?: ServiceLoggingOptions['destination'];
+}
+
+export async function bootstrap(
+  env: NodeJS.ProcessEnv = process.env,
+  options: BootstrapOptions = {},
+): Promise<StartedService & { config: UssdConfig }> {
   const config = loadConfig('ussd-gateway', UssdConfig, env);
-  const app = await createHttpApp(AppModule.forRoot(config), {
+  const app = await createHttpApp(AppModule.forRoot(config, options.logDestination), {
     trustProxy: config.TRUST_PROXY_ENABLED,
     formBodies: true,
     errorRenderer: renderUssdError,

@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Backing, createBacking, Handset, redisReady, startApp, startTcpRelay, TcpRelay } from './ussd-test-kit';
+import { Backing, captureLogs, createBacking, Handset, post, redisReady, SERVICE_CODE, startApp, startTcpRelay, TcpRelay } from './ussd-test-kit';
 
 const UNAVAILABLE = 'END Service temporarily unavailable. Please try again later.';
 const PIN = '47213';
@@ -77,6 +77,7 @@ describe('a dependency stopped mid-session', () => {
   let redisRelay: TcpRelay;
   let postgresRelay: TcpRelay;
   let app: NestFastifyApplication;
+  const logs = captureLogs();
 
   beforeAll(async () => {
     redisRelay = await startTcpRelay(6379);
@@ -88,7 +89,9 @@ describe('a dependency stopped mid-session', () => {
         REDIS_URL: `redis://127.0.0.1:${redisRelay.port}/0`,
         REDIS_KEY_PREFIX: `${backing.redis.keyPrefix}outage:`,
         DATABASE_URL: databaseUrl.toString(),
+        LOG_LEVEL: 'info',
       }),
+      { logDestination: logs.stream },
     ));
   });
 
@@ -126,7 +129,18 @@ describe('a dependency stopped mid-session', () => {
     expect(await handset.send(PIN)).toMatch(/^CON Enter the same PIN again/);
 
     await postgresRelay.stop();
-    expect(await handset.send(PIN)).toBe(UNAVAILABLE);
+    const failed = await post(
+      app,
+      { sessionId: handset.sessionId, serviceCode: SERVICE_CODE, phoneNumber: handset.phoneNumber, text: `${handset.text}*${PIN}` },
+      { headers: { 'x-request-id': 'outage-hop-1' } },
+    );
+    expect(failed.body).toBe(UNAVAILABLE);
+    handset['inputs'].push(PIN);
+    // The operator sees why, tied to the request; nobody sees the PIN or the subscriber's input.
+    const errorLine = logs.lines.find((line) => line.requestId === 'outage-hop-1' && line.level === 50);
+    expect(errorLine).toMatchObject({ msg: 'session hop failed: a dependency is unavailable', sessionId: handset.sessionId, err: expect.any(Object) });
+    expect(logs.raw.join('')).not.toContain(PIN);
+    expect(logs.raw.join('')).not.toContain('Outage Tester');
     const down = await health();
     expect(down.statusCode).toBe(503);
     expect(down.json()).toMatchObject({ status: 'error', database: 'disconnected', redis: 'connected' });

@@ -3,7 +3,7 @@ import { AddressInfo, createServer, Server, Socket } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type Redis from 'ioredis';
 import { createTestDatabase, createTestRedisNamespace, exampleEnv, TestDatabase, TestRedisNamespace, TEST_REDIS_URL } from '@dmrv/testing';
-import { bootstrap } from '../src/bootstrap';
+import { bootstrap, BootstrapOptions } from '../src/bootstrap';
 import { UssdConfig } from '../src/config/ussd.config';
 import { runMigrations } from '../src/database/migrate';
 import { REDIS_CLIENT } from '../src/redis/redis.module';
@@ -50,8 +50,11 @@ export async function createBacking(label: string): Promise<Backing> {
   };
 }
 
-export async function startApp(env: NodeJS.ProcessEnv): Promise<{ app: NestFastifyApplication; config: UssdConfig }> {
-  const { app, config } = await bootstrap(env);
+export async function startApp(
+  env: NodeJS.ProcessEnv,
+  options: BootstrapOptions = {},
+): Promise<{ app: NestFastifyApplication; config: UssdConfig }> {
+  const { app, config } = await bootstrap(env, options);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return { app, config };
@@ -176,5 +179,21 @@ export async function startTcpRelay(targetPort: number, targetHost = '127.0.0.1'
     stop,
     start: listen,
     close: stop,
+  };
+}
+
+/** Log lines written by an app started with `{ logDestination: capture.stream }`, parsed. */
+export function captureLogs(): { stream: { write(line: string): void }; lines: Array<Record<string, unknown>>; raw: string[] } {
+  const raw: string[] = [];
+  const lines: Array<Record<string, unknown>> = [];
+  return {
+    raw,
+    lines,
+    stream: {
+      write(line: string) {
+        raw.push(line);
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      },
+    },
   };
 }

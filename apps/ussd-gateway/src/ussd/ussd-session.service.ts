@@ -1,6 +1,7 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DependencyUnavailableError, DomainError, InvalidInputError } from '@dmrv/errors';
+import { InjectPinoLogger, PinoLogger } from '@dmrv/logging';
 import { AccountsService } from '../accounts/accounts.service';
 import { UssdConfig } from '../config/ussd.config';
 import { MenuRenderer } from '../menus/menu-renderer';
@@ -39,6 +40,7 @@ export class UssdSessionService {
     @Inject(MENU_RENDERER) private readonly renderer: MenuRenderer,
     private readonly accounts: AccountsService,
     private readonly config: UssdConfig,
+    @InjectPinoLogger(UssdSessionService.name) private readonly logger: PinoLogger,
   ) {
     this.digestKey = Buffer.from(hkdfSync('sha256', parseKey(config.PIN_ENCRYPTION_KEY), 'ussd-session', 'cumulative-text digest', 32));
   }
@@ -55,7 +57,9 @@ export class UssdSessionService {
       ]);
     } catch (error) {
       if (error instanceof DomainError) throw error;
-      // Redis, PostgreSQL, a time-out or a busy lock: the subscriber sees the unavailable text, the log the cause.
+      // Redis, PostgreSQL, a time-out or a busy lock: the subscriber sees the unavailable text, the log the cause
+      // (the request id is added by the request-bound logger).
+      this.logger.error({ err: error, sessionId: request.sessionId.slice(0, 100) }, 'session hop failed: a dependency is unavailable');
       throw new DependencyUnavailableError('session dependencies', error);
     } finally {
       clearTimeout(timer);
