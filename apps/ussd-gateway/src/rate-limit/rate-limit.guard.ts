@@ -2,7 +2,8 @@ import { ExecutionContext, Injectable } from '@nestjs/common';
 import { ThrottlerException, ThrottlerGuard, ThrottlerLimitDetail } from '@nestjs/throttler';
 import { DomainError } from '@dmrv/errors';
 
-export const IP_THROTTLER = 'ip';
+/** Named `default` so clients get the standard `Retry-After` and `X-RateLimit-*` headers, without a suffix. */
+export const IP_THROTTLER = 'default';
 export const PHONE_THROTTLER = 'phone';
 
 /** Too many session requests for one phone number (aggregator traffic): answered as an END text, not a 429. */
