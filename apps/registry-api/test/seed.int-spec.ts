@@ -2,6 +2,18 @@ import { DataSource } from 'typeorm';
 import { createTestDatabase, TestDatabase } from '@dmrv/testing';
 import { createDataSource, runMigrations } from '../src/database/data-source';
 import { seedRegistry } from '../src/database/seed';
+import {
+  CREDITS_CANCELLED,
+  CREDITS_RETIRED,
+  CREDITS_TRANSFERRED,
+  DEVICE_STATUS,
+  EMISSION_REDUCTION_CLAIMS,
+  FUEL_DELIVERIES,
+  FUEL_PURCHASES,
+  HOUSEHOLD_ONBOARDING,
+  RecordResource,
+} from '../src/registry/record-resources';
+import { RegistryRepository } from '../src/registry/registry.repository';
 
 async function seeded(label: string, households: number, seed: number, batchSize: number): Promise<{ database: TestDatabase; dataSource: DataSource }> {
   const database = await createTestDatabase(label);
@@ -124,6 +136,73 @@ describe('seed (real PostgreSQL)', () => {
 
   it('refuses to seed a database that already holds data', async () => {
     await expect(seedRegistry((sql, params) => a.dataSource.query(sql, params), { households: 10, seed: 1 })).rejects.toThrow(/already holds households/);
+  });
+
+  describe('query plans: what the endpoints read does not grow with the data', () => {
+    interface PlanNode {
+      'Node Type': string;
+      'Relation Name'?: string;
+      'Index Name'?: string;
+      Plans?: PlanNode[];
+    }
+    let plans: PlanNode[];
+    let repository: RegistryRepository;
+
+    const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+    const relations = (): string[] => [...new Set(plans.flatMap(nodes).flatMap((n) => (n['Relation Name'] ? [n['Relation Name']] : [])))].sort();
+
+    beforeEach(() => {
+      plans = [];
+      // The repository's own SQL, explained by the planner on a seeded database.
+      const explaining = {
+        query: async (sql: string, params?: unknown[]) => {
+          const [row] = await a.dataSource.query<Array<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+          plans.push(row!['QUERY PLAN'][0]!.Plan);
+          return a.dataSource.query(sql, params);
+        },
+      } as unknown as DataSource;
+      repository = new RegistryRepository(explaining);
+    });
+
+    const ROLLUPS = ['credits_issued_daily', 'fuel_daily', 'household_combinations', 'household_counts', 'projects'];
+
+    it('answers every aggregate from the rollups alone', async () => {
+      await repository.densityCounts({});
+      await repository.densityCounts({ projectId: 'project-002', region: 'Lusaka' });
+      await repository.combinations({});
+      await repository.combinations({ region: 'Eastern' });
+      await repository.fuelConsumedInScope({}, null, null);
+      await repository.fuelConsumedInScope({ region: 'Lusaka' }, '2024-01-01', '2024-03-31');
+      await repository.creditsIssued('project-001', '2024-01-01', '2024-12-31');
+      await repository.emissionReductions('project-001', '2024-01-01', '2024-03-31');
+      await repository.regionExists('Lusaka');
+      await repository.projectExists('project-001');
+      expect(relations().every((relation) => ROLLUPS.includes(relation))).toBe(true);
+    });
+
+    it("reads one household's fuel through its own index", async () => {
+      await repository.fuelConsumedByHousehold('household-0000042', '2024-01-01', null);
+      const scans = plans.flatMap(nodes).filter((n) => n['Relation Name'] === 'fuel_consumption');
+      expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([[expect.stringMatching(/^Index/), 'fuel_consumption_household_idx']]);
+    });
+
+    it.each<[string, RecordResource<unknown>, Record<string, string>]>([
+      ['devices', DEVICE_STATUS, {}],
+      ['devices of a household', DEVICE_STATUS, { household_id: 'household-0000042' }],
+      ['cancellations', CREDITS_CANCELLED, {}],
+      ['transfers', CREDITS_TRANSFERRED, {}],
+      ['retirements', CREDITS_RETIRED, {}],
+      ['purchases', FUEL_PURCHASES, {}],
+      ['purchases of a household', FUEL_PURCHASES, { household_id: 'household-0000042' }],
+      ['deliveries', FUEL_DELIVERIES, {}],
+      ['onboarding', HOUSEHOLD_ONBOARDING, {}],
+      ['claims', EMISSION_REDUCTION_CLAIMS, {}],
+    ])('finds the most recent of %s by walking an index, without sorting the table', async (_label, resource, selectors) => {
+      await repository.latestRecord(resource, { selectors });
+      const all = plans.flatMap(nodes);
+      expect(all.map((n) => n['Node Type'])).not.toContain('Seq Scan');
+      expect(all.map((n) => n['Node Type'])).not.toContain('Sort');
+    });
   });
 
   describe('ledger constraints', () => {
