@@ -4,8 +4,8 @@ describe('parseOptions', () => {
   it('defaults to a short run of every service on 100,000 households', () => {
     expect(parseOptions([])).toMatchObject({
       mode: 'default',
-      durationS: 3,
-      warmupS: 1,
+      durationS: 2,
+      warmupS: 0.5,
       households: 100_000,
       scale: 10,
       only: ['registry', 'ussd', 'protocol'],
@@ -18,6 +18,7 @@ describe('parseOptions', () => {
     [['--smoke'], { mode: 'smoke', durationS: 0.5, households: 300, seedCache: false }],
     [['--no-seed-cache'], { seedCache: false }],
     [['--clear-seed-cache'], { clearSeedCache: true }],
+    [['--filter', 'Stats', '--filter', 'log in'], { filters: ['stats', 'log in'] }],
     [['--profile', '--service-env', 'LOG_LEVEL=warn', '--service-env', 'X_Y='], { profile: true, serviceEnv: { LOG_LEVEL: 'warn', X_Y: '' } }],
     [['--smoke', '--duration', '0.5', '--only', 'ussd,protocol'], { durationS: 0.5, only: ['ussd', 'protocol'] }],
     [['--households', '200000', '--scale', '5', '--json', 'out.json'], { households: 200_000, scale: 5, jsonOut: 'out.json' }],

@@ -18,6 +18,8 @@ export interface BenchOptions {
   clearSeedCache: boolean;
   /** Run the services under `node --cpu-prof` and summarise where their CPU time went. */
   profile: boolean;
+  /** Only workloads whose name contains one of these (case-insensitive); all when empty. */
+  filters: string[];
   /** Extra environment for every service (not the floors), for what-if runs such as LOG_LEVEL=warn. */
   serviceEnv: Record<string, string>;
   jsonOut?: string;
@@ -30,14 +32,14 @@ const PRESETS: Record<BenchOptions['mode'], Pick<BenchOptions, 'durationS' | 'wa
   // inside the test suite.
   smoke: { durationS: 0.5, warmupS: 0, households: 300, connections: 4, sessions: 8 },
   // The whole suite in under five minutes on a 2-core machine.
-  default: { durationS: 3, warmupS: 1, households: 100_000, connections: 16, sessions: 64 },
+  default: { durationS: 2, warmupS: 0.5, households: 100_000, connections: 16, sessions: 64 },
   long: { durationS: 20, warmupS: 5, households: 100_000, connections: 16, sessions: 64 },
 };
 
 export const USAGE = `Usage: npm run bench -- [options]
 
   --smoke             about a second per benchmark on tiny data (what the test suite runs)
-  --long              20 s per measurement after 5 s warm-up (default: 3 s after 1 s)
+  --long              20 s per measurement after 5 s warm-up (default: 2 s after 0.5 s)
   --duration <s>      seconds per measurement          --warmup <s>   seconds of warm-up
   --only <list>       comma-separated subset of: ${SERVICES.join(', ')}
   --households <n>    registry base data set (default 100000; the growth pass uses n × scale)
@@ -50,6 +52,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --clear-seed-cache  drop every cached seed database and exit
   --profile           run the services under node --cpu-prof; prints where their CPU time went (profiling
                       slows them down: read the ratios of a run without it)
+  --filter <text>     only workloads whose name contains <text> (repeatable), e.g. --filter stats
   --service-env N=V   extra environment for every service, not the floors (repeatable), for what-if runs
                       such as --service-env LOG_LEVEL=warn
   --json <file>       also write every number as JSON
@@ -82,6 +85,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     clearSeedCache: false,
     profile: false,
     serviceEnv: {},
+    filters: [],
     help: false,
   };
   for (let i = 0; i < argv.length; i += 1) {
@@ -130,6 +134,12 @@ export function parseOptions(argv: string[]): BenchOptions {
       case '--profile':
         options.profile = true;
         break;
+      case '--filter': {
+        const text = next();
+        if (!text) throw new Error('--filter needs a part of a workload name, e.g. stats or "log in"');
+        options.filters.push(text.toLowerCase());
+        break;
+      }
       case '--service-env': {
         const pair = next() ?? '';
         const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(pair);

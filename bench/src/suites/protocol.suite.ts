@@ -3,7 +3,7 @@ import { LoadPlan, Step } from '../harness/load';
 import { freePort } from '../harness/network';
 import { ManagedProcess } from '../harness/processes';
 import { baseEnv, SERVICE_BUILDS, startFloor, startService } from './services';
-import { compare, SuiteContext } from './suite';
+import { compare, selected, SuiteContext } from './suite';
 
 /** Seeded by the local chain node (see apps/protocol-gateway/README.md). */
 export const SEEDED_ENTITY_DID = 'did:ixo:entity:7690f6fdf246e0e548befdb27f53c6b8';
@@ -44,6 +44,7 @@ export async function protocolSuite(ctx: SuiteContext): Promise<void> {
   const floor = await startFloor(ctx, 'protocol', upstreamEnv);
 
   for (const { workload, path, expect } of PROTOCOL_WORKLOADS) {
+    if (!selected(ctx, workload)) continue;
     const steps: Step[] = [{ method: 'GET', path, expect }];
     const plan: LoadPlan = { steps, connections: ctx.options.connections };
     await compare(ctx, { service: 'protocol-gateway', workload, floor: { ...floor, plan }, target: { ...service, plan } });

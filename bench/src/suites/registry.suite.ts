@@ -5,7 +5,7 @@ import { runToCompletion } from '../harness/processes';
 import { baseEnv, SERVICE_BUILDS, startFloor, startService } from './services';
 import { seededDatabase } from './registry-seed-cache';
 import { jsonDifference } from './same-json';
-import { compare, Endpoint, SuiteContext } from './suite';
+import { compare, selected, Endpoint, SuiteContext } from './suite';
 
 export interface RegistryWorkload {
   workload: string;
@@ -117,6 +117,7 @@ async function measureDeployment(
   const floor = await startFloor(ctx, 'registry', { DATABASE_URL: deployment.databaseUrl });
   const dataset = `${households.toLocaleString('en-US')} households`;
   for (const { workload, path, aggregate } of workloads) {
+    if (!selected(ctx, workload)) continue;
     const steps: Step[] = [{ method: 'GET', path, headers: { authorization: deployment.authorization } }];
     const plan: LoadPlan = { steps, connections: ctx.options.connections };
     const row = await compare(ctx, {
@@ -144,10 +145,13 @@ const REGISTRY_LOAD_ENV: Record<string, string> = { RATE_LIMIT_PER_MINUTE: '1000
 export async function registrySuite(ctx: SuiteContext): Promise<void> {
   assertBuilt([SERVICE_BUILDS.registry.main, SERVICE_BUILDS.registry.cli, floorScript('registry')]);
   const { households, scale } = ctx.options;
-  ctx.progress(`registry-api: seeding ${households.toLocaleString('en-US')} households, then ${(households * scale).toLocaleString('en-US')}`);
+  const placeholder: SeedFacts = { projectId: 'p', quarter: '2024-Q1', year: '2024' };
+  const wanted = registryWorkloads(placeholder).filter((workload) => selected(ctx, workload.workload));
+  if (wanted.length === 0) return;
+  ctx.progress(`registry-api: ${households.toLocaleString('en-US')} households, then ${(households * scale).toLocaleString('en-US')} for the aggregates`);
   const base = await deploy(ctx, households);
   await measureDeployment(ctx, base, households, registryWorkloads(base.facts));
-  if (scale > 1) {
+  if (scale > 1 && wanted.some((workload) => workload.aggregate)) {
     const scaled = await deploy(ctx, households * scale);
     // Same project and period names, so each aggregate is asked the same question of ten times the data.
     const workloads = registryWorkloads(base.facts).filter((workload) => workload.aggregate);

@@ -50,6 +50,11 @@ async function measureOne(ctx: SuiteContext, endpoint: Endpoint, plan: LoadPlan)
  * Floor first, then the service, back to back with the same plan and connection count: the machine is shared and
  * noisy, so only ratios taken side by side mean anything.
  */
+export function selected(ctx: SuiteContext, workload: string): boolean {
+  const name = workload.toLowerCase();
+  return ctx.options.filters.length === 0 || ctx.options.filters.some((text) => name.includes(text));
+}
+
 export async function compare(ctx: SuiteContext, comparison: Comparison): Promise<ComparedWorkload> {
   await preflight(comparison.floor.baseUrl, comparison.floor.plan.steps);
   await preflight(comparison.target.baseUrl, comparison.target.plan.steps);

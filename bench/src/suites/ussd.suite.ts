@@ -4,7 +4,7 @@ import { LoadPlan, preflight } from '../harness/load';
 import { runToCompletion } from '../harness/processes';
 import { createDatabase, redisNamespace } from '../harness/resources';
 import { baseEnv, SERVICE_BUILDS, startFloor, startService } from './services';
-import { compare, SuiteContext } from './suite';
+import { compare, selected, SuiteContext } from './suite';
 import { SessionFlow, sessionIdentity, sessionSteps } from './ussd-sessions';
 
 /** The committed example key (.env.example): a benchmark never needs a real secret. */
@@ -81,6 +81,7 @@ export async function ussdSuite(ctx: SuiteContext): Promise<void> {
   const runTag = `bench-${randomBytes(3).toString('hex')}`;
   const customerId = await createLoginAccount(service.baseUrl, runTag);
   for (const [index, flow] of ussdFlows(customerId).entries()) {
+    if (!selected(ctx, `session: ${flow.name}`)) continue;
     const identities = sessionIdentity(`${runTag}-${index}`);
     const target: LoadPlan = { steps: sessionSteps(flow, identities, true), connections: ctx.options.sessions };
     const floorPlan: LoadPlan = { steps: sessionSteps(flow, identities, false), connections: ctx.options.sessions };
