@@ -133,6 +133,14 @@ describe('menu machine', () => {
     expect(text(locked)).toBe('END Too many wrong PINs. Your account is locked for 15 minutes.');
   });
 
+  it('keeps a signed-in screen on one handset screen whatever the name', () => {
+    const home = (firstName: string, notice?: MenuState['notice']): string =>
+      renderer.render({ screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName }, notice }).text;
+    expect(home('Jane')).toMatch(/^Welcome, Jane\n/);
+    expect(home('Ọlá', { kind: 'pinChanged' })).toMatch(/^Your PIN has been changed\.\nWelcome, Ola\n/);
+    expect(home('Александра', { kind: 'pinChanged' })).toMatch(/^Your PIN has been changed\.\nWelcome\n/);
+  });
+
   it('pages long information texts with 98 and back with 0', () => {
     const long: MenuContent = { ...DEFAULT_CONTENT, about: 'Clean stoves save fuel. '.repeat(40) };
     const paged = new MenuRenderer(long);
@@ -160,6 +168,9 @@ describe('every reachable screen fits on a handset', () => {
     createAccount: [{ type: 'created', customerId: 'CFFFFFFFF' }],
     verifyPin: [
       { type: 'verified', outcome: { kind: 'ok', firstName: 'Bartholomew-Alexandre-Maximilian' } },
+      // A name outside GSM-7 would make the whole screen UCS-2 (80 characters).
+      { type: 'verified', outcome: { kind: 'ok', firstName: 'Ọlábísí-Àdùnní-Olúwaseun-Adébáyọ̀-Ọláníyọ̀nù' } },
+      { type: 'verified', outcome: { kind: 'ok', firstName: 'Александра-Владимировна-Константинова' } },
       { type: 'verified', outcome: { kind: 'wrong', attemptsLeft: 2 } },
       { type: 'verified', outcome: { kind: 'wrong', attemptsLeft: 1 } },
       { type: 'verified', outcome: { kind: 'locked', minutes: 10080, justNow: true } },

@@ -63,9 +63,15 @@ export function farewellText(farewell: Farewell): string {
 const LONGEST_PAGED_NOTICE = noticeText({ kind: 'invalidChoice' });
 
 interface Menu {
-  lines: string[];
+  /** The first line, or alternatives from best to plainest when it carries subscriber text (a name). */
+  lines: string[] | { choices: string[] };
   options: string[];
   nav: string[];
+}
+
+/** `Ọlá` → `Ola`: accents off, so a name does not force the whole screen into UCS-2 (80 characters). */
+function withoutAccents(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '');
 }
 
 const DEEP_NAV = [BACK_LINE, MAIN_LINE, EXIT_LINE];
@@ -100,7 +106,13 @@ function menuOf(state: MenuState): Menu {
       return { lines: ['Enter the same PIN again'], options: [], nav: DEEP_NAV };
     case 'accountHome':
       return {
-        lines: [`Welcome, ${state.auth?.firstName ?? ''}`],
+        lines: {
+          choices: [
+            `Welcome, ${state.auth?.firstName ?? ''}`,
+            `Welcome, ${withoutAccents(state.auth?.firstName ?? '')}`,
+            'Welcome',
+          ],
+        },
         options: ['1. Account details', '2. Change PIN', '3. Log out'],
         nav: [BACK_LINE, EXIT_LINE],
       };
@@ -146,7 +158,10 @@ export class MenuRenderer implements MachineContext {
   private menuText(state: MenuState): string {
     const menu = menuOf(state);
     const notice = state.notice ? [noticeText(state.notice)] : [];
-    return [...notice, ...menu.lines, ...menu.options, ...menu.nav].join('\n');
+    const compose = (lines: string[]): string => [...notice, ...lines, ...menu.options, ...menu.nav].join('\n');
+    if (Array.isArray(menu.lines)) return compose(menu.lines);
+    const texts = menu.lines.choices.map((line) => compose([line]));
+    return texts.find(fitsOnScreen) ?? texts[texts.length - 1]!;
   }
 
   private pagedParts(state: MenuState): { title: string; body: string } {

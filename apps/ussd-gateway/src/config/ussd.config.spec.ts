@@ -1,0 +1,61 @@
+import { ConfigValidationError, loadConfig } from '@dmrv/config';
+import { UssdConfig } from './ussd.config';
+
+const KEY = '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f';
+const base = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/dmrv_ussd', PIN_ENCRYPTION_KEY: KEY };
+
+function problems(env: NodeJS.ProcessEnv): string {
+  try {
+    loadConfig('ussd-gateway', UssdConfig, env);
+  } catch (error) {
+    if (error instanceof ConfigValidationError) return error.message;
+    throw error;
+  }
+  return '';
+}
+
+describe('UssdConfig', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig('ussd-gateway', UssdConfig, base);
+    expect(config).toMatchObject({
+      PORT: 3000,
+      REDIS_KEY_PREFIX: 'ussd:',
+      PIN_ENCRYPTION_KEY_ID: 'k1',
+      PIN_PREVIOUS_KEYS: [],
+      PIN_MAX_ATTEMPTS: 3,
+      PIN_LOCKOUT_SECONDS: 900,
+      SESSION_TTL_SECONDS: 180,
+      HOP_TIMEOUT_MS: 5000,
+      RATE_LIMIT_PER_IP: 100,
+      RATE_LIMIT_WINDOW_SECONDS: 60,
+      RATE_LIMIT_EXEMPT_CIDRS: [],
+      RATE_LIMIT_PER_PHONE: 30,
+    });
+    expect(config.REDIS_URL).toBeUndefined();
+    expect(config.OPERATOR_TOKEN).toBeUndefined();
+  });
+
+  it('names every missing or malformed variable and never prints a value', () => {
+    const message = problems({
+      PIN_ENCRYPTION_KEY: 'not-a-key-secret-value',
+      REDIS_URL: 'http://x',
+      OPERATOR_TOKEN: 'short',
+      RATE_LIMIT_EXEMPT_CIDRS: '10.0.0.0/8,bad cidr',
+      PIN_PREVIOUS_KEYS: 'k0:abc',
+    });
+    for (const variable of ['DATABASE_URL', 'PIN_ENCRYPTION_KEY', 'REDIS_URL', 'OPERATOR_TOKEN', 'RATE_LIMIT_EXEMPT_CIDRS', 'PIN_PREVIOUS_KEYS']) {
+      expect(message).toContain(`${variable}:`);
+    }
+    expect(message).not.toContain('not-a-key-secret-value');
+  });
+
+  it('parses lists', () => {
+    const config = loadConfig('ussd-gateway', UssdConfig, {
+      ...base,
+      RATE_LIMIT_EXEMPT_CIDRS: '196.201.214.0/24, 10.0.0.1',
+      PIN_PREVIOUS_KEYS: `k0:${KEY}`,
+    });
+    expect(config.RATE_LIMIT_EXEMPT_CIDRS).toEqual(['196.201.214.0/24', '10.0.0.1']);
+    expect(config.PIN_PREVIOUS_KEYS).toEqual([`k0:${KEY}`]);
+  });
+});

@@ -1,0 +1,23 @@
+import { normalizeException, DependencyUnavailableError } from '@dmrv/errors';
+import { BadRequestException } from '@nestjs/common';
+import { ThrottlerException } from '@nestjs/throttler';
+import { PhoneRateLimitedError } from './rate-limit/rate-limit.guard';
+import { INVALID_INPUT_REPLY, PHONE_RATE_LIMITED_REPLY, renderUssdError, UNAVAILABLE_REPLY } from './ussd-error.renderer';
+
+const session = { method: 'POST', url: '/api/ussd' };
+const render = (error: unknown, request = session) => renderUssdError(normalizeException(error), request);
+
+describe('renderUssdError', () => {
+  it('turns session-endpoint failures into USSD text with HTTP 200', () => {
+    expect(render(new BadRequestException('text'))).toEqual({ status: 200, body: INVALID_INPUT_REPLY, contentType: 'text/plain; charset=utf-8' });
+    expect(render(new DependencyUnavailableError('redis'))).toMatchObject({ status: 200, body: UNAVAILABLE_REPLY });
+    expect(render(new Error('boom'))).toMatchObject({ status: 200, body: UNAVAILABLE_REPLY });
+    expect(render(new PhoneRateLimitedError())).toMatchObject({ status: 200, body: PHONE_RATE_LIMITED_REPLY });
+    expect(render(new BadRequestException('x'), { method: 'POST', url: '/api/ussd?x=1' })).toMatchObject({ body: INVALID_INPUT_REPLY });
+  });
+
+  it('keeps the per-IP 429 and every other endpoint as JSON {message}', () => {
+    expect(render(new ThrottlerException())).toMatchObject({ status: 429, body: { message: expect.any(String) } });
+    expect(render(new BadRequestException('bad'), { method: 'GET', url: '/api/ussd/sessions' })).toEqual({ status: 400, body: { message: 'bad' } });
+  });
+});
