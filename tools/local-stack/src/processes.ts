@@ -1,25 +1,28 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { createInterface, Interface } from 'node:readline';
 
 export interface ManagedProcess {
   name: string;
   child: ChildProcess;
   exited: Promise<number | null>;
+  /** Each stdout line; one reader per stream, because closing a second reader would pause the pipe. */
+  stdoutLines: Interface;
 }
 
 /** Child output, each line prefixed with the service name, so one terminal shows the whole stack. */
-function relay(name: string, stream: NodeJS.ReadableStream | null, sink: NodeJS.WritableStream): void {
-  if (!stream) return;
+function relay(name: string, stream: NodeJS.ReadableStream, sink: NodeJS.WritableStream): Interface {
   const pad = name.padEnd(17);
-  createInterface({ input: stream }).on('line', (line) => sink.write(`${pad}| ${line}\n`));
+  const lines = createInterface({ input: stream });
+  lines.on('line', (line) => sink.write(`${pad}| ${line}\n`));
+  return lines;
 }
 
 export function startProcess(name: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): ManagedProcess {
   const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  relay(name, child.stdout, process.stdout);
+  const stdoutLines = relay(name, child.stdout, process.stdout);
   relay(name, child.stderr, process.stderr);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { name, child, exited };
+  return { name, child, exited, stdoutLines };
 }
 
 /** Runs a one-shot command (migrations, seed) and resolves with its stdout; rejects on a non-zero exit. */
@@ -40,18 +43,18 @@ export function runToCompletion(name: string, args: string[], env: NodeJS.Proces
 export function firstJsonLine<T>(managed: ManagedProcess, timeoutMs: number): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${managed.name} did not announce itself within ${timeoutMs} ms`)), timeoutMs);
-    const lines = createInterface({ input: managed.child.stdout! });
-    lines.on('line', (line) => {
+    const onLine = (line: string): void => {
       if (!line.trim().startsWith('{')) return;
       try {
         const parsed = JSON.parse(line) as T;
         clearTimeout(timer);
-        lines.close();
+        managed.stdoutLines.off('line', onLine);
         resolve(parsed);
       } catch {
         // a log line that merely starts with "{"; keep waiting
       }
-    });
+    };
+    managed.stdoutLines.on('line', onLine);
     void managed.exited.then((code) => {
       clearTimeout(timer);
       reject(new Error(`${managed.name} exited with ${code} before it was ready`));
