@@ -20,6 +20,9 @@ export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions
     migrationsTableName: MIGRATIONS_TABLE,
     synchronize: false,
     migrationsRun: false,
+    // Ids default to gen_random_uuid() (core since PostgreSQL 13): no extension to create, which managed databases
+    // and the embedded one refuse anyway.
+    installExtensions: false,
     extra: { max: poolSize, connectionTimeoutMillis: QUERY_TIMEOUT_MS, query_timeout: QUERY_TIMEOUT_MS },
   };
 }
