@@ -162,6 +162,15 @@ describe('registry-api collections (cursor paging, additive to the original cont
     expect(added).toBeGreaterThan(0);
   });
 
+  it('lists a corrected record under updated_since: the database stamps updated_at on every UPDATE', async () => {
+    const since = new Date().toISOString();
+    const target = PURCHASES[3]!;
+    await fixture.dataSource.query('UPDATE fuel_purchases SET amount_kg = 7 WHERE id = $1', [target.id]);
+    const body = await page<{ fuel_id: string; amount: number }>(`/v1/claims/fuel-purchase/list?updated_since=${since}`, 'FuelPurchaseClaimPage');
+    expect(body.data).toEqual([{ fuel_id: target.id, amount: 7, purchase_date: target.day }]);
+    expect(body.total_count).toBe(1);
+  });
+
   it('keeps timestamps exact below the millisecond when paging devices', async () => {
     const household = HOUSEHOLDS[1]!;
     for (const [id, at] of [
