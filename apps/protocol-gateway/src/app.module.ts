@@ -34,7 +34,8 @@ export class UpstreamModule implements OnApplicationBootstrap, OnModuleDestroy {
         {
           provide: ReflectionMonitor,
           inject: [UpstreamClient],
-          useFactory: (upstream: UpstreamClient) => new ReflectionMonitor(upstream, Math.min(config.UPSTREAM_DEADLINE_MS, 5_000)),
+          useFactory: (upstream: UpstreamClient) =>
+            new ReflectionMonitor(upstream, Math.min(config.UPSTREAM_DEADLINE_MS, 5_000)),
         },
       ],
       exports: [UpstreamClient, ReflectionMonitor],
@@ -59,11 +60,19 @@ export class UpstreamModule implements OnApplicationBootstrap, OnModuleDestroy {
 export class AppModule {
   static forRoot(config: ProtocolGatewayConfig): DynamicModule {
     const upstream = UpstreamModule.forRoot(config);
-    const redact = config.API_KEY_HEADER.toLowerCase() === 'x-api-key' ? [] : [`req.headers["${config.API_KEY_HEADER.toLowerCase()}"]`];
+    const redact =
+      config.API_KEY_HEADER.toLowerCase() === 'x-api-key'
+        ? []
+        : [`req.headers["${config.API_KEY_HEADER.toLowerCase()}"]`];
     return {
       module: AppModule,
       imports: [
-        LoggingModule.forRoot({ service: 'protocol-gateway', level: config.LOG_LEVEL, pretty: config.LOG_PRETTY, redact }),
+        LoggingModule.forRoot({
+          service: 'protocol-gateway',
+          level: config.LOG_LEVEL,
+          pretty: config.LOG_PRETTY,
+          redact,
+        }),
         upstream,
         HealthModule.forRoot({
           service: 'protocol-gateway',
@@ -81,15 +90,30 @@ export class AppModule {
           inject: [PROTO_DESCRIPTORS],
           useFactory: (root: Root) => RouteTable.fromRoot(root, QUERY_SERVICES, config.PROTOCOL_PREFIX),
         },
-        { provide: JsonPrinter, inject: [PROTO_DESCRIPTORS], useFactory: (root: Root) => new JsonPrinter(root) },
+        {
+          provide: JsonPrinter,
+          inject: [PROTO_DESCRIPTORS],
+          useFactory: (root: Root) => new JsonPrinter(root),
+        },
         {
           provide: AccessPolicy,
-          useFactory: () => new AccessPolicy({ mode: config.ACCESS_MODE, header: config.API_KEY_HEADER, grants: parseApiKeys(config.API_KEYS) }),
+          useFactory: () =>
+            new AccessPolicy({
+              mode: config.ACCESS_MODE,
+              header: config.API_KEY_HEADER,
+              grants: parseApiKeys(config.API_KEYS),
+            }),
         },
         {
           provide: TranscoderService,
           inject: [RouteTable, JsonPrinter, UpstreamClient, ReflectionMonitor, AccessPolicy],
-          useFactory: (routes: RouteTable, printer: JsonPrinter, client: UpstreamClient, reflection: ReflectionMonitor, access: AccessPolicy) =>
+          useFactory: (
+            routes: RouteTable,
+            printer: JsonPrinter,
+            client: UpstreamClient,
+            reflection: ReflectionMonitor,
+            access: AccessPolicy,
+          ) =>
             new TranscoderService(routes, printer, client, reflection, access, {
               prefix: config.PROTOCOL_PREFIX,
               legacyPrefixes: config.LEGACY_PREFIXES,

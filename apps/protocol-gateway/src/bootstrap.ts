@@ -16,7 +16,13 @@ export async function bootstrap(
   });
   installCors(app.getHttpAdapter().getInstance(), {
     origins: config.CORS_ORIGINS,
-    allowHeaders: [BLOCK_HEIGHT_HEADER, 'authorization', 'content-type', 'x-request-id', config.API_KEY_HEADER],
+    allowHeaders: [
+      BLOCK_HEIGHT_HEADER,
+      'authorization',
+      'content-type',
+      'x-request-id',
+      config.API_KEY_HEADER,
+    ],
   });
   return { app, config };
 }

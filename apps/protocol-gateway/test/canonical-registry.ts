@@ -3,7 +3,11 @@ import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import { Namespace, Root, Type } from 'protobufjs';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- side-effect extension without typings for the import form
 const descriptor = require('protobufjs/ext/descriptor') as {
-  FileDescriptorSet: { toObject(message: unknown, options: object): DescriptorSet; fromObject(object: DescriptorSet): unknown; encode(message: unknown): { finish(): Uint8Array } };
+  FileDescriptorSet: {
+    toObject(message: unknown, options: object): DescriptorSet;
+    fromObject(object: DescriptorSet): unknown;
+    encode(message: unknown): { finish(): Uint8Array };
+  };
 };
 
 interface FieldDescriptor {
@@ -33,9 +37,12 @@ interface DescriptorSet {
  * names relative and omits file dependencies; both are filled in here from the resolved reflection objects.
  */
 export function canonicalRegistry(root: Root): FileRegistry {
-  const set = descriptor.FileDescriptorSet.toObject((root as unknown as { toDescriptor(syntax: string): unknown }).toDescriptor('proto3'), {
-    defaults: false,
-  });
+  const set = descriptor.FileDescriptorSet.toObject(
+    (root as unknown as { toDescriptor(syntax: string): unknown }).toDescriptor('proto3'),
+    {
+      defaults: false,
+    },
+  );
   const fileOfPackage = new Map(set.file.map((file) => [file.package ?? '', file.name]));
   for (const file of set.file) {
     // Only messages and enums take part in JSON; services and option extensions would need more wiring.
@@ -78,7 +85,9 @@ export function canonicalRegistry(root: Root): FileRegistry {
     ordered.push(file);
   };
   set.file.forEach(place);
-  const bytes = descriptor.FileDescriptorSet.encode(descriptor.FileDescriptorSet.fromObject({ file: ordered })).finish();
+  const bytes = descriptor.FileDescriptorSet.encode(
+    descriptor.FileDescriptorSet.fromObject({ file: ordered }),
+  ).finish();
   return createFileRegistry(fromBinary(FileDescriptorSetSchema, bytes) ?? create(FileDescriptorSetSchema));
 }
 

@@ -13,7 +13,10 @@ async function withSetup(
   run: (gateway: Gateway, node: LocalChainNode | undefined) => Promise<void>,
 ): Promise<void> {
   const node = nodeOptions ? await startNode(nodeOptions) : undefined;
-  const gateway = await startGateway({ GRPC_UPSTREAM: node ? node.address : `127.0.0.1:${await freePort()}`, ...env });
+  const gateway = await startGateway({
+    GRPC_UPSTREAM: node ? node.address : `127.0.0.1:${await freePort()}`,
+    ...env,
+  });
   try {
     await run(gateway, node);
   } finally {
@@ -27,7 +30,11 @@ describe('failure paths, each triggered for real', () => {
     await withSetup({ omitServices: ['token'] }, {}, async (gateway) => {
       const { status: code, body } = await gateway.get('/ixo/token/params');
       expect(code).toBe(501);
-      expect(body).toEqual({ code: 12, message: 'ixo.token.v1beta1.Query is not served by the upstream node', details: [] });
+      expect(body).toEqual({
+        code: 12,
+        message: 'ixo.token.v1beta1.Query is not served by the upstream node',
+        details: [],
+      });
       expect((await gateway.get('/ixo/entity/params')).status).toBe(200);
       const root = await gateway.get('/');
       expect(root.body.upstream.reflection).toBe('known');
@@ -45,7 +52,9 @@ describe('failure paths, each triggered for real', () => {
       newer = await startNode({ port: older.port });
       // The periodic refresh does this on a timer; the test waits for the channel instead of the clock.
       const channel = gateway.app.get(UpstreamClient).channelClient;
-      await new Promise<void>((resolve, reject) => channel.waitForReady(Date.now() + 5000, (error) => (error ? reject(error) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        channel.waitForReady(Date.now() + 5000, (error) => (error ? reject(error) : resolve())),
+      );
       await gateway.app.get(ReflectionMonitor).refresh();
       expect((await gateway.get('/ixo/token/params')).status).toBe(200);
     } finally {
@@ -59,7 +68,11 @@ describe('failure paths, each triggered for real', () => {
     await withSetup({ omitServices: ['ixo.iid.v1beta1.Query'], reflection: false }, {}, async (gateway) => {
       const { status: code, body } = await gateway.get('/ixo/did/dids');
       expect(code).toBe(501);
-      expect(body).toEqual({ code: 12, message: 'ixo.iid.v1beta1.Query/IidDocuments is not implemented by the upstream node', details: [] });
+      expect(body).toEqual({
+        code: 12,
+        message: 'ixo.iid.v1beta1.Query/IidDocuments is not implemented by the upstream node',
+        details: [],
+      });
       expect((await gateway.get('/')).body.upstream.reflection).toBe('unsupported');
     });
   });
@@ -68,7 +81,11 @@ describe('failure paths, each triggered for real', () => {
     await withSetup(null, {}, async (gateway) => {
       const { status: code, body } = await gateway.get('/ixo/token/params');
       expect(code).toBe(503);
-      expect(body).toEqual({ code: 14, message: expect.stringMatching(/^the upstream node 127\.0\.0\.1:\d+ is unavailable$/), details: [] });
+      expect(body).toEqual({
+        code: 14,
+        message: expect.stringMatching(/^the upstream node 127\.0\.0\.1:\d+ is unavailable$/),
+        details: [],
+      });
       const health = await gateway.get('/health');
       expect(health.status).toBe(503);
       expect(health.body.checks.upstream.status).toBe('down');
@@ -77,13 +94,21 @@ describe('failure paths, each triggered for real', () => {
   });
 
   it('504 when the node answers after the deadline', async () => {
-    await withSetup({ delayMs: 30_000, slowMethods: ['ixo.token.v1beta1.Query/Params'] }, { UPSTREAM_DEADLINE_MS: '300' }, async (gateway) => {
-      const { status: code, body } = await gateway.get('/ixo/token/params');
-      expect(code).toBe(504);
-      expect(body).toEqual({ code: 4, message: 'the upstream node did not answer within 300 ms', details: [] });
-      // Other methods are not slowed down.
-      expect((await gateway.get('/ixo/entity/params')).status).toBe(200);
-    });
+    await withSetup(
+      { delayMs: 30_000, slowMethods: ['ixo.token.v1beta1.Query/Params'] },
+      { UPSTREAM_DEADLINE_MS: '300' },
+      async (gateway) => {
+        const { status: code, body } = await gateway.get('/ixo/token/params');
+        expect(code).toBe(504);
+        expect(body).toEqual({
+          code: 4,
+          message: 'the upstream node did not answer within 300 ms',
+          details: [],
+        });
+        // Other methods are not slowed down.
+        expect((await gateway.get('/ixo/entity/params')).status).toBe(200);
+      },
+    );
   });
 
   it('maps injected upstream failures through the table, hiding internal detail', async () => {
@@ -96,7 +121,11 @@ describe('failure paths, each triggered for real', () => {
     await withSetup({ failures }, {}, async (gateway) => {
       const internal = await gateway.get('/ixo/token/params');
       expect(internal.status).toBe(500);
-      expect(internal.body).toEqual({ code: 13, message: 'the upstream node failed (INTERNAL)', details: [] });
+      expect(internal.body).toEqual({
+        code: 13,
+        message: 'the upstream node failed (INTERNAL)',
+        details: [],
+      });
       const exhausted = await gateway.get('/ixo/claims/params');
       expect(exhausted.status).toBe(429);
       expect(exhausted.body.code).toBe(8);
@@ -104,7 +133,11 @@ describe('failure paths, each triggered for real', () => {
       expect(unavailable.status).toBe(503);
       const denied = await gateway.get('/ixo/did/dids');
       expect(denied.status).toBe(403);
-      expect(denied.body).toEqual({ code: 7, message: 'injected failure for ixo.iid.v1beta1.Query/IidDocuments', details: [] });
+      expect(denied.body).toEqual({
+        code: 7,
+        message: 'injected failure for ixo.iid.v1beta1.Query/IidDocuments',
+        details: [],
+      });
     });
   });
 
@@ -116,13 +149,19 @@ describe('failure paths, each triggered for real', () => {
         const missing = await gateway.get('/ixo/token/params');
         expect(missing.status).toBe(401);
         expect(missing.headers['www-authenticate']).toBe('ApiKey header="x-api-key"');
-        expect(missing.body).toEqual({ code: 16, message: 'an API key is required in the x-api-key header', details: [] });
+        expect(missing.body).toEqual({
+          code: 16,
+          message: 'an API key is required in the x-api-key header',
+          details: [],
+        });
         const wrong = await gateway.get('/ixo/token/params', { 'x-api-key': 'wrong-0123456789abcdef' });
         expect(wrong.status).toBe(403);
         expect(wrong.body.code).toBe(7);
         const scoped = await gateway.get('/ixo/token/params', { 'x-api-key': CLAIMS_ONLY });
         expect(scoped.status).toBe(403);
-        expect(scoped.body.message).toBe('the API key is not permitted to call ixo.token.v1beta1.Query/Params');
+        expect(scoped.body.message).toBe(
+          'the API key is not permitted to call ixo.token.v1beta1.Query/Params',
+        );
         expect((await gateway.get('/ixo/claims/params', { 'x-api-key': CLAIMS_ONLY })).status).toBe(200);
         expect((await gateway.get('/ixo/token/params', { 'x-api-key': KEY })).status).toBe(200);
         // Health and the root record stay open for probes and discovery.
@@ -144,7 +183,11 @@ describe('failure paths, each triggered for real', () => {
         const response = await gateway.app.inject({
           method: 'OPTIONS',
           url: '/ixo/token/params',
-          headers: { origin: 'https://dashboard.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' },
+          headers: {
+            origin: 'https://dashboard.example',
+            'access-control-request-method': 'GET',
+            'access-control-request-headers': 'x-api-key',
+          },
         });
         expect(response.statusCode).toBe(204);
         expect(response.headers['access-control-allow-origin']).toBe('*');
@@ -154,7 +197,9 @@ describe('failure paths, each triggered for real', () => {
 
     it('never forwards the API key to the node', async () => {
       await withSetup({}, { ...env, API_KEY_HEADER: 'authorization' }, async (gateway) => {
-        const { status: code, headers } = await gateway.get('/ixo/token/params', { authorization: `Bearer ${KEY}` });
+        const { status: code, headers } = await gateway.get('/ixo/token/params', {
+          authorization: `Bearer ${KEY}`,
+        });
         expect(code).toBe(200);
         expect(headers['grpc-metadata-x-echo-authorization']).toBeUndefined();
       });
@@ -164,7 +209,9 @@ describe('failure paths, each triggered for real', () => {
 
 describe('configuration', () => {
   it('fails fast naming the bad variables', async () => {
-    await expect(startGateway({ GRPC_UPSTREAM: 'nope', ACCESS_MODE: 'api-key', PROTOCOL_PREFIX: '/ixo/' })).rejects.toThrow(
+    await expect(
+      startGateway({ GRPC_UPSTREAM: 'nope', ACCESS_MODE: 'api-key', PROTOCOL_PREFIX: '/ixo/' }),
+    ).rejects.toThrow(
       /GRPC_UPSTREAM: must be host:port[\s\S]*PROTOCOL_PREFIX[\s\S]*API_KEYS: is required when ACCESS_MODE=api-key/,
     );
   });

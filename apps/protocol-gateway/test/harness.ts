@@ -1,7 +1,11 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 // The local chain node is a workspace tool, not a lib: jest maps only @dmrv/<lib> to sources, so it is imported
 // by path (its dist is not needed for tests).
-import { LocalChainNode, LocalChainNodeOptions, startLocalChainNode } from '../../../tools/local-chain-node/src';
+import {
+  LocalChainNode,
+  LocalChainNodeOptions,
+  startLocalChainNode,
+} from '../../../tools/local-chain-node/src';
 import { bootstrap } from '../src/bootstrap';
 
 export { startLocalChainNode };
@@ -25,10 +29,18 @@ export async function startGateway(env: Record<string, string>): Promise<Gateway
   const { app } = await bootstrap({ ...BASE_ENV, ...env });
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
-  const inject = async (method: string, url: string, headers: Record<string, string> = {}): Promise<GatewayAnswer> => {
+  const inject = async (
+    method: string,
+    url: string,
+    headers: Record<string, string> = {},
+  ): Promise<GatewayAnswer> => {
     const response = await app.inject({ method: method as 'GET', url, headers });
     const text = response.body;
-    return { status: response.statusCode, headers: response.headers, body: text.length > 0 ? JSON.parse(text) : undefined };
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      body: text.length > 0 ? JSON.parse(text) : undefined,
+    };
   };
   return {
     app,

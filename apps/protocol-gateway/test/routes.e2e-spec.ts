@@ -23,7 +23,9 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
     it('entity Params', async () => {
       const { status, body } = await gateway.get('/ixo/entity/params');
       expect(status).toBe(200);
-      expect(body).toEqual({ params: { ...node.seed.entityParams, createSequence: String(SEED_COUNTS.entities) } });
+      expect(body).toEqual({
+        params: { ...node.seed.entityParams, createSequence: String(SEED_COUNTS.entities) },
+      });
     });
 
     it('entity Entity by DID: proto names, defaults, RFC 3339 timestamps, null for an unset message', async () => {
@@ -39,7 +41,11 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
         relayer_node: expect.stringMatching(/^ixo1/),
         credentials: [`${did}#credential-1`],
         entity_verified: true,
-        metadata: { version_id: `${did}#1`, created: '2024-01-01T00:00:00.123Z', updated: '2024-01-01T02:00:00Z' },
+        metadata: {
+          version_id: `${did}#1`,
+          created: '2024-01-01T00:00:00.123Z',
+          updated: '2024-01-01T02:00:00Z',
+        },
       });
       expect(body.iidDocument.id).toBe(did);
       expect(Object.keys(body.iidDocument)).toEqual([
@@ -87,11 +93,18 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
     });
 
     it('entity EntityList with pagination', async () => {
-      const { status, body } = await gateway.get('/ixo/entity?pagination.limit=3&pagination.count_total=true');
+      const { status, body } = await gateway.get(
+        '/ixo/entity?pagination.limit=3&pagination.count_total=true',
+      );
       expect(status).toBe(200);
       expect(body.entities).toHaveLength(3);
-      expect(body.entities.map((entity: { id: string }) => entity.id)).toEqual(node.seed.entities.slice(0, 3).map((entity) => entity.id));
-      expect(body.pagination).toEqual({ next_key: Buffer.from(String(node.seed.entities[3]!.id)).toString('base64'), total: '120' });
+      expect(body.entities.map((entity: { id: string }) => entity.id)).toEqual(
+        node.seed.entities.slice(0, 3).map((entity) => entity.id),
+      );
+      expect(body.pagination).toEqual({
+        next_key: Buffer.from(String(node.seed.entities[3]!.id)).toString('base64'),
+        total: '120',
+      });
     });
 
     it('claims Params: uint64 as strings, decimals as strings', async () => {
@@ -111,7 +124,15 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
     it('claims Collection: enums by name, Durations, every field', async () => {
       const { status, body } = await gateway.get('/ixo/claims/collection/5');
       expect(status).toBe(200);
-      expect(body.collection).toMatchObject({ id: '5', entity: entityDid(5), protocol: entityDid(0), quota: '10000', state: 'PAUSED', intents: 'DENY', end_date: null });
+      expect(body.collection).toMatchObject({
+        id: '5',
+        entity: entityDid(5),
+        protocol: entityDid(0),
+        quota: '10000',
+        state: 'PAUSED',
+        intents: 'DENY',
+        end_date: null,
+      });
       expect(body.collection.start_date).toBe('2024-01-06T00:00:00Z');
       expect(body.collection.payments.approval).toEqual({
         account: expect.any(String),
@@ -128,7 +149,20 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
     it('claims CollectionList', async () => {
       const { status, body } = await gateway.get('/ixo/claims/collections');
       expect(status).toBe(200);
-      expect(body.collections.map((collection: { id: string }) => collection.id)).toEqual(['1', '10', '11', '12', '2', '3', '4', '5', '6', '7', '8', '9']);
+      expect(body.collections.map((collection: { id: string }) => collection.id)).toEqual([
+        '1',
+        '10',
+        '11',
+        '12',
+        '2',
+        '3',
+        '4',
+        '5',
+        '6',
+        '7',
+        '8',
+        '9',
+      ]);
       expect(body.pagination).toEqual({ next_key: '', total: '0' });
     });
 
@@ -138,7 +172,9 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
       expect(status).toBe(200);
       expect(body.claim.claim_id).toBe(claim.claim_id);
       expect(body.claim.submission_date).toMatch(RFC3339);
-      expect(Object.values(body.claim.payments_status).every((value) => typeof value === 'string')).toBe(true);
+      expect(Object.values(body.claim.payments_status).every((value) => typeof value === 'string')).toBe(
+        true,
+      );
     });
 
     it('claims ClaimList (the benchmark page)', async () => {
@@ -166,9 +202,16 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
 
     it('claims Intent by agent, collection and id, and IntentList', async () => {
       const intent = node.seed.intents[0]!;
-      const one = await gateway.get(`/ixo/claims/intent/${String(intent.agent_address)}/${String(intent.collection_id)}/${String(intent.id)}`);
+      const one = await gateway.get(
+        `/ixo/claims/intent/${String(intent.agent_address)}/${String(intent.collection_id)}/${String(intent.id)}`,
+      );
       expect(one.status).toBe(200);
-      expect(one.body.intent).toMatchObject({ id: intent.id, status: 'ACTIVE', claim_id: '', expire_at: expect.stringMatching(RFC3339) });
+      expect(one.body.intent).toMatchObject({
+        id: intent.id,
+        status: 'ACTIVE',
+        claim_id: '',
+        expire_at: expect.stringMatching(RFC3339),
+      });
       const list = await gateway.get('/ixo/claims/intents?pagination.limit=5');
       expect(list.status).toBe(200);
       expect(list.body.intents).toHaveLength(5);
@@ -184,7 +227,12 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
       const [index, metadata] = [...node.seed.tokenMetadata.entries()][0]!;
       const { status, body } = await gateway.get(`/ixo/token/metadata/${index}`);
       expect(status).toBe(200);
-      expect(body).toMatchObject({ name: metadata.name, decimals: '0', index, properties: { cap: '0', linkedResources: [expect.objectContaining({ type: 'application/json' })] } });
+      expect(body).toMatchObject({
+        name: metadata.name,
+        decimals: '0',
+        index,
+        properties: { cap: '0', linkedResources: [expect.objectContaining({ type: 'application/json' })] },
+      });
     });
 
     it('token TokenList by minter and TokenDoc by minter and contract', async () => {
@@ -193,9 +241,16 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
       expect(list.status).toBe(200);
       expect(list.body.tokenDocs).toHaveLength(4);
       expect(Object.keys(list.body)).toEqual(['pagination', 'tokenDocs']);
-      const one = await gateway.get(`/ixo/token/minter/${String(token.minter)}/${String(token.contract_address)}`);
+      const one = await gateway.get(
+        `/ixo/token/minter/${String(token.minter)}/${String(token.contract_address)}`,
+      );
       expect(one.status).toBe(200);
-      expect(one.body.tokenDoc).toMatchObject({ minter: token.minter, contract_address: token.contract_address, name: token.name, type: 'ixo1155' });
+      expect(one.body.tokenDoc).toMatchObject({
+        minter: token.minter,
+        contract_address: token.contract_address,
+        name: token.name,
+        type: 'ixo1155',
+      });
     });
 
     it('iid IidDocuments and IidDocument', async () => {
@@ -205,7 +260,12 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
       const did = entityDid(7);
       const one = await gateway.get(`/ixo/did/dids/${did}`);
       expect(one.status).toBe(200);
-      expect(one.body.iidDocument.metadata).toEqual({ versionId: `${did}#1`, created: '2024-01-08T00:00:00Z', updated: '2024-01-08T01:00:00Z', deactivated: false });
+      expect(one.body.iidDocument.metadata).toEqual({
+        versionId: `${did}#1`,
+        created: '2024-01-08T00:00:00Z',
+        updated: '2024-01-08T01:00:00Z',
+        deactivated: false,
+      });
     });
   });
 
@@ -275,9 +335,17 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
   describe('errors: {code, message, details} with the grpc-gateway status table', () => {
     it.each([
       ['a limit that is not a number', '/ixo/claims/claims?pagination.limit=abc', /pagination.limit/],
-      ['bad base64 in pagination.key', '/ixo/claims/claims?pagination.key=a$b', /pagination.key: not valid base64/],
+      [
+        'bad base64 in pagination.key',
+        '/ixo/claims/claims?pagination.key=a$b',
+        /pagination.key: not valid base64/,
+      ],
       ['an unknown query parameter', '/ixo/token/params?verbose=1', /unknown query parameter verbose/],
-      ['key and offset together (refused by the node)', '/ixo/claims/claims?pagination.key=AQ==&pagination.offset=3', /either offset or key/],
+      [
+        'key and offset together (refused by the node)',
+        '/ixo/claims/claims?pagination.key=AQ==&pagination.offset=3',
+        /either offset or key/,
+      ],
     ])('400 for %s', async (_name, path, message) => {
       const { status, body } = await gateway.get(path);
       expect(status).toBe(400);
@@ -286,7 +354,11 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
 
     it.each([
       ['a height that is not a number', { 'x-cosmos-block-height': 'latest' }, /x-cosmos-block-height/],
-      ['a height in the future (refused by the node)', { 'x-cosmos-block-height': '99999999999' }, /height in the future/],
+      [
+        'a height in the future (refused by the node)',
+        { 'x-cosmos-block-height': '99999999999' },
+        /height in the future/,
+      ],
       ['metadata gRPC reserves', { 'grpc-metadata-grpc-timeout': '1S' }, /cannot be forwarded/],
     ])('400 for %s', async (_name, headers, message) => {
       const { status, body } = await gateway.get('/ixo/token/params', headers);
@@ -297,10 +369,22 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
     it.each([
       ['an unknown path', '/ixo/nothing/here', /no route for \/ixo\/nothing\/here; .* under \/ixo\//],
       ['a path outside the prefix', '/cosmos/bank/v1beta1/balances/x', /under \/ixo\//],
-      ['a legacy claims prefix', '/ixo/claim/claims', /\/ixo\/claim is a route prefix of an older release; .* under \/ixo\//],
+      [
+        'a legacy claims prefix',
+        '/ixo/claim/claims',
+        /\/ixo\/claim is a route prefix of an older release; .* under \/ixo\//,
+      ],
       ['an Amino-era path', '/did/did:ixo:abc', /\/did is a route prefix of an older release/],
-      ['an entity that does not exist (NOT_FOUND)', `/ixo/entity/did:ixo:entity:${'0'.repeat(32)}`, /not found/],
-      ['a claim that does not exist (UNKNOWN "not found")', '/ixo/claims/claim/bafkmissing', /code 1100: claim not found/],
+      [
+        'an entity that does not exist (NOT_FOUND)',
+        `/ixo/entity/did:ixo:entity:${'0'.repeat(32)}`,
+        /not found/,
+      ],
+      [
+        'a claim that does not exist (UNKNOWN "not found")',
+        '/ixo/claims/claim/bafkmissing',
+        /code 1100: claim not found/,
+      ],
     ])('404 for %s', async (_name, path, message) => {
       const { status, body } = await gateway.get(path);
       expect(status).toBe(404);
@@ -308,25 +392,45 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
     });
 
     it.each(['POST', 'PUT', 'DELETE', 'PATCH'])('405 for %s on a GET route, with Allow', async (method) => {
-      const response = await gateway.app.inject({ method: method as 'POST', url: '/ixo/token/params', payload: method === 'DELETE' ? undefined : {} });
+      const response = await gateway.app.inject({
+        method: method as 'POST',
+        url: '/ixo/token/params',
+        payload: method === 'DELETE' ? undefined : {},
+      });
       expect(response.statusCode).toBe(405);
       expect(response.headers.allow).toBe('GET');
-      expect(response.json()).toEqual({ code: 12, message: `method ${method} is not allowed on /ixo/token/params; use GET`, details: [] });
+      expect(response.json()).toEqual({
+        code: 12,
+        message: `method ${method} is not allowed on /ixo/token/params; use GET`,
+        details: [],
+      });
     });
 
     it('501 for a method an older node does not implement', async () => {
       const { status, body } = await gateway.get('/ixo/claims/collection/1/members');
       expect(status).toBe(501);
-      expect(body).toEqual({ code: 12, message: 'ixo.claims.v1beta1.Query/CollectionMemberList is not implemented by the upstream node', details: [] });
+      expect(body).toEqual({
+        code: 12,
+        message: 'ixo.claims.v1beta1.Query/CollectionMemberList is not implemented by the upstream node',
+        details: [],
+      });
     });
 
     it('501 for a method the operator disabled, without calling the upstream', async () => {
       // Nothing listens upstream: had the gateway called it, the answer would be 503.
-      const closed = await startGateway({ GRPC_UPSTREAM: `127.0.0.1:${await freePort()}`, DISABLED_METHODS: 'ixo.claims.v1beta1.Query/ClaimList,token', REFLECTION_ENABLED: 'false' });
+      const closed = await startGateway({
+        GRPC_UPSTREAM: `127.0.0.1:${await freePort()}`,
+        DISABLED_METHODS: 'ixo.claims.v1beta1.Query/ClaimList,token',
+        REFLECTION_ENABLED: 'false',
+      });
       try {
         const disabled = await closed.get('/ixo/claims/claims');
         expect(disabled.status).toBe(501);
-        expect(disabled.body).toEqual({ code: 12, message: 'ixo.claims.v1beta1.Query/ClaimList is disabled on this gateway', details: [] });
+        expect(disabled.body).toEqual({
+          code: 12,
+          message: 'ixo.claims.v1beta1.Query/ClaimList is disabled on this gateway',
+          details: [],
+        });
         expect((await closed.get('/ixo/token/params')).status).toBe(501);
         expect((await closed.get('/ixo/claims/params')).status).toBe(503);
       } finally {
@@ -340,14 +444,25 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
       const { status, body } = await gateway.get('/');
       expect(status).toBe(200);
       expect(body.prefix).toBe('/ixo');
-      expect(body.upstream).toEqual({ reflection: 'known', services: expect.arrayContaining(['ixo.entity.v1beta1.Query', 'ixo.token.v1beta1.Query']) });
-      expect(body.routes).toContainEqual({ method: 'GET', path: '/ixo/entity/{id}', rpc: 'ixo.entity.v1beta1.Query/Entity', disabled: false });
+      expect(body.upstream).toEqual({
+        reflection: 'known',
+        services: expect.arrayContaining(['ixo.entity.v1beta1.Query', 'ixo.token.v1beta1.Query']),
+      });
+      expect(body.routes).toContainEqual({
+        method: 'GET',
+        path: '/ixo/entity/{id}',
+        rpc: 'ixo.entity.v1beta1.Query/Entity',
+        disabled: false,
+      });
     });
 
     it('/health is ready with the upstream up', async () => {
       const { status, body } = await gateway.get('/health');
       expect(status).toBe(200);
-      expect(body).toEqual({ status: 'ok', checks: { upstream: { status: 'up', latencyMs: expect.any(Number) } } });
+      expect(body).toEqual({
+        status: 'ok',
+        checks: { upstream: { status: 'up', latencyMs: expect.any(Number) } },
+      });
     });
   });
 });
@@ -358,7 +473,11 @@ describe('prefix and CORS configuration', () => {
 
   beforeAll(async () => {
     node = await startNode();
-    gateway = await startGateway({ GRPC_UPSTREAM: node.address, PROTOCOL_PREFIX: 'chain/ixo', CORS_ORIGINS: 'https://wallet.example' });
+    gateway = await startGateway({
+      GRPC_UPSTREAM: node.address,
+      PROTOCOL_PREFIX: 'chain/ixo',
+      CORS_ORIGINS: 'https://wallet.example',
+    });
   });
 
   afterAll(async () => {
@@ -377,7 +496,11 @@ describe('prefix and CORS configuration', () => {
     const response = await gateway.app.inject({
       method: 'OPTIONS',
       url: '/chain/ixo/token/params',
-      headers: { origin: 'https://wallet.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-cosmos-block-height, grpc-metadata-tenant' },
+      headers: {
+        origin: 'https://wallet.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-cosmos-block-height, grpc-metadata-tenant',
+      },
     });
     expect(response.statusCode).toBe(204);
     expect(response.headers['access-control-allow-origin']).toBe('https://wallet.example');

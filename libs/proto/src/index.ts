@@ -31,14 +31,20 @@ export const REFLECTION_SERVICE = 'grpc.reflection.v1alpha.ServerReflection';
 
 // protobufjs bundles the well-known types (timestamp, duration, any, ...) but reads descriptor.proto, which
 // google/api/annotations.proto extends, from its own package directory.
-const PROTOBUFJS_INCLUDE = dirname(dirname(dirname(require.resolve('protobufjs/google/protobuf/descriptor.proto'))));
-const BUNDLED_WELL_KNOWN = /^google\/protobuf\/(any|api|duration|empty|field_mask|source_context|struct|timestamp|type|wrappers)\.proto$/;
+const PROTOBUFJS_INCLUDE = dirname(
+  dirname(dirname(require.resolve('protobufjs/google/protobuf/descriptor.proto'))),
+);
+const BUNDLED_WELL_KNOWN =
+  /^google\/protobuf\/(any|api|duration|empty|field_mask|source_context|struct|timestamp|type|wrappers)\.proto$/;
 
 /**
  * Parses proto files into one protobufjs Root, every reference resolved. Field names stay as declared in the
  * .proto (snake_case and camelCase alike), because the Cosmos JSON mapping prints the declared names.
  */
-export function loadProtoRoot(files: readonly string[] = QUERY_PROTO_FILES, protoRoot: string = PROTO_ROOT): Root {
+export function loadProtoRoot(
+  files: readonly string[] = QUERY_PROTO_FILES,
+  protoRoot: string = PROTO_ROOT,
+): Root {
   const root = new Root();
   root.resolvePath = (_origin, target) => {
     if (BUNDLED_WELL_KNOWN.test(target)) return target;

@@ -2,30 +2,65 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { credentials, loadPackageDefinition as grpcPackage, Client, GrpcObject, Metadata, ServiceClientConstructor, ServiceError, status } from '@grpc/grpc-js';
-import { HEALTH_PROTO_FILE, loadPackageDefinition, QUERY_PROTO_FILES, REFLECTION_PROTO_FILE } from '@dmrv/proto';
+import {
+  credentials,
+  loadPackageDefinition as grpcPackage,
+  Client,
+  GrpcObject,
+  Metadata,
+  ServiceClientConstructor,
+  ServiceError,
+  status,
+} from '@grpc/grpc-js';
+import {
+  HEALTH_PROTO_FILE,
+  loadPackageDefinition,
+  QUERY_PROTO_FILES,
+  REFLECTION_PROTO_FILE,
+} from '@dmrv/proto';
 import { LocalChainNode, startLocalChainNode } from './chain-node';
 import { SEED_COUNTS } from './seed';
 
-type Unary = (request: object, metadata: Metadata, callback: (error: ServiceError | null, response: any) => void) => void; // eslint-disable-line @typescript-eslint/no-explicit-any
+// Answers are checked field by field below; `any` keeps the dynamic proto-loader client readable.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Unary = (
+  request: object,
+  metadata: Metadata,
+  callback: (error: ServiceError | null, response: any) => void,
+) => void;
 
-const definitions = grpcPackage(loadPackageDefinition([...QUERY_PROTO_FILES, HEALTH_PROTO_FILE, REFLECTION_PROTO_FILE]));
+const definitions = grpcPackage(
+  loadPackageDefinition([...QUERY_PROTO_FILES, HEALTH_PROTO_FILE, REFLECTION_PROTO_FILE]),
+);
 
 function serviceClient(name: string, address: string): Client & Record<string, Unary> {
-  const constructor = name.split('.').reduce<unknown>((scope, part) => (scope as GrpcObject)[part], definitions) as ServiceClientConstructor;
+  const constructor = name
+    .split('.')
+    .reduce<unknown>((scope, part) => (scope as GrpcObject)[part], definitions) as ServiceClientConstructor;
   return new constructor(address, credentials.createInsecure()) as unknown as Client & Record<string, Unary>;
 }
 
-function call(client: Client & Record<string, Unary>, method: string, request: object, metadata = new Metadata()): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  return new Promise((resolve, reject) => client[method]!(request, metadata, (error, response) => (error ? reject(error) : resolve(response))));
+function call(
+  client: Client & Record<string, Unary>,
+  method: string,
+  request: object,
+  metadata = new Metadata(),
+): Promise<any> {
+  return new Promise((resolve, reject) =>
+    client[method]!(request, metadata, (error, response) => (error ? reject(error) : resolve(response))),
+  );
 }
+/* eslint-enable @typescript-eslint/no-explicit-any */
 
 describe('local chain node over real gRPC', () => {
   let node: LocalChainNode;
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    node = await startLocalChainNode({ omitServices: ['iid'], failures: new Map([['ixo.token.v1beta1.Query/TokenMetadata', status.DATA_LOSS]]) });
+    node = await startLocalChainNode({
+      omitServices: ['iid'],
+      failures: new Map([['ixo.token.v1beta1.Query/TokenMetadata', status.DATA_LOSS]]),
+    });
   });
 
   afterAll(async () => {
@@ -57,7 +92,13 @@ describe('local chain node over real gRPC', () => {
     metadata.set('x-cosmos-block-height', '10');
     metadata.set('tenant', 'acme');
     const headers = await new Promise<Metadata>((resolve, reject) => {
-      const pending = (token.Params as unknown as (r: object, m: Metadata, cb: (e: ServiceError | null) => void) => { on(event: string, listener: (m: Metadata) => void): void })({}, metadata, (error) => error && reject(error));
+      const pending = (
+        token.Params as unknown as (
+          r: object,
+          m: Metadata,
+          cb: (e: ServiceError | null) => void,
+        ) => { on(event: string, listener: (m: Metadata) => void): void }
+      )({}, metadata, (error) => error && reject(error));
       pending.on('metadata', resolve);
     });
     expect(headers.get('x-cosmos-block-height')).toEqual(['10']);
@@ -65,22 +106,34 @@ describe('local chain node over real gRPC', () => {
   });
 
   it('answers UNIMPLEMENTED for newer methods and left-out services, and injected failures', async () => {
-    await expect(call(client('ixo.claims.v1beta1.Query'), 'CollectionMember', {})).rejects.toMatchObject({ code: status.UNIMPLEMENTED });
-    await expect(call(client('ixo.iid.v1beta1.Query'), 'IidDocuments', {})).rejects.toMatchObject({ code: status.UNIMPLEMENTED });
-    await expect(call(client('ixo.token.v1beta1.Query'), 'TokenMetadata', { id: 'x' })).rejects.toMatchObject({ code: status.DATA_LOSS });
+    await expect(call(client('ixo.claims.v1beta1.Query'), 'CollectionMember', {})).rejects.toMatchObject({
+      code: status.UNIMPLEMENTED,
+    });
+    await expect(call(client('ixo.iid.v1beta1.Query'), 'IidDocuments', {})).rejects.toMatchObject({
+      code: status.UNIMPLEMENTED,
+    });
+    await expect(call(client('ixo.token.v1beta1.Query'), 'TokenMetadata', { id: 'x' })).rejects.toMatchObject(
+      { code: status.DATA_LOSS },
+    );
   });
 
   it('runs the standard health service', async () => {
     const health = client('grpc.health.v1.Health');
     await expect(call(health, 'Check', { service: '' })).resolves.toEqual({ status: 'SERVING' });
-    await expect(call(health, 'Check', { service: 'ixo.entity.v1beta1.Query' })).resolves.toEqual({ status: 'SERVING' });
-    await expect(call(health, 'Check', { service: 'ixo.iid.v1beta1.Query' })).rejects.toMatchObject({ code: status.NOT_FOUND });
+    await expect(call(health, 'Check', { service: 'ixo.entity.v1beta1.Query' })).resolves.toEqual({
+      status: 'SERVING',
+    });
+    await expect(call(health, 'Check', { service: 'ixo.iid.v1beta1.Query' })).rejects.toMatchObject({
+      code: status.NOT_FOUND,
+    });
   });
 
   it('lists exactly the served services through server reflection', async () => {
     const reflection = client('grpc.reflection.v1alpha.ServerReflection');
     const services = await new Promise<string[]>((resolve, reject) => {
-      const stream = (reflection.ServerReflectionInfo as unknown as () => NodeJS.ReadWriteStream & { end(): void })();
+      const stream = (
+        reflection.ServerReflectionInfo as unknown as () => NodeJS.ReadWriteStream & { end(): void }
+      )();
       stream.on('data', (response: { list_services_response: { service: Array<{ name: string }> } }) => {
         stream.end();
         resolve(response.list_services_response.service.map((service) => service.name).sort());
@@ -88,7 +141,12 @@ describe('local chain node over real gRPC', () => {
       stream.on('error', reject);
       stream.write({ list_services: '*' } as never);
     });
-    expect(services).toEqual(['grpc.health.v1.Health', 'ixo.claims.v1beta1.Query', 'ixo.entity.v1beta1.Query', 'ixo.token.v1beta1.Query']);
+    expect(services).toEqual([
+      'grpc.health.v1.Health',
+      'ixo.claims.v1beta1.Query',
+      'ixo.entity.v1beta1.Query',
+      'ixo.token.v1beta1.Query',
+    ]);
   });
 });
 
@@ -96,8 +154,14 @@ describe('local chain node CLI', () => {
   const main = join(__dirname, '..', 'dist', 'main.js');
 
   it('prints one JSON line when listening and exits 0 on SIGTERM', async () => {
-    if (!existsSync(main)) throw new Error(`${main} is missing: build first (node scripts/pnpm.mjs --filter @dmrv/local-chain-node run build)`);
-    const child = spawn(process.execPath, [main], { env: { ...process.env, CHAIN_NODE_PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (!existsSync(main))
+      throw new Error(
+        `${main} is missing: build first (node scripts/pnpm.mjs --filter @dmrv/local-chain-node run build)`,
+      );
+    const child = spawn(process.execPath, [main], {
+      env: { ...process.env, CHAIN_NODE_PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const lines = createInterface({ input: child.stdout! });
     const first = await new Promise<string>((resolve) => lines.once('line', resolve));
@@ -108,10 +172,15 @@ describe('local chain node CLI', () => {
 
   it('refuses a bad switch with exit 1, naming the variable', async () => {
     if (!existsSync(main)) throw new Error(`${main} is missing: build first`);
-    const child = spawn(process.execPath, [main], { env: { ...process.env, CHAIN_NODE_FAIL: 'token' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [main], {
+      env: { ...process.env, CHAIN_NODE_FAIL: 'token' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+    const code = await new Promise<number | null>((resolve) =>
+      child.once('exit', (exitCode) => resolve(exitCode)),
+    );
     expect(code).toBe(1);
     expect(stderr).toContain('CHAIN_NODE_FAIL');
   });

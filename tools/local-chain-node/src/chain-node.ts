@@ -10,7 +10,14 @@ import {
   status,
 } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
-import { HEALTH_PROTO_FILE, HEALTH_SERVICE, loadPackageDefinition, loadProtoRoot, QUERY_PROTO_FILES, QUERY_SERVICES } from '@dmrv/proto';
+import {
+  HEALTH_PROTO_FILE,
+  HEALTH_SERVICE,
+  loadPackageDefinition,
+  loadProtoRoot,
+  QUERY_PROTO_FILES,
+  QUERY_SERVICES,
+} from '@dmrv/proto';
 import type { Message, Method, Service, Type } from 'protobufjs';
 import { buildHandlers, QueryHandler } from './handlers';
 import { ChainNodeError } from './paginate';
@@ -33,6 +40,8 @@ export interface LocalChainNodeOptions {
   reflection?: boolean;
   /** Latest block height reported in `x-cosmos-block-height` (default from the seed). */
   blockHeight?: number;
+  /** Serve over TLS with this certificate chain and key (PEM); plaintext otherwise. */
+  tls?: { certChain: Buffer; privateKey: Buffer };
 }
 
 export interface LocalChainNode {
@@ -47,7 +56,15 @@ export interface LocalChainNode {
 }
 
 // Call metadata the node does not echo back: transport and gRPC's own headers.
-const NOT_ECHOED = new Set(['user-agent', 'content-type', 'te', 'host', 'accept-encoding', 'grpc-accept-encoding', 'x-cosmos-block-height']);
+const NOT_ECHOED = new Set([
+  'user-agent',
+  'content-type',
+  'te',
+  'host',
+  'accept-encoding',
+  'grpc-accept-encoding',
+  'x-cosmos-block-height',
+]);
 const SHUTDOWN_GRACE_MS = 2000;
 
 function moduleOf(service: string): string {
@@ -56,10 +73,19 @@ function moduleOf(service: string): string {
 
 /** `*`, a module (`token`), a service (`ixo.token.v1beta1.Query`) or a method (`ixo.token.v1beta1.Query/Params`). */
 export function selectorMatches(selector: string, service: string, method: string): boolean {
-  return selector === '*' || selector === moduleOf(service) || selector === service || selector === `${service}/${method}`;
+  return (
+    selector === '*' ||
+    selector === moduleOf(service) ||
+    selector === service ||
+    selector === `${service}/${method}`
+  );
 }
 
-function failureFor(failures: ReadonlyMap<string, status> | undefined, service: string, method: string): status | undefined {
+function failureFor(
+  failures: ReadonlyMap<string, status> | undefined,
+  service: string,
+  method: string,
+): status | undefined {
   if (!failures) return undefined;
   for (const [selector, code] of failures) if (selectorMatches(selector, service, method)) return code;
   return undefined;
@@ -79,10 +105,14 @@ function heightFor(call: ServerUnaryCall<unknown, unknown>, latest: number): num
   const requested = call.metadata.get('x-cosmos-block-height')[0];
   if (requested === undefined) return latest;
   const text = String(requested);
-  if (!/^\d{1,15}$/.test(text)) throw new ChainNodeError(status.INVALID_ARGUMENT, `invalid height header: ${text.slice(0, 32)}`);
+  if (!/^\d{1,15}$/.test(text))
+    throw new ChainNodeError(status.INVALID_ARGUMENT, `invalid height header: ${text.slice(0, 32)}`);
   const height = Number(text);
   if (height > latest) {
-    throw new ChainNodeError(status.INVALID_ARGUMENT, 'cannot query with height in the future; please provide a valid height');
+    throw new ChainNodeError(
+      status.INVALID_ARGUMENT,
+      'cannot query with height in the future; please provide a valid height',
+    );
   }
   return height === 0 ? latest : height;
 }
@@ -108,7 +138,8 @@ function definitionOf(service: Service): ServiceDefinition {
       responseStream: false,
       requestSerialize: (value: Message) => Buffer.from(requestType.encode(value).finish()),
       requestDeserialize: (bytes: Buffer) => requestType.decode(bytes),
-      responseSerialize: (value: Record<string, unknown>) => Buffer.from(responseType.encode(responseType.fromObject(value)).finish()),
+      responseSerialize: (value: Record<string, unknown>) =>
+        Buffer.from(responseType.encode(responseType.fromObject(value)).finish()),
       responseDeserialize: (bytes: Buffer) => responseType.decode(bytes),
     };
   }
@@ -128,7 +159,9 @@ export async function startLocalChainNode(options: LocalChainNodeOptions = {}): 
   const root = loadProtoRoot([...QUERY_PROTO_FILES, HEALTH_PROTO_FILE]);
   const handlers = buildHandlers(seed);
   const omitted = options.omitServices ?? [];
-  const served = QUERY_SERVICES.filter((name) => !omitted.some((selector) => selector === name || selector === moduleOf(name)));
+  const served = QUERY_SERVICES.filter(
+    (name) => !omitted.some((selector) => selector === name || selector === moduleOf(name)),
+  );
   const server = new Server();
 
   for (const serviceName of served) {
@@ -140,19 +173,30 @@ export async function startLocalChainNode(options: LocalChainNodeOptions = {}): 
       // grpc-js answers UNIMPLEMENTED for methods left out of the implementation, like an older node.
       if (!handler) continue;
       const requestType = method.resolvedRequestType as Type;
-      implementation[method.name] = (call: ServerUnaryCall<Message, unknown>, callback: sendUnaryData<unknown>) => {
+      implementation[method.name] = (
+        call: ServerUnaryCall<Message, unknown>,
+        callback: sendUnaryData<unknown>,
+      ) => {
         void (async () => {
           try {
             const height = heightFor(call, latest);
             call.sendMetadata(responseMetadata(call, height));
-            const slow = (options.delayMs ?? 0) > 0 && (!options.slowMethods?.length || options.slowMethods.some((s) => selectorMatches(s, serviceName, method.name)));
+            const slow =
+              (options.delayMs ?? 0) > 0 &&
+              (!options.slowMethods?.length ||
+                options.slowMethods.some((s) => selectorMatches(s, serviceName, method.name)));
             if (slow) {
               await waitUnlessCancelled(call, options.delayMs ?? 0);
               if (call.cancelled) return;
             }
             const failure = failureFor(options.failures, serviceName, method.name);
-            if (failure !== undefined) throw new ChainNodeError(failure, `injected failure for ${serviceName}/${method.name}`);
-            const request = requestType.toObject(call.request, { longs: String, enums: Number, defaults: false }) as Record<string, unknown>;
+            if (failure !== undefined)
+              throw new ChainNodeError(failure, `injected failure for ${serviceName}/${method.name}`);
+            const request = requestType.toObject(call.request, {
+              longs: String,
+              enums: Number,
+              defaults: false,
+            }) as Record<string, unknown>;
             callback(null, handler(request));
           } catch (error) {
             callback(errorOf(error));
@@ -164,9 +208,13 @@ export async function startLocalChainNode(options: LocalChainNodeOptions = {}): 
   }
 
   const healthType = root.lookupService(HEALTH_SERVICE);
-  const healthStatus = (name: string): number | undefined => (name === '' || served.includes(name) ? 1 : undefined);
+  const healthStatus = (name: string): number | undefined =>
+    name === '' || served.includes(name) ? 1 : undefined;
   server.addService(definitionOf(healthType), {
-    Check: (call: ServerUnaryCall<Message & { service?: string }, unknown>, callback: sendUnaryData<unknown>) => {
+    Check: (
+      call: ServerUnaryCall<Message & { service?: string }, unknown>,
+      callback: sendUnaryData<unknown>,
+    ) => {
       const serving = healthStatus(call.request.service ?? '');
       if (serving === undefined) callback({ code: status.NOT_FOUND, details: 'unknown service' });
       else callback(null, { status: serving });
@@ -178,14 +226,24 @@ export async function startLocalChainNode(options: LocalChainNodeOptions = {}): 
   });
 
   if (options.reflection !== false) {
-    const reflection = new ReflectionService(loadPackageDefinition([...QUERY_PROTO_FILES, HEALTH_PROTO_FILE]), {
-      services: [...served, HEALTH_SERVICE],
-    });
+    const reflection = new ReflectionService(
+      loadPackageDefinition([...QUERY_PROTO_FILES, HEALTH_PROTO_FILE]),
+      {
+        services: [...served, HEALTH_SERVICE],
+      },
+    );
     reflection.addToServer(server);
   }
 
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${host}:${options.port ?? 0}`, ServerCredentials.createInsecure(), (error, bound) =>
+    const serverCredentials = options.tls
+      ? ServerCredentials.createSsl(
+          null,
+          [{ cert_chain: options.tls.certChain, private_key: options.tls.privateKey }],
+          false,
+        )
+      : ServerCredentials.createInsecure();
+    server.bindAsync(`${host}:${options.port ?? 0}`, serverCredentials, (error, bound) =>
       error ? reject(error) : resolve(bound),
     );
   });

@@ -38,7 +38,9 @@ export function buildHandlers(seed: SeedData): QueryHandlers {
   const iidById = new Map(seed.iidDocuments.map((doc) => [String(doc.id), doc]));
   const collectionById = new Map(seed.collections.map((collection) => [String(collection.id), collection]));
   const claimById = new Map(seed.claims.map((claim) => [String(claim.claim_id), claim]));
-  const disputeByProof = new Map(seed.disputes.map((dispute) => [String((dispute.data as Plain).proof), dispute]));
+  const disputeByProof = new Map(
+    seed.disputes.map((dispute) => [String((dispute.data as Plain).proof), dispute]),
+  );
 
   const entity = (request: Plain): Plain => {
     const id = required(request, 'id');
@@ -111,7 +113,10 @@ export function buildHandlers(seed: SeedData): QueryHandlers {
         const agentAddress = required(request, 'agentAddress');
         const collectionId = required(request, 'collectionId');
         const found = seed.intents.find(
-          (intent) => intent.id === id && intent.agent_address === agentAddress && intent.collection_id === collectionId,
+          (intent) =>
+            intent.id === id &&
+            intent.agent_address === agentAddress &&
+            intent.collection_id === collectionId,
         );
         if (!found) throw unknownNotFound('intent', id, 1103);
         return { intent: found };
@@ -132,14 +137,18 @@ export function buildHandlers(seed: SeedData): QueryHandlers {
       TokenList: (request) => {
         const minter = required(request, 'minter');
         const key = (token: Plain): string => `${String(token.contract_address)}/${String(token.name)}`;
-        const own = seed.tokens.filter((token) => token.minter === minter).sort((a, b) => (key(a) < key(b) ? -1 : 1));
+        const own = seed.tokens
+          .filter((token) => token.minter === minter)
+          .sort((a, b) => (key(a) < key(b) ? -1 : 1));
         const { items, pagination } = paginate(own, key, page(request));
         return { tokenDocs: items, pagination };
       },
       TokenDoc: (request) => {
         const minter = required(request, 'minter');
         const contract = required(request, 'contract_address');
-        const found = seed.tokens.find((token) => token.minter === minter && token.contract_address === contract);
+        const found = seed.tokens.find(
+          (token) => token.minter === minter && token.contract_address === contract,
+        );
         if (!found) throw unknownNotFound('token', contract, 1200);
         return { tokenDoc: found };
       },

@@ -26,7 +26,15 @@ describe('CHAIN_NODE_* variables', () => {
       CHAIN_NODE_REFLECTION: 'false',
       CHAIN_NODE_BLOCK_HEIGHT: '77',
     });
-    expect(options).toMatchObject({ host: '0.0.0.0', port: 0, omitServices: ['token', 'ixo.iid.v1beta1.Query'], delayMs: 2500, slowMethods: ['claims'], reflection: false, blockHeight: 77 });
+    expect(options).toMatchObject({
+      host: '0.0.0.0',
+      port: 0,
+      omitServices: ['token', 'ixo.iid.v1beta1.Query'],
+      delayMs: 2500,
+      slowMethods: ['claims'],
+      reflection: false,
+      blockHeight: 77,
+    });
     expect([...options.failures!]).toEqual([
       ['entity', status.UNAVAILABLE],
       ['ixo.claims.v1beta1.Query/Claim', status.UNKNOWN],
@@ -41,6 +49,11 @@ describe('CHAIN_NODE_* variables', () => {
     [{ CHAIN_NODE_FAIL: 'token=OK' }, /CHAIN_NODE_FAIL/],
     [{ CHAIN_NODE_FAIL: 'token=BROKEN' }, /CHAIN_NODE_FAIL/],
     [{ CHAIN_NODE_REFLECTION: 'maybe' }, /CHAIN_NODE_REFLECTION/],
+    [{ CHAIN_NODE_TLS_CERT_FILE: '/tmp/cert.pem' }, /set both or neither/],
+    [
+      { CHAIN_NODE_TLS_CERT_FILE: '/nonexistent/cert.pem', CHAIN_NODE_TLS_KEY_FILE: '/nonexistent/key.pem' },
+      /CHAIN_NODE_TLS_CERT_FILE: cannot read/,
+    ],
   ])('refuses %j', (env, message) => {
     expect(() => optionsFromEnv(env)).toThrow(ChainNodeConfigError);
     expect(() => optionsFromEnv(env)).toThrow(message);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { status } from '@grpc/grpc-js';
 import { LocalChainNodeOptions } from './chain-node';
 
@@ -13,7 +14,8 @@ function list(value: string | undefined): string[] {
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
-  if (!/^\d+$/.test(raw.trim()) || Number(raw) > max) throw new ChainNodeConfigError(`${name}: must be an integer from 0 to ${max}`);
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) > max)
+    throw new ChainNodeConfigError(`${name}: must be an integer from 0 to ${max}`);
   return Number(raw);
 }
 
@@ -26,19 +28,39 @@ function statusCode(text: string): status | undefined {
   return typeof named === 'number' && named !== 0 ? (named as status) : undefined;
 }
 
+function readPem(path: string, variable: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch {
+    throw new ChainNodeConfigError(`${variable}: cannot read the file`);
+  }
+}
+
 /** `CHAIN_NODE_*` variables → options; an invalid value throws, naming the variable. */
-export function optionsFromEnv(env: NodeJS.ProcessEnv): LocalChainNodeOptions & { host: string; port: number } {
+export function optionsFromEnv(
+  env: NodeJS.ProcessEnv,
+): LocalChainNodeOptions & { host: string; port: number } {
   const failures = new Map<string, status>();
   for (const entry of list(env.CHAIN_NODE_FAIL)) {
     const [selector, code] = entry.split('=');
     const parsed = code === undefined ? undefined : statusCode(code.trim());
     if (!selector || parsed === undefined) {
-      throw new ChainNodeConfigError('CHAIN_NODE_FAIL: entries must be selector=CODE, e.g. token=UNAVAILABLE or *=INTERNAL');
+      throw new ChainNodeConfigError(
+        'CHAIN_NODE_FAIL: entries must be selector=CODE, e.g. token=UNAVAILABLE or *=INTERNAL',
+      );
     }
     failures.set(selector.trim(), parsed);
   }
+  const certFile = env.CHAIN_NODE_TLS_CERT_FILE?.trim();
+  const keyFile = env.CHAIN_NODE_TLS_KEY_FILE?.trim();
+  if (Boolean(certFile) !== Boolean(keyFile)) {
+    throw new ChainNodeConfigError(
+      'CHAIN_NODE_TLS_CERT_FILE and CHAIN_NODE_TLS_KEY_FILE: set both or neither',
+    );
+  }
   const reflection = (env.CHAIN_NODE_REFLECTION ?? 'true').trim().toLowerCase();
-  if (!['true', 'false', '1', '0'].includes(reflection)) throw new ChainNodeConfigError('CHAIN_NODE_REFLECTION: must be true or false');
+  if (!['true', 'false', '1', '0'].includes(reflection))
+    throw new ChainNodeConfigError('CHAIN_NODE_REFLECTION: must be true or false');
   return {
     host: env.CHAIN_NODE_HOST?.trim() || '127.0.0.1',
     port: integer(env, 'CHAIN_NODE_PORT', 9090, 65535),
@@ -47,6 +69,16 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): LocalChainNodeOptions & 
     slowMethods: list(env.CHAIN_NODE_SLOW_METHODS),
     failures,
     reflection: reflection === 'true' || reflection === '1',
-    blockHeight: env.CHAIN_NODE_BLOCK_HEIGHT ? integer(env, 'CHAIN_NODE_BLOCK_HEIGHT', 0, Number.MAX_SAFE_INTEGER) : undefined,
+    blockHeight: env.CHAIN_NODE_BLOCK_HEIGHT
+      ? integer(env, 'CHAIN_NODE_BLOCK_HEIGHT', 0, Number.MAX_SAFE_INTEGER)
+      : undefined,
+    ...(certFile && keyFile
+      ? {
+          tls: {
+            certChain: readPem(certFile, 'CHAIN_NODE_TLS_CERT_FILE'),
+            privateKey: readPem(keyFile, 'CHAIN_NODE_TLS_KEY_FILE'),
+          },
+        }
+      : {}),
   };
 }

@@ -37,13 +37,20 @@ function toNumber(value: PageRequestInput['offset']): number {
  * Cosmos SDK `query.Paginate` over items already sorted by their store key: `next_key` is the store key of the
  * first item of the next page, `key` resumes there (inclusive), `key` with `offset` is refused as the SDK does.
  */
-export function paginate<T>(sorted: readonly T[], keyOf: (item: T) => string, request: PageRequestInput | null | undefined): Page<T> {
+export function paginate<T>(
+  sorted: readonly T[],
+  keyOf: (item: T) => string,
+  request: PageRequestInput | null | undefined,
+): Page<T> {
   const key = request?.key && request.key.length > 0 ? Buffer.from(request.key).toString('utf8') : undefined;
   const offset = toNumber(request?.offset);
   const limit = toNumber(request?.limit) || DEFAULT_LIMIT;
   const reverse = request?.reverse === true;
   if (key !== undefined && offset > 0) {
-    throw new ChainNodeError(status.INVALID_ARGUMENT, 'paginate: invalid request, either offset or key is expected, got both');
+    throw new ChainNodeError(
+      status.INVALID_ARGUMENT,
+      'paginate: invalid request, either offset or key is expected, got both',
+    );
   }
   const ordered = reverse ? [...sorted].reverse() : sorted;
   let start = offset;

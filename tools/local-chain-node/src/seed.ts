@@ -25,7 +25,14 @@ export interface SeedData {
   tokenMetadata: Map<string, Plain>;
 }
 
-export const SEED_COUNTS = { entities: 120, agents: 20, collections: 12, claims: 260, disputes: 15, intents: 30 };
+export const SEED_COUNTS = {
+  entities: 120,
+  agents: 20,
+  collections: 12,
+  claims: 260,
+  disputes: 15,
+  intents: 30,
+};
 
 function hex(label: string, length = 32): string {
   return createHash('sha256').update(label).digest('hex').slice(0, length);
@@ -73,8 +80,18 @@ function iidDocument(id: string, index: number, controller: string): Plain {
         publicKeyMultibase: `z${hex(`key:${id}`, 44)}`,
       },
       index % 3 === 0
-        ? { id: `${id}#account`, type: 'CosmosAccountAddress', controller: id, blockchainAccountID: address(id) }
-        : { id: `${id}#key-2`, type: 'Ed25519VerificationKey2018', controller: id, publicKeyBase58: hex(`b58:${id}`, 44) },
+        ? {
+            id: `${id}#account`,
+            type: 'CosmosAccountAddress',
+            controller: id,
+            blockchainAccountID: address(id),
+          }
+        : {
+            id: `${id}#key-2`,
+            type: 'Ed25519VerificationKey2018',
+            controller: id,
+            publicKeyBase58: hex(`b58:${id}`, 44),
+          },
     ],
     service: [{ id: `${id}#ipfs`, type: 'ipfs', serviceEndpoint: 'https://ipfs.io/ipfs/' }],
     authentication: [`${id}#key-1`],
@@ -96,9 +113,15 @@ function iidDocument(id: string, index: number, controller: string): Plain {
     ],
     linkedClaim: [],
     accordedRight: [],
-    linkedEntity: index > 0 ? [{ type: 'protocol', id: entityDid(0), relationship: 'subsidiary', service: '' }] : [],
+    linkedEntity:
+      index > 0 ? [{ type: 'protocol', id: entityDid(0), relationship: 'subsidiary', service: '' }] : [],
     alsoKnownAs: index % 2 === 0 ? `household-stove-${index}` : '',
-    metadata: { versionId: `${id}#1`, created: at(index * DAY), updated: at(index * DAY + 3600), deactivated: false },
+    metadata: {
+      versionId: `${id}#1`,
+      created: at(index * DAY),
+      updated: at(index * DAY + 3600),
+      deactivated: false,
+    },
   };
 }
 
@@ -200,7 +223,12 @@ export function buildSeed(): SeedData {
             cw20_payment: [],
           }
         : null,
-      payments_status: { submission: 4, evaluation: evaluated ? 4 : 0, approval: evaluated && status === 1 ? 1 : 0, rejection: 0 },
+      payments_status: {
+        submission: 4,
+        evaluation: evaluated ? 4 : 0,
+        approval: evaluated && status === 1 ? 1 : 0,
+        rejection: 0,
+      },
       use_intent: i % 13 === 0,
       amount: i % 4 === 0 ? [{ denom: 'uixo', amount: String(250_000 + i) }] : [],
       cw20_payment: [],
@@ -245,7 +273,18 @@ export function buildSeed(): SeedData {
     for (let t = 0; t < 4; t += 1) {
       const contract = address(`contract:${m}:${t}`);
       const name = `CARBON${m}${t}`;
-      const retired = t % 2 === 0 ? [{ id: hex(`retired:${m}:${t}`, 16), reason: 'offset', jurisdiction: 'ZM', amount: '25', owner: address(`owner:${t}`) }] : [];
+      const retired =
+        t % 2 === 0
+          ? [
+              {
+                id: hex(`retired:${m}:${t}`, 16),
+                reason: 'offset',
+                jurisdiction: 'ZM',
+                amount: '25',
+                owner: address(`owner:${t}`),
+              },
+            ]
+          : [];
       tokens.push({
         minter,
         contract_address: contract,
@@ -272,7 +311,15 @@ export function buildSeed(): SeedData {
           class: entityDid(10 + m),
           collection: entityDid(20 + m),
           cap: t === 0 ? '0' : String(1_000_000 * t),
-          linkedResources: [{ uri: `ipfs://${cid(`token:${index}`)}`, encrypted: false, proof: cid(`token:${index}`), type: 'application/json', id: entityDid(20 + m) }],
+          linkedResources: [
+            {
+              uri: `ipfs://${cid(`token:${index}`)}`,
+              encrypted: false,
+              proof: cid(`token:${index}`),
+              type: 'application/json',
+              id: entityDid(20 + m),
+            },
+          ],
         },
       });
     }
@@ -280,7 +327,11 @@ export function buildSeed(): SeedData {
 
   return {
     blockHeight: 4_200_000,
-    entityParams: { nftContractAddress: address('entity-nft'), nftContractMinter: address('entity-module'), createSequence: String(SEED_COUNTS.entities) },
+    entityParams: {
+      nftContractAddress: address('entity-nft'),
+      nftContractMinter: address('entity-module'),
+      createSequence: String(SEED_COUNTS.entities),
+    },
     claimsParams: {
       collection_sequence: String(SEED_COUNTS.collections + 1),
       ixo_account: address('ixo-network'),

@@ -6,7 +6,9 @@ const token = { service: 'ixo.token.v1beta1.Query', method: 'Params' };
 const KEY = 'k-0123456789abcdef';
 const SCOPED = 's-0123456789abcdef';
 
-function failure(run: () => void): { status: number; code: number; headers: Record<string, string> } | undefined {
+function failure(
+  run: () => void,
+): { status: number; code: number; headers: Record<string, string> } | undefined {
   try {
     run();
     return undefined;
@@ -17,7 +19,11 @@ function failure(run: () => void): { status: number; code: number; headers: Reco
 }
 
 describe('access policy', () => {
-  const policy = new AccessPolicy({ mode: 'api-key', header: 'X-Api-Key', grants: parseApiKeys([KEY, `${SCOPED}@claims+ixo.token.v1beta1.Query/TokenDoc`]) });
+  const policy = new AccessPolicy({
+    mode: 'api-key',
+    header: 'X-Api-Key',
+    grants: parseApiKeys([KEY, `${SCOPED}@claims+ixo.token.v1beta1.Query/TokenDoc`]),
+  });
 
   it.each([
     ['no header', {}, claim, 401, 16],
@@ -29,7 +35,9 @@ describe('access policy', () => {
   });
 
   it('names the header in the 401 challenge', () => {
-    expect(failure(() => policy.authorize({}, claim))?.headers).toEqual({ 'www-authenticate': 'ApiKey header="x-api-key"' });
+    expect(failure(() => policy.authorize({}, claim))?.headers).toEqual({
+      'www-authenticate': 'ApiKey header="x-api-key"',
+    });
   });
 
   it.each([
@@ -41,7 +49,11 @@ describe('access policy', () => {
   });
 
   it('accepts a Bearer token when the header is Authorization', () => {
-    const bearer = new AccessPolicy({ mode: 'api-key', header: 'authorization', grants: parseApiKeys([KEY]) });
+    const bearer = new AccessPolicy({
+      mode: 'api-key',
+      header: 'authorization',
+      grants: parseApiKeys([KEY]),
+    });
     expect(failure(() => bearer.authorize({ authorization: `Bearer ${KEY}` }, claim))).toBeUndefined();
   });
 

@@ -33,7 +33,13 @@ export function parseApiKeys(entries: readonly string[]): ApiKeyGrant[] {
   return entries.map((entry) => {
     const at = entry.indexOf('@');
     const key = at === -1 ? entry : entry.slice(0, at);
-    const scopes = at === -1 ? [] : entry.slice(at + 1).split('+').filter(Boolean);
+    const scopes =
+      at === -1
+        ? []
+        : entry
+            .slice(at + 1)
+            .split('+')
+            .filter(Boolean);
     return { digest: digest(key), scopes };
   });
 }
@@ -65,15 +71,25 @@ export class AccessPolicy {
     let presented = (Array.isArray(raw) ? raw[0] : raw)?.trim();
     if (presented && this.header === 'authorization') presented = presented.replace(/^Bearer\s+/i, '');
     if (!presented) {
-      throw new GatewayError(GrpcCode.UNAUTHENTICATED, `an API key is required in the ${this.header} header`, 401, undefined, {
-        'www-authenticate': `ApiKey header="${this.header}"`,
-      });
+      throw new GatewayError(
+        GrpcCode.UNAUTHENTICATED,
+        `an API key is required in the ${this.header} header`,
+        401,
+        undefined,
+        {
+          'www-authenticate': `ApiKey header="${this.header}"`,
+        },
+      );
     }
     const candidate = digest(presented);
     const grant = this.options.grants.find((entry) => timingSafeEqual(entry.digest, candidate));
     if (!grant) throw new GatewayError(GrpcCode.PERMISSION_DENIED, 'the API key is not valid', 403);
     if (grant.scopes.length > 0 && !grant.scopes.some((scope) => selectorMatches(scope, route))) {
-      throw new GatewayError(GrpcCode.PERMISSION_DENIED, `the API key is not permitted to call ${route.service}/${route.method}`, 403);
+      throw new GatewayError(
+        GrpcCode.PERMISSION_DENIED,
+        `the API key is not permitted to call ${route.service}/${route.method}`,
+        403,
+      );
     }
   }
 }

@@ -1,4 +1,17 @@
-import { ArrayNotEmpty, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
+import {
+  ArrayNotEmpty,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  ValidateIf,
+} from 'class-validator';
 import { AsBoolean, AsInteger, AsList, BaseServiceConfig } from '@dmrv/config';
 
 export const ACCESS_MODES = ['open', 'api-key'] as const;
@@ -23,14 +36,23 @@ export class ProtocolGatewayConfig extends BaseServiceConfig {
 
   /** Routes are served under /{PROTOCOL_PREFIX}/…; the protos' own `/ixo/` is replaced by it. */
   @IsString()
-  @Matches(/^[A-Za-z0-9][A-Za-z0-9._~-]*(\/[A-Za-z0-9][A-Za-z0-9._~-]*)*$/, { message: 'must be one or more path segments without leading or trailing /' })
+  @Matches(/^[A-Za-z0-9][A-Za-z0-9._~-]*(\/[A-Za-z0-9][A-Za-z0-9._~-]*)*$/, {
+    message: 'must be one or more path segments without leading or trailing /',
+  })
   PROTOCOL_PREFIX = 'ixo';
 
   /** Path prefixes of older releases; they answer 404 naming the current prefix instead of a bare 404. */
   @AsList()
   @IsArray()
   @Matches(/^\/[^\s?#]*$/, { each: true, message: 'each entry must be a path starting with /' })
-  LEGACY_PREFIXES: string[] = ['/ixo/claim', '/ixo/collection', '/ixo/dispute', '/ixo/project', '/did', '/project'];
+  LEGACY_PREFIXES: string[] = [
+    '/ixo/claim',
+    '/ixo/collection',
+    '/ixo/dispute',
+    '/ixo/project',
+    '/did',
+    '/project',
+  ];
 
   /** Deadline of every upstream call; past it the gateway answers 504. */
   @AsInteger()
@@ -82,7 +104,10 @@ export class ProtocolGatewayConfig extends BaseServiceConfig {
   /** Methods the operator turns off (501 without an upstream call): `ixo.claims.v1beta1.Query/ClaimList`, a service, or a module such as `claims`. */
   @AsList()
   @IsArray()
-  @Matches(/^[A-Za-z0-9_.]+(\/[A-Za-z0-9_]+)?$/, { each: true, message: 'each entry must be a module, service or service/Method' })
+  @Matches(/^[A-Za-z0-9_.]+(\/[A-Za-z0-9_]+)?$/, {
+    each: true,
+    message: 'each entry must be a module, service or service/Method',
+  })
   DISABLED_METHODS: string[] = [];
 
   @IsIn(ACCESS_MODES)
@@ -97,12 +122,18 @@ export class ProtocolGatewayConfig extends BaseServiceConfig {
   @AsList()
   @IsArray()
   @ArrayNotEmpty({ message: 'is required when ACCESS_MODE=api-key' })
-  @Matches(API_KEY_ENTRY, { each: true, message: 'each entry must be <key of 16+ URL-safe characters>[@scope+scope]' })
+  @Matches(API_KEY_ENTRY, {
+    each: true,
+    message: 'each entry must be <key of 16+ URL-safe characters>[@scope+scope]',
+  })
   API_KEYS: string[] = [];
 
   /** Origins allowed to call from a browser (`*` for any); empty turns CORS off. */
   @AsList()
   @IsArray()
-  @Matches(/^(\*|https?:\/\/[^\s/,]+)$/, { each: true, message: 'each entry must be * or an origin such as https://app.example.org' })
+  @Matches(/^(\*|https?:\/\/[^\s/,]+)$/, {
+    each: true,
+    message: 'each entry must be * or an origin such as https://app.example.org',
+  })
   CORS_ORIGINS: string[] = [];
 }

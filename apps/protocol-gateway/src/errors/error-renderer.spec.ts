@@ -12,7 +12,11 @@ function render(exception: unknown): { status: number; body: unknown; headers?: 
 
 describe('error renderer: {code, message, details} for every failure', () => {
   it('keeps our own message for a 5xx we wrote (the filter would make it opaque)', () => {
-    expect(render(new GatewayError(14, 'connect ECONNREFUSED 10.0.0.5:9090', 503, 'the upstream node is unavailable'))).toEqual({
+    expect(
+      render(
+        new GatewayError(14, 'connect ECONNREFUSED 10.0.0.5:9090', 503, 'the upstream node is unavailable'),
+      ),
+    ).toEqual({
       status: 503,
       body: { code: 14, message: 'the upstream node is unavailable', details: [] },
       headers: {},
@@ -20,7 +24,9 @@ describe('error renderer: {code, message, details} for every failure', () => {
   });
 
   it('carries headers such as Allow and WWW-Authenticate', () => {
-    expect(render(new GatewayError(12, 'no POST', 405, 'no POST', { allow: 'GET' })).headers).toEqual({ allow: 'GET' });
+    expect(render(new GatewayError(12, 'no POST', 405, 'no POST', { allow: 'GET' })).headers).toEqual({
+      allow: 'GET',
+    });
   });
 
   it.each([

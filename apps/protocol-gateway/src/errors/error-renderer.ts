@@ -13,6 +13,10 @@ export const renderGrpcStatusBody: ErrorRenderer = (error) => {
     const body: GrpcStatusErrorBody = { code: cause.grpcCode, message: cause.publicMessage, details: [] };
     return { status: error.status, body, headers: cause.headers };
   }
-  const body: GrpcStatusErrorBody = { code: grpcCodeForHttpStatus(error.status), message: error.message, details: [] };
+  const body: GrpcStatusErrorBody = {
+    code: grpcCodeForHttpStatus(error.status),
+    message: error.message,
+    details: [],
+  };
   return { status: error.status, body };
 };

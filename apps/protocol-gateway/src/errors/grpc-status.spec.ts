@@ -1,4 +1,9 @@
-import { GRPC_CODE_NAMES, grpcCodeForHttpStatus, httpStatusForGrpcCode, httpStatusForUpstream } from './grpc-status';
+import {
+  GRPC_CODE_NAMES,
+  grpcCodeForHttpStatus,
+  httpStatusForGrpcCode,
+  httpStatusForUpstream,
+} from './grpc-status';
 
 describe('gRPC status → HTTP status (grpc-gateway table)', () => {
   const table: Array<[string, number]> = [
@@ -26,7 +31,9 @@ describe('gRPC status → HTTP status (grpc-gateway table)', () => {
   });
 
   it.each(table)('%s → %i', (name, httpStatus) => {
-    expect(httpStatusForGrpcCode(GRPC_CODE_NAMES.indexOf(name as (typeof GRPC_CODE_NAMES)[number]))).toBe(httpStatus);
+    expect(httpStatusForGrpcCode(GRPC_CODE_NAMES.indexOf(name as (typeof GRPC_CODE_NAMES)[number]))).toBe(
+      httpStatus,
+    );
   });
 
   it('answers 500 for a code outside the spec', () => {

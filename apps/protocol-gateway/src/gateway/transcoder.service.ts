@@ -32,7 +32,8 @@ export interface TranscoderOptions {
 export const BLOCK_HEIGHT_HEADER = 'x-cosmos-block-height';
 const METADATA_HEADER_PREFIX = 'grpc-metadata-';
 // Metadata keys that gRPC or HTTP/2 own; a client must not be able to set them through Grpc-Metadata-*.
-const RESERVED_METADATA = /^(grpc-|:)|^(content-type|te|user-agent|host|connection|content-length|transfer-encoding)$/;
+const RESERVED_METADATA =
+  /^(grpc-|:)|^(content-type|te|user-agent|host|connection|content-length|transfer-encoding)$/;
 const METADATA_KEY = /^[a-z0-9_.-]+$/;
 // What grpc-js reports as metadata but a Go node never would: HTTP/2 transport headers.
 const NOT_FORWARDED_BACK = /^(grpc-|:)|^(content-type|date|te|user-agent|server)$/;
@@ -79,7 +80,13 @@ export class TranscoderService {
     const match = matches.find((candidate) => candidate.route.httpMethod === request.method);
     if (!match) {
       const allow = [...new Set(matches.map((candidate) => candidate.route.httpMethod))].join(', ');
-      throw new GatewayError(GrpcCode.UNIMPLEMENTED, `method ${request.method} is not allowed on ${path}; use ${allow}`, 405, undefined, { allow });
+      throw new GatewayError(
+        GrpcCode.UNIMPLEMENTED,
+        `method ${request.method} is not allowed on ${path}; use ${allow}`,
+        405,
+        undefined,
+        { allow },
+      );
     }
     const { route, pathParams } = match;
 
@@ -88,7 +95,11 @@ export class TranscoderService {
       throw new GatewayError(GrpcCode.UNIMPLEMENTED, `${route.fullMethod} is disabled on this gateway`, 501);
     }
     if (!this.reflection.isServed(route.service)) {
-      throw new GatewayError(GrpcCode.UNIMPLEMENTED, `${route.service} is not served by the upstream node`, 501);
+      throw new GatewayError(
+        GrpcCode.UNIMPLEMENTED,
+        `${route.service} is not served by the upstream node`,
+        501,
+      );
     }
 
     const payload = this.encode(route, pathParams, query);
@@ -96,7 +107,11 @@ export class TranscoderService {
     try {
       const result = await this.upstream.unary(route.grpcPath, payload, metadata);
       const message = route.responseType.decode(result.response);
-      return { status: 200, headers: this.responseHeaders(result.headers, result.trailers), body: this.printer.print(route.responseType, message) };
+      return {
+        status: 200,
+        headers: this.responseHeaders(result.headers, result.trailers),
+        body: this.printer.print(route.responseType, message),
+      };
     } catch (error) {
       throw this.translate(error, route);
     }
@@ -129,7 +144,11 @@ export class TranscoderService {
       if (name.startsWith(METADATA_HEADER_PREFIX)) {
         const key = name.slice(METADATA_HEADER_PREFIX.length);
         if (!METADATA_KEY.test(key) || RESERVED_METADATA.test(key) || key.endsWith('-bin')) {
-          throw new GatewayError(GrpcCode.INVALID_ARGUMENT, `header ${name} cannot be forwarded as gRPC metadata`, 400);
+          throw new GatewayError(
+            GrpcCode.INVALID_ARGUMENT,
+            `header ${name} cannot be forwarded as gRPC metadata`,
+            400,
+          );
         }
         metadata.add(key, text);
       }
@@ -137,13 +156,18 @@ export class TranscoderService {
     const height = firstValue(request.headers[BLOCK_HEIGHT_HEADER]);
     if (height !== undefined) {
       if (!/^\d{1,19}$/.test(height.trim())) {
-        throw new GatewayError(GrpcCode.INVALID_ARGUMENT, `${BLOCK_HEIGHT_HEADER} must be a non-negative integer`, 400);
+        throw new GatewayError(
+          GrpcCode.INVALID_ARGUMENT,
+          `${BLOCK_HEIGHT_HEADER} must be a non-negative integer`,
+          400,
+        );
       }
       metadata.set(BLOCK_HEIGHT_HEADER, height.trim());
     }
     // Authorization is the caller's business with the node, unless it carries our own API key.
     const authorization = firstValue(request.headers.authorization);
-    if (authorization !== undefined && this.access.header !== 'authorization') metadata.set('authorization', authorization);
+    if (authorization !== undefined && this.access.header !== 'authorization')
+      metadata.set('authorization', authorization);
     metadata.set('x-request-id', request.requestId);
     return metadata;
   }
@@ -165,27 +189,61 @@ export class TranscoderService {
   private translate(error: unknown, route: Route): GatewayError {
     if (error instanceof PrintError) {
       this.logger.error({ method: route.fullMethod, err: error }, 'response could not be printed');
-      return new GatewayError(GrpcCode.INTERNAL, error.message, 500, 'the upstream answer could not be converted to JSON');
+      return new GatewayError(
+        GrpcCode.INTERNAL,
+        error.message,
+        500,
+        'the upstream answer could not be converted to JSON',
+      );
     }
     if (!(error instanceof UpstreamCallError)) {
-      return new GatewayError(GrpcCode.INTERNAL, error instanceof Error ? error.message : String(error), 500, 'internal error');
+      return new GatewayError(
+        GrpcCode.INTERNAL,
+        error instanceof Error ? error.message : String(error),
+        500,
+        'internal error',
+      );
     }
     const headers = this.responseHeaders(error.headers, error.trailers);
     const httpStatus = httpStatusForUpstream(error.code, error.details);
     if (error.code === status.UNAVAILABLE) {
-      return new GatewayError(error.code, error.details, 503, `the upstream node ${this.upstream.target} is unavailable`, headers);
+      return new GatewayError(
+        error.code,
+        error.details,
+        503,
+        `the upstream node ${this.upstream.target} is unavailable`,
+        headers,
+      );
     }
     if (error.code === status.DEADLINE_EXCEEDED) {
-      return new GatewayError(error.code, error.details, 504, `the upstream node did not answer within ${this.upstream.deadlineMs} ms`, headers);
+      return new GatewayError(
+        error.code,
+        error.details,
+        504,
+        `the upstream node did not answer within ${this.upstream.deadlineMs} ms`,
+        headers,
+      );
     }
     if (error.code === status.UNIMPLEMENTED) {
-      return new GatewayError(error.code, error.details, 501, `${route.fullMethod} is not implemented by the upstream node`, headers);
+      return new GatewayError(
+        error.code,
+        error.details,
+        501,
+        `${route.fullMethod} is not implemented by the upstream node`,
+        headers,
+      );
     }
     if (httpStatus === 404) {
       return new GatewayError(GrpcCode.NOT_FOUND, error.details, 404, error.details, headers);
     }
     if (OPAQUE_UPSTREAM_CODES.has(error.code)) {
-      return new GatewayError(error.code, error.details, httpStatus, `the upstream node failed (${grpcCodeName(error.code)})`, headers);
+      return new GatewayError(
+        error.code,
+        error.details,
+        httpStatus,
+        `the upstream node failed (${grpcCodeName(error.code)})`,
+        headers,
+      );
     }
     return new GatewayError(error.code, error.details, httpStatus, error.details, headers);
   }

@@ -29,7 +29,12 @@ export class RootController {
         method: route.httpMethod,
         path: route.pattern,
         rpc: route.fullMethod,
-        disabled: this.config.DISABLED_METHODS.some((selector) => selector === route.fullMethod || selector === route.service || selector === route.service.split('.')[1]),
+        disabled: this.config.DISABLED_METHODS.some(
+          (selector) =>
+            selector === route.fullMethod ||
+            selector === route.service ||
+            selector === route.service.split('.')[1],
+        ),
       })),
       health: '/health',
     };

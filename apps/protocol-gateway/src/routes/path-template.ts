@@ -57,8 +57,11 @@ export function parsePathTemplate(template: string): PathTemplate {
       const close = body.indexOf('}', i);
       if (close === -1) throw new TemplateSyntaxError(template, 'unclosed {');
       const inner = body.slice(i + 1, close);
-      const [fieldPath, pattern] = inner.includes('=') ? [inner.slice(0, inner.indexOf('=')), inner.slice(inner.indexOf('=') + 1)] : [inner, '*'];
-      if (!FIELD_PATH.test(fieldPath!)) throw new TemplateSyntaxError(template, `bad field path ${JSON.stringify(fieldPath)}`);
+      const [fieldPath, pattern] = inner.includes('=')
+        ? [inner.slice(0, inner.indexOf('=')), inner.slice(inner.indexOf('=') + 1)]
+        : [inner, '*'];
+      if (!FIELD_PATH.test(fieldPath!))
+        throw new TemplateSyntaxError(template, `bad field path ${JSON.stringify(fieldPath)}`);
       if (variables.some((variable) => variable.fieldPath === fieldPath)) {
         throw new TemplateSyntaxError(template, `field ${fieldPath} bound twice`);
       }
@@ -77,6 +80,7 @@ export function parsePathTemplate(template: string): PathTemplate {
     i += 1;
   }
   const rest = segments.findIndex((segment) => segment.kind === 'rest');
-  if (rest !== -1 && rest !== segments.length - 1) throw new TemplateSyntaxError(template, '** must be the last segment');
+  if (rest !== -1 && rest !== segments.length - 1)
+    throw new TemplateSyntaxError(template, '** must be the last segment');
   return { source: template, segments, variables, verb };
 }

@@ -11,9 +11,21 @@ describe('route table built from google.api.http annotations', () => {
   const reference: Array<[string, string, Record<string, string>]> = [
     ['/ixo/entity/params', 'ixo.entity.v1beta1.Query/Params', {}],
     ['/ixo/entity/did:ixo:entity:abc', 'ixo.entity.v1beta1.Query/Entity', { id: 'did:ixo:entity:abc' }],
-    ['/ixo/entity/did:ixo:entity:abc/metadata', 'ixo.entity.v1beta1.Query/EntityMetaData', { id: 'did:ixo:entity:abc' }],
-    ['/ixo/entity/did:ixo:entity:abc/iiddocument', 'ixo.entity.v1beta1.Query/EntityIidDocument', { id: 'did:ixo:entity:abc' }],
-    ['/ixo/entity/did:ixo:entity:abc/verified', 'ixo.entity.v1beta1.Query/EntityVerified', { id: 'did:ixo:entity:abc' }],
+    [
+      '/ixo/entity/did:ixo:entity:abc/metadata',
+      'ixo.entity.v1beta1.Query/EntityMetaData',
+      { id: 'did:ixo:entity:abc' },
+    ],
+    [
+      '/ixo/entity/did:ixo:entity:abc/iiddocument',
+      'ixo.entity.v1beta1.Query/EntityIidDocument',
+      { id: 'did:ixo:entity:abc' },
+    ],
+    [
+      '/ixo/entity/did:ixo:entity:abc/verified',
+      'ixo.entity.v1beta1.Query/EntityVerified',
+      { id: 'did:ixo:entity:abc' },
+    ],
     ['/ixo/entity', 'ixo.entity.v1beta1.Query/EntityList', {}],
     ['/ixo/claims/params', 'ixo.claims.v1beta1.Query/Params', {}],
     ['/ixo/claims/collection/4', 'ixo.claims.v1beta1.Query/Collection', { id: '4' }],
@@ -22,17 +34,33 @@ describe('route table built from google.api.http annotations', () => {
     ['/ixo/claims/claims', 'ixo.claims.v1beta1.Query/ClaimList', {}],
     ['/ixo/claims/dispute/bafk2', 'ixo.claims.v1beta1.Query/Dispute', { proof: 'bafk2' }],
     ['/ixo/claims/disputes', 'ixo.claims.v1beta1.Query/DisputeList', {}],
-    ['/ixo/claims/intent/ixo1a/4/9', 'ixo.claims.v1beta1.Query/Intent', { agentAddress: 'ixo1a', collectionId: '4', id: '9' }],
+    [
+      '/ixo/claims/intent/ixo1a/4/9',
+      'ixo.claims.v1beta1.Query/Intent',
+      { agentAddress: 'ixo1a', collectionId: '4', id: '9' },
+    ],
     ['/ixo/claims/intents', 'ixo.claims.v1beta1.Query/IntentList', {}],
     ['/ixo/token/params', 'ixo.token.v1beta1.Query/Params', {}],
     ['/ixo/token/metadata/ab12', 'ixo.token.v1beta1.Query/TokenMetadata', { id: 'ab12' }],
     ['/ixo/token/minter/ixo1m', 'ixo.token.v1beta1.Query/TokenList', { minter: 'ixo1m' }],
-    ['/ixo/token/minter/ixo1m/ixo1c', 'ixo.token.v1beta1.Query/TokenDoc', { minter: 'ixo1m', contract_address: 'ixo1c' }],
+    [
+      '/ixo/token/minter/ixo1m/ixo1c',
+      'ixo.token.v1beta1.Query/TokenDoc',
+      { minter: 'ixo1m', contract_address: 'ixo1c' },
+    ],
     ['/ixo/did/dids', 'ixo.iid.v1beta1.Query/IidDocuments', {}],
     ['/ixo/did/dids/did:ixo:abc', 'ixo.iid.v1beta1.Query/IidDocument', { id: 'did:ixo:abc' }],
     // Newer claims methods sharing a prefix with Collection: the longer, more literal template wins.
-    ['/ixo/claims/collection/4/members', 'ixo.claims.v1beta1.Query/CollectionMemberList', { collectionId: '4' }],
-    ['/ixo/claims/collection/4/member/ixo1x', 'ixo.claims.v1beta1.Query/CollectionMember', { collectionId: '4', memberAddress: 'ixo1x' }],
+    [
+      '/ixo/claims/collection/4/members',
+      'ixo.claims.v1beta1.Query/CollectionMemberList',
+      { collectionId: '4' },
+    ],
+    [
+      '/ixo/claims/collection/4/member/ixo1x',
+      'ixo.claims.v1beta1.Query/CollectionMember',
+      { collectionId: '4', memberAddress: 'ixo1x' },
+    ],
   ];
 
   it.each(reference)('GET %s → %s', (path, rpc, params) => {
@@ -67,12 +95,17 @@ describe('route table built from google.api.http annotations', () => {
     expect(match?.pathParams).toEqual([['id', 'did:ixo:entity:abc']]);
   });
 
-  it.each(['/ixo/entity/', '/ixo/entity//metadata', '/ixo/entity/%E0%A4%A', '/ixo/tokens/params', '/ixo', '/', '/ixo/entity/a/b/c'])(
-    'matches nothing for %s',
-    (path) => {
-      expect(table.match('GET', path)).toBeUndefined();
-    },
-  );
+  it.each([
+    '/ixo/entity/',
+    '/ixo/entity//metadata',
+    '/ixo/entity/%E0%A4%A',
+    '/ixo/tokens/params',
+    '/ixo',
+    '/',
+    '/ixo/entity/a/b/c',
+  ])('matches nothing for %s', (path) => {
+    expect(table.match('GET', path)).toBeUndefined();
+  });
 
   it('knows a path exists for another verb (for 405)', () => {
     expect(table.match('POST', '/ixo/token/params')).toBeUndefined();
@@ -81,7 +114,9 @@ describe('route table built from google.api.http annotations', () => {
 
   it('mounts the routes at the configured prefix instead of /ixo', () => {
     const mounted = RouteTable.fromRoot(root, QUERY_SERVICES, 'api/chain');
-    expect(mounted.match('GET', '/api/chain/token/params')?.route.fullMethod).toBe('ixo.token.v1beta1.Query/Params');
+    expect(mounted.match('GET', '/api/chain/token/params')?.route.fullMethod).toBe(
+      'ixo.token.v1beta1.Query/Params',
+    );
     expect(mounted.match('GET', '/ixo/token/params')).toBeUndefined();
   });
 });
@@ -113,7 +148,10 @@ describe('path templates', () => {
     expect(own.match('GET', '/ixo/shelves/1/a')).toBeUndefined();
   });
 
-  it.each(['ixo/x', '/ixo/{', '/ixo/{a b}', '/ixo/**/x', '/ixo/{id}/{id}', '/ixo/a b'])('rejects %j', (template) => {
-    expect(() => parsePathTemplate(template)).toThrow(TemplateSyntaxError);
-  });
+  it.each(['ixo/x', '/ixo/{', '/ixo/{a b}', '/ixo/**/x', '/ixo/{id}/{id}', '/ixo/a b'])(
+    'rejects %j',
+    (template) => {
+      expect(() => parsePathTemplate(template)).toThrow(TemplateSyntaxError);
+    },
+  );
 });

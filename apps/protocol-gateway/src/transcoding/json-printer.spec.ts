@@ -13,26 +13,41 @@ type Json = unknown;
 function nullPaths(value: Json, path = ''): string[] {
   if (value === null) return [path];
   if (Array.isArray(value)) return value.flatMap((item, index) => nullPaths(item, `${path}[${index}]`));
-  if (typeof value === 'object') return Object.entries(value as object).flatMap(([key, item]) => nullPaths(item, path ? `${path}.${key}` : key));
+  if (typeof value === 'object')
+    return Object.entries(value as object).flatMap(([key, item]) =>
+      nullPaths(item, path ? `${path}.${key}` : key),
+    );
   return [];
 }
 
 function withoutNulls(value: Json): Json {
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as object).filter(([, item]) => item !== null).map(([key, item]) => [key, withoutNulls(item)]));
+    return Object.fromEntries(
+      Object.entries(value as object)
+        .filter(([, item]) => item !== null)
+        .map(([key, item]) => [key, withoutNulls(item)]),
+    );
   }
   return value;
 }
 
 describe('JsonPrinter against protobuf canonical JSON (@bufbuild/protobuf, proto names, implicit fields emitted)', () => {
-  function compare(root: Root, typeName: string, object: Record<string, unknown>): { ours: Json; canonical: Json } {
+  function compare(
+    root: Root,
+    typeName: string,
+    object: Record<string, unknown>,
+  ): { ours: Json; canonical: Json } {
     const type = root.lookupType(typeName);
     const bytes = type.encode(type.fromObject(object)).finish();
     const ours = new JsonPrinter(root).print(type, type.decode(bytes));
     const registry = canonicalRegistry(root);
     const schema = registry.getMessage(typeName)!;
-    const canonical = toJson(schema, fromBinary(schema, bytes), { alwaysEmitImplicit: true, useProtoFieldName: true, registry });
+    const canonical = toJson(schema, fromBinary(schema, bytes), {
+      alwaysEmitImplicit: true,
+      useProtoFieldName: true,
+      registry,
+    });
     return { ours, canonical };
   }
 
@@ -74,7 +89,11 @@ describe('JsonPrinter against protobuf canonical JSON (@bufbuild/protobuf, proto
         },
         ['absent', 'packed'],
       ],
-      ['timestamps with microsecond and nanosecond precision', { at: { seconds: 0, nanos: 120_000 }, took: { seconds: 3, nanos: 1 }, choice_text: '' }, ['inner', 'maybe_int64', 'maybe_string', 'absent', 'packed']],
+      [
+        'timestamps with microsecond and nanosecond precision',
+        { at: { seconds: 0, nanos: 120_000 }, took: { seconds: 3, nanos: 1 }, choice_text: '' },
+        ['inner', 'maybe_int64', 'maybe_string', 'absent', 'packed'],
+      ],
     ];
 
     it.each(cases)('%s', (_name, object, nulls) => {
@@ -96,9 +115,21 @@ describe('JsonPrinter against protobuf canonical JSON (@bufbuild/protobuf, proto
     const root = loadProtoRoot(QUERY_PROTO_FILES);
     const seed = buildSeed();
     const cases: Array<[string, Record<string, unknown>]> = [
-      ['ixo.entity.v1beta1.QueryEntityResponse', { entity: seed.entities[3], iidDocument: seed.iidDocuments[3] }],
-      ['ixo.entity.v1beta1.QueryEntityListResponse', { entities: seed.entities.slice(0, 5), pagination: { next_key: Buffer.from('did:ixo:entity:ff+/'), total: '120' } }],
-      ['ixo.claims.v1beta1.QueryClaimListResponse', { claims: seed.claims.slice(0, 6), pagination: { next_key: Buffer.alloc(0), total: '0' } }],
+      [
+        'ixo.entity.v1beta1.QueryEntityResponse',
+        { entity: seed.entities[3], iidDocument: seed.iidDocuments[3] },
+      ],
+      [
+        'ixo.entity.v1beta1.QueryEntityListResponse',
+        {
+          entities: seed.entities.slice(0, 5),
+          pagination: { next_key: Buffer.from('did:ixo:entity:ff+/'), total: '120' },
+        },
+      ],
+      [
+        'ixo.claims.v1beta1.QueryClaimListResponse',
+        { claims: seed.claims.slice(0, 6), pagination: { next_key: Buffer.alloc(0), total: '0' } },
+      ],
       ['ixo.claims.v1beta1.QueryCollectionResponse', { collection: seed.collections[2] }],
       ['ixo.claims.v1beta1.QueryDisputeListResponse', { disputes: seed.disputes.slice(0, 3) }],
       ['ixo.claims.v1beta1.QueryIntentResponse', { intent: seed.intents[4] }],
@@ -118,17 +149,31 @@ describe('JsonPrinter against protobuf canonical JSON (@bufbuild/protobuf, proto
     const root = loadProtoRoot(['everything.proto'], FIXTURES);
     const type = root.lookupType('dmrv.fixture.Everything');
     const printer = new JsonPrinter(root);
-    expect(() => printer.print(type, type.fromObject({ at: { seconds: '253402300800', nanos: 0 } }))).toThrow(PrintError);
-    expect(() => printer.print(type, type.fromObject({ at: { seconds: 0, nanos: 1_000_000_000 } }))).toThrow(PrintError);
+    expect(() => printer.print(type, type.fromObject({ at: { seconds: '253402300800', nanos: 0 } }))).toThrow(
+      PrintError,
+    );
+    expect(() => printer.print(type, type.fromObject({ at: { seconds: 0, nanos: 1_000_000_000 } }))).toThrow(
+      PrintError,
+    );
   });
 
   it('refuses an Any whose type it has no descriptor for', () => {
     const root = loadProtoRoot(['everything.proto'], FIXTURES);
     const any = root.lookupType('google.protobuf.Any');
     const printer = new JsonPrinter(root);
-    expect(() => printer.print(any as Type, any.fromObject({ type_url: '/nope.Missing', value: Buffer.alloc(0) }))).toThrow('no descriptor');
+    expect(() =>
+      printer.print(any as Type, any.fromObject({ type_url: '/nope.Missing', value: Buffer.alloc(0) })),
+    ).toThrow('no descriptor');
     const inner = root.lookupType('dmrv.fixture.Inner');
-    const packed = any.fromObject({ type_url: '/dmrv.fixture.Inner', value: inner.encode(inner.fromObject({ label: 'x' })).finish() });
-    expect(printer.print(any as Type, packed)).toEqual({ '@type': '/dmrv.fixture.Inner', label: 'x', weight: '0', tint: 'COLOUR_UNSPECIFIED' });
+    const packed = any.fromObject({
+      type_url: '/dmrv.fixture.Inner',
+      value: inner.encode(inner.fromObject({ label: 'x' })).finish(),
+    });
+    expect(printer.print(any as Type, packed)).toEqual({
+      '@type': '/dmrv.fixture.Inner',
+      label: 'x',
+      weight: '0',
+      tint: 'COLOUR_UNSPECIFIED',
+    });
   });
 });

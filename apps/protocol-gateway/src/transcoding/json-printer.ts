@@ -73,7 +73,8 @@ function printFloat(value: number): Json {
 
 function printBytes(value: unknown): Json {
   if (typeof value === 'string') return value;
-  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+  if (value instanceof Uint8Array)
+    return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
   return '';
 }
 
@@ -84,7 +85,12 @@ function int64(value: unknown): string {
   if (typeof value === 'number') return String(value);
   if (typeof value === 'string') return value;
   // A Long knows its signedness; its toString is exact and much cheaper than going through BigInt.
-  if (value && typeof value === 'object' && typeof (value as { toString?: unknown }).toString === 'function' && 'unsigned' in value) {
+  if (
+    value &&
+    typeof value === 'object' &&
+    typeof (value as { toString?: unknown }).toString === 'function' &&
+    'unsigned' in value
+  ) {
     return (value as { toString(): string }).toString();
   }
   return toBigInt(value ?? 0).toString();
@@ -131,10 +137,13 @@ export class JsonPrinter {
       case '.google.protobuf.Value':
         return (message) => this.value(message);
       case '.google.protobuf.ListValue':
-        return (message) => ((message.values as Record<string, unknown>[] | undefined) ?? []).map((item) => this.value(item));
+        return (message) =>
+          ((message.values as Record<string, unknown>[] | undefined) ?? []).map((item) => this.value(item));
       case '.google.protobuf.FieldMask':
         return (message) =>
-          ((message.paths as string[] | undefined) ?? []).map((path) => path.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase())).join(',');
+          ((message.paths as string[] | undefined) ?? [])
+            .map((path) => path.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()))
+            .join(',');
       case '.google.protobuf.Empty':
         return () => ({});
       default:
@@ -144,13 +153,23 @@ export class JsonPrinter {
       const inner = this.valueWriter(type.fields.value!);
       return (message) => inner(message.value);
     }
-    const fields = type.fieldsArray.map((field) => ({ name: field.name, oneof: field.partOf !== null, write: this.fieldWriter(field) }));
+    const fields = type.fieldsArray.map((field) => ({
+      name: field.name,
+      oneof: field.partOf !== null,
+      write: this.fieldWriter(field),
+    }));
     return (message) => {
       const out: { [key: string]: Json } = {};
       for (const field of fields) {
         const value = message[field.name];
         // A oneof member (or proto3 optional) that is not set is absent from the JSON, as in jsonpb.
-        if (field.oneof && (value === undefined || value === null || !Object.prototype.hasOwnProperty.call(message, field.name))) continue;
+        if (
+          field.oneof &&
+          (value === undefined ||
+            value === null ||
+            !Object.prototype.hasOwnProperty.call(message, field.name))
+        )
+          continue;
         out[field.name] = field.write(value);
       }
       return out;
@@ -162,7 +181,8 @@ export class JsonPrinter {
     if (field.map) {
       return (value) => {
         const out: { [key: string]: Json } = {};
-        for (const [key, item] of Object.entries((value as Record<string, unknown> | undefined) ?? {})) out[key] = one(item);
+        for (const [key, item] of Object.entries((value as Record<string, unknown> | undefined) ?? {}))
+          out[key] = one(item);
         return out;
       };
     }
@@ -175,7 +195,8 @@ export class JsonPrinter {
     const resolved = field.resolvedType;
     if (resolved instanceof Type) {
       const nested = this.writerFor(resolved);
-      return (value) => (value === null || value === undefined ? null : nested(value as Record<string, unknown>));
+      return (value) =>
+        value === null || value === undefined ? null : nested(value as Record<string, unknown>);
     }
     if (resolved instanceof Enum) {
       const names = resolved.valuesById;
@@ -212,13 +233,16 @@ export class JsonPrinter {
     }
     const bytes = message.value instanceof Uint8Array ? message.value : new Uint8Array();
     const inner = this.print(type, type.decode(bytes));
-    if (inner !== null && typeof inner === 'object' && !Array.isArray(inner)) return { '@type': typeUrl, ...inner };
+    if (inner !== null && typeof inner === 'object' && !Array.isArray(inner))
+      return { '@type': typeUrl, ...inner };
     return { '@type': typeUrl, value: inner };
   }
 
   private struct(message: Record<string, unknown>): Json {
     const out: { [key: string]: Json } = {};
-    for (const [key, item] of Object.entries((message.fields as Record<string, Record<string, unknown>> | undefined) ?? {})) {
+    for (const [key, item] of Object.entries(
+      (message.fields as Record<string, Record<string, unknown>> | undefined) ?? {},
+    )) {
       out[key] = this.value(item);
     }
     return out;
@@ -235,7 +259,9 @@ export class JsonPrinter {
       case 'structValue':
         return this.struct(message.structValue as Record<string, unknown>);
       case 'listValue':
-        return ((message.listValue as { values?: Record<string, unknown>[] }).values ?? []).map((item) => this.value(item));
+        return ((message.listValue as { values?: Record<string, unknown>[] }).values ?? []).map((item) =>
+          this.value(item),
+        );
       default:
         return null;
     }

@@ -52,7 +52,11 @@ function parseInteger(text: string, min: bigint, max: bigint, what: string, path
 export function decodeBase64(text: string, path: string): Buffer {
   const normalized = text.replace(/-/g, '+').replace(/_/g, '/').replace(/ /g, '+');
   const unpadded = normalized.replace(/=+$/, '');
-  if (!/^[A-Za-z0-9+/]*$/.test(unpadded) || unpadded.length % 4 === 1 || normalized.length - unpadded.length > 2) {
+  if (
+    !/^[A-Za-z0-9+/]*$/.test(unpadded) ||
+    unpadded.length % 4 === 1 ||
+    normalized.length - unpadded.length > 2
+  ) {
     throw new BindError(`${path}: not valid base64`);
   }
   return Buffer.from(unpadded, 'base64');
@@ -62,8 +66,13 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?
 
 function parseTimestamp(text: string, path: string): Plain {
   const match = RFC3339.exec(text);
-  const millis = match ? Date.parse(`${match[1]}-${match[2]}-${match[3]}T${match[4]}:${match[5]}:${match[6]}${match[8]!.toUpperCase()}`) : NaN;
-  if (!match || Number.isNaN(millis)) throw new BindError(`${path}: ${JSON.stringify(text)} is not an RFC 3339 timestamp`);
+  const millis = match
+    ? Date.parse(
+        `${match[1]}-${match[2]}-${match[3]}T${match[4]}:${match[5]}:${match[6]}${match[8]!.toUpperCase()}`,
+      )
+    : NaN;
+  if (!match || Number.isNaN(millis))
+    throw new BindError(`${path}: ${JSON.stringify(text)} is not an RFC 3339 timestamp`);
   const nanos = match[7] ? Number(match[7].slice(1).padEnd(9, '0')) : 0;
   return { seconds: String(Math.floor(millis / 1000)), nanos };
 }
@@ -83,7 +92,9 @@ function parseEnum(enumType: Enum, text: string, path: string): number {
     const number = Number(text);
     if (Object.values(enumType.values).includes(number)) return number;
   }
-  throw new BindError(`${path}: ${JSON.stringify(text)} is not a value of ${enumType.name} (${Object.keys(enumType.values).join(', ')})`);
+  throw new BindError(
+    `${path}: ${JSON.stringify(text)} is not a value of ${enumType.name} (${Object.keys(enumType.values).join(', ')})`,
+  );
 }
 
 /** One scalar of `type` from its text form; the result is what protobufjs' fromObject accepts. */
@@ -106,7 +117,8 @@ export function parseScalar(type: string, text: string, path: string): unknown {
       if (text === 'Infinity' || text === '+Infinity') return Infinity;
       if (text === '-Infinity') return -Infinity;
       const value = Number(text);
-      if (text.trim() === '' || !Number.isFinite(value)) throw new BindError(`${path}: ${JSON.stringify(text)} is not a number`);
+      if (text.trim() === '' || !Number.isFinite(value))
+        throw new BindError(`${path}: ${JSON.stringify(text)} is not a number`);
       return value;
     }
     case 'bytes':
@@ -125,7 +137,9 @@ function parseValue(field: Field, text: string, path: string): unknown {
     if (fullName === '.google.protobuf.Duration') return parseDuration(text, path);
     const wrapped = WRAPPERS.get(fullName);
     if (wrapped) return { value: parseScalar(wrapped, text, path) };
-    throw new BindError(`${path}: message fields cannot be set from the URL; set their fields (${path}.<field>)`);
+    throw new BindError(
+      `${path}: message fields cannot be set from the URL; set their fields (${path}.<field>)`,
+    );
   }
   return parseScalar(field.type, text, path);
 }
@@ -170,16 +184,19 @@ export class RequestBinder {
     const canonical: string[] = [];
     for (let i = 0; i < parts.length; i += 1) {
       const field = findField(type, parts[i]!);
-      if (!field) throw new BindError(`unknown ${source === 'path' ? 'path field' : 'query parameter'} ${written}`);
+      if (!field)
+        throw new BindError(`unknown ${source === 'path' ? 'path field' : 'query parameter'} ${written}`);
       if (field.map) throw new BindError(`${written}: map fields cannot be set from the URL`);
       canonical.push(field.name);
       const last = i === parts.length - 1;
       const path = canonical.join('.');
-      if (source === 'query' && this.fromPath.has(path)) throw new BindError(`${written} is already given by the path`);
+      if (source === 'query' && this.fromPath.has(path))
+        throw new BindError(`${written} is already given by the path`);
       if (field.partOf && !field.partOf.name.startsWith('_')) {
         const key = `${canonical.slice(0, -1).join('.')}#${field.partOf.name}`;
         const other = this.oneofsSet.get(key);
-        if (other !== undefined && other !== path) throw new BindError(`${written}: only one of ${field.partOf.oneof.join(', ')} may be set`);
+        if (other !== undefined && other !== path)
+          throw new BindError(`${written}: only one of ${field.partOf.oneof.join(', ')} may be set`);
         this.oneofsSet.set(key, path);
       }
       if (last) {
@@ -195,9 +212,11 @@ export class RequestBinder {
         return path;
       }
       const nested = field.resolvedType;
-      if (!(nested instanceof Type) || field.repeated) throw new BindError(`${written}: ${field.name} has no field ${parts[i + 1]}`);
+      if (!(nested instanceof Type) || field.repeated)
+        throw new BindError(`${written}: ${field.name} has no field ${parts[i + 1]}`);
       const existing = target[field.name];
-      if (existing !== undefined && !isPlain(existing)) throw new BindError(`${written} conflicts with ${path}`);
+      if (existing !== undefined && !isPlain(existing))
+        throw new BindError(`${written} conflicts with ${path}`);
       const child: Plain = existing ?? {};
       target[field.name] = child;
       target = child;
@@ -208,7 +227,11 @@ export class RequestBinder {
 }
 
 /** Path parameters first, then the query, into a plain request object. */
-export function bindRequest(type: Type, pathParams: ReadonlyArray<[string, string]>, query: ReadonlyArray<[string, string]>): Plain {
+export function bindRequest(
+  type: Type,
+  pathParams: ReadonlyArray<[string, string]>,
+  query: ReadonlyArray<[string, string]>,
+): Plain {
   const binder = new RequestBinder(type);
   for (const [field, value] of pathParams) binder.bindPath(field, value);
   for (const [key, value] of query) binder.bindQuery(key, value);

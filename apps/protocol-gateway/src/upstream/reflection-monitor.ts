@@ -73,10 +73,15 @@ export class ReflectionMonitor {
     const path = `/${REFLECTION_SERVICE}/ServerReflectionInfo`;
     return new Promise<string[]>((resolve, reject) => {
       let settled = false;
-      const stream: ClientDuplexStream<Record<string, unknown>, ListServicesResponse> = this.upstream.channelClient.makeBidiStreamRequest(
+      const stream: ClientDuplexStream<
+        Record<string, unknown>,
+        ListServicesResponse
+      > = this.upstream.channelClient.makeBidiStreamRequest(
         path,
-        (value: Record<string, unknown>) => Buffer.from(this.requestType.encode(this.requestType.fromObject(value)).finish()),
-        (bytes: Buffer) => this.responseType.toObject(this.responseType.decode(bytes)) as ListServicesResponse,
+        (value: Record<string, unknown>) =>
+          Buffer.from(this.requestType.encode(this.requestType.fromObject(value)).finish()),
+        (bytes: Buffer) =>
+          this.responseType.toObject(this.responseType.decode(bytes)) as ListServicesResponse,
         new Metadata(),
         { deadline: Date.now() + this.deadlineMs },
       );
@@ -85,10 +90,18 @@ export class ReflectionMonitor {
         settled = true;
         stream.end();
         if (response.error_response) {
-          reject(Object.assign(new Error(response.error_response.error_message ?? 'reflection error'), { code: response.error_response.error_code }));
+          reject(
+            Object.assign(new Error(response.error_response.error_message ?? 'reflection error'), {
+              code: response.error_response.error_code,
+            }),
+          );
           return;
         }
-        resolve((response.list_services_response?.service ?? []).map((service) => service.name ?? '').filter(Boolean));
+        resolve(
+          (response.list_services_response?.service ?? [])
+            .map((service) => service.name ?? '')
+            .filter(Boolean),
+        );
       });
       stream.on('error', (error: ServiceError) => {
         if (settled) return;

@@ -1,5 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { Client, ChannelCredentials, credentials, Metadata, ServiceError, status, StatusObject } from '@grpc/grpc-js';
+import {
+  Client,
+  ChannelCredentials,
+  credentials,
+  Metadata,
+  ServiceError,
+  status,
+  StatusObject,
+} from '@grpc/grpc-js';
 import { ProtocolGatewayConfig } from '../config/protocol-gateway.config';
 
 export interface UnaryResult {
@@ -48,7 +56,9 @@ export class UpstreamClient {
       // Reconnect quickly once a restarted node is back; grpc-js' default backoff starts at 1 s anyway.
       'grpc.initial_reconnect_backoff_ms': 250,
       'grpc.max_reconnect_backoff_ms': 5_000,
-      ...(config.UPSTREAM_TLS_SERVER_NAME ? { 'grpc.ssl_target_name_override': config.UPSTREAM_TLS_SERVER_NAME } : {}),
+      ...(config.UPSTREAM_TLS_SERVER_NAME
+        ? { 'grpc.ssl_target_name_override': config.UPSTREAM_TLS_SERVER_NAME }
+        : {}),
     });
   }
 
@@ -57,7 +67,12 @@ export class UpstreamClient {
   }
 
   /** A unary call; rejects with UpstreamCallError carrying the gRPC status. */
-  unary(path: string, request: Buffer, metadata: Metadata, deadlineMs: number = this.config.UPSTREAM_DEADLINE_MS): Promise<UnaryResult> {
+  unary(
+    path: string,
+    request: Buffer,
+    metadata: Metadata,
+    deadlineMs: number = this.config.UPSTREAM_DEADLINE_MS,
+  ): Promise<UnaryResult> {
     return new Promise<UnaryResult>((resolve, reject) => {
       let headers = new Metadata();
       let outcome: { error: ServiceError | null; response?: Buffer } | undefined;

@@ -17,8 +17,15 @@ export function upstreamProbe(upstream: UpstreamClient, timeoutMs = 1500): Depen
     timeoutMs: timeoutMs + 500,
     check: async () => {
       try {
-        const { response } = await upstream.unary(`/${HEALTH_SERVICE}/Check`, request, new Metadata(), timeoutMs);
-        const answer = responseType.toObject(responseType.decode(response), { enums: String }) as { status?: string };
+        const { response } = await upstream.unary(
+          `/${HEALTH_SERVICE}/Check`,
+          request,
+          new Metadata(),
+          timeoutMs,
+        );
+        const answer = responseType.toObject(responseType.decode(response), { enums: String }) as {
+          status?: string;
+        };
         if (answer.status !== 'SERVING') throw new Error(`upstream health is ${answer.status ?? 'UNKNOWN'}`);
       } catch (error) {
         if (error instanceof UpstreamCallError) {
