@@ -15,45 +15,64 @@ class MigrateConfig {
   DATABASE_URL!: string;
 }
 
-const USAGE = `usage: node dist/cli.js <command>
+export const USAGE = `usage: node dist/cli.js <command>
   migrate       apply pending database migrations (DATABASE_URL)
   rewrap-pins   re-encrypt PINs sealed under a retired key with PIN_ENCRYPTION_KEY (after a rotation)
 `;
 
-const out = (line: string): void => void process.stdout.write(`${line}\n`);
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  out(line: string): void;
+  err(text: string): void;
+}
 
-async function rewrapPins(): Promise<void> {
-  const config = loadConfig('ussd-gateway', UssdConfig, process.env);
+const silentLogger = { info: () => undefined, warn: () => undefined } as unknown as ConstructorParameters<typeof AccountsService>[3];
+
+async function rewrapPins(io: CliIo): Promise<void> {
+  const config = loadConfig('ussd-gateway', UssdConfig, io.env);
   const dataSource = new DataSource(dataSourceOptions(config.DATABASE_URL, 1));
   await dataSource.initialize();
   try {
-    const silent = { info: () => undefined, warn: () => undefined } as never;
-    const service = new AccountsService(new AccountsRepository(dataSource), pinVaultFromConfig(config), config, silent);
-    out(`rewrapped ${await service.rewrapAll()} PIN(s) under key ${config.PIN_ENCRYPTION_KEY_ID}`);
+    const service = new AccountsService(new AccountsRepository(dataSource), pinVaultFromConfig(config), config, silentLogger);
+    io.out(`rewrapped ${await service.rewrapAll()} PIN(s) under key ${config.PIN_ENCRYPTION_KEY_ID}`);
   } finally {
     await dataSource.destroy();
   }
 }
 
-async function main(command: string | undefined): Promise<void> {
-  if (command === 'migrate') {
-    const { DATABASE_URL } = loadConfig('ussd-gateway migrate', MigrateConfig, process.env);
-    const applied = await runMigrations(DATABASE_URL);
-    out(applied.length === 0 ? 'migrations: up to date' : `migrations applied: ${applied.join(', ')}`);
-  } else if (command === 'rewrap-pins') {
-    await rewrapPins();
-  } else {
-    process.stderr.write(USAGE);
-    process.exitCode = 2;
+/** Runs one command; resolves to the process exit code (0 done, 1 failed, 2 usage). */
+export async function runCli(args: string[], io: CliIo): Promise<number> {
+  const [command] = args;
+  try {
+    if (command === 'migrate') {
+      const { DATABASE_URL } = loadConfig('ussd-gateway migrate', MigrateConfig, io.env);
+      const applied = await runMigrations(DATABASE_URL);
+      io.out(applied.length === 0 ? 'migrations: up to date' : `migrations applied: ${applied.join(', ')}`);
+      return 0;
+    }
+    if (command === 'rewrap-pins') {
+      await rewrapPins(io);
+      return 0;
+    }
+    io.err(USAGE);
+    return 2;
+  } catch (error) {
+    // Driver errors may quote a connection string with its password; configuration errors never carry values.
+    const message =
+      error instanceof ConfigValidationError
+        ? error.message
+        : `${command} failed: ${(error instanceof Error ? error.message : String(error)).replace(/\/\/[^@/\s]+@/g, '//[redacted]@')}`;
+    io.err(`${message}\n`);
+    return 1;
   }
 }
 
-main(process.argv[2]).catch((error: unknown) => {
-  // Driver errors may quote a connection string with its password; configuration errors never carry values.
-  const message =
-    error instanceof ConfigValidationError
-      ? error.message
-      : `failed: ${(error instanceof Error ? error.message : String(error)).replace(/\/\/[^@/\s]+@/g, '//[redacted]@')}`;
-  process.stderr.write(`${message}\n`);
-  process.exitCode = 1;
-});
+if (require.main === module) {
+  void runCli(process.argv.slice(2), {
+    env: process.env,
+    out: (line) => void process.stdout.write(`${line}\n`),
+    err: (text) => void process.stderr.write(text),
+  }).then((code) => {
+    process.exitCode = code;
+  });
+}
