@@ -211,7 +211,8 @@ export class TranscoderService {
         error.code,
         error.details,
         503,
-        `the upstream node ${this.upstream.target} is unavailable`,
+        // The upstream's address is deployment detail: it goes to the log with the status, not to the client.
+        'the upstream node is unavailable',
         headers,
       );
     }
