@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { createTestDatabase, TestDatabase } from '@dmrv/testing';
 import { createDataSource, runMigrations } from '../src/database/data-source';
-import { seedRegistry } from '../src/database/seed';
+import { READING_KEYS, seedRegistry } from '../src/database/seed';
 import {
   CREDITS_CANCELLED,
   CREDITS_RETIRED,
@@ -119,6 +119,16 @@ describe('seed (real PostgreSQL)', () => {
          JOIN credit_blocks b ON b.id LIKE 'credit-' || c.project_id || '-' || c.period || '-%'
          GROUP BY c.project_id, c.period, c.reductions HAVING sum(b.quantity) > c.reductions) over) AS over_issued`);
     expect(Object.values(violations).map(Number)).toEqual([0, 0, 0, 0, 0, 0]);
+  });
+
+  it('leaves the foreign keys it lifted for the bulk load in place and enforced', async () => {
+    const rows = await a.dataSource.query<Array<{ conname: string; convalidated: boolean }>>(
+      "SELECT conname, convalidated FROM pg_constraint WHERE conrelid = 'fuel_consumption'::regclass AND contype = 'f' ORDER BY conname",
+    );
+    expect(rows).toEqual(READING_KEYS.map(([conname]) => ({ conname, convalidated: true })).sort((x, y) => (x.conname < y.conname ? -1 : 1)));
+    await expect(
+      a.dataSource.query("INSERT INTO fuel_consumption (household_id, fuel_type, consumed_on, quantity_kg) VALUES ('household-none', 'LPG', '2024-01-01', 1)"),
+    ).rejects.toThrow(/fuel_consumption_household_id_fkey/);
   });
 
   it('refreshes rollups that equal the aggregates over the records', async () => {
