@@ -45,4 +45,15 @@ describe('zero-config stack: embedded PostgreSQL, no Redis', () => {
     expect(health.statusCode).toBe(200);
     expect(health.json()).toMatchObject({ database: 'connected', redis: 'not configured' });
   });
+
+  it('hides the operator endpoints when no OPERATOR_TOKEN is configured, exactly like unknown routes', async () => {
+    const unknown = await app.inject({ method: 'GET', url: '/api/ussd/nothing-here' });
+    for (const url of ['/api/ussd/sessions', '/api/ussd/debug/some-session']) {
+      const response = await app.inject({ method: 'GET', url, headers: { 'x-operator-token': 'any-token-at-all-long-enough' } });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ message: `Cannot GET ${url}` });
+      expect(Object.keys(response.json())).toEqual(Object.keys(unknown.json()));
+    }
+    expect(unknown.json()).toEqual({ message: 'Cannot GET /api/ussd/nothing-here' });
+  });
 });
