@@ -19,12 +19,17 @@ function filesUnder(dir: string): string[] {
 }
 
 /**
- * What the seeded data depends on: the registry's built migrations and seeder, the size and the seed. Any change
- * to those gives another name, so a stale cache is never used.
+ * What the seeded data depends on: the registry's built seeder and rollups (everything under dist/database except
+ * the migrations), the size and the seed. A changed seeder gives another name, so stale data is never used; a new
+ * migration does not, because every copy is migrated before use, as a production database would be.
  */
 export function seedFingerprint(households: number, databaseDist = repoPath('apps', 'registry-api', 'dist', 'database')): string {
   const hash = createHash('sha256').update(`${households}:${SEED}\n`);
-  for (const file of filesUnder(databaseDist)) hash.update(file.slice(databaseDist.length)).update(readFileSync(file));
+  for (const file of filesUnder(databaseDist)) {
+    const relative = file.slice(databaseDist.length);
+    if (relative.startsWith('/migrations/')) continue;
+    hash.update(relative).update(readFileSync(file));
+  }
   return hash.digest('hex').slice(0, 10);
 }
 
@@ -76,7 +81,9 @@ export async function seededDatabase(
     await renameDatabase(settings, partial, name);
     guard.dismiss();
   }
-  return createDatabase(settings, `registry_${households}`, janitor, name);
+  const url = await createDatabase(settings, `registry_${households}`, janitor, name);
+  await runToCompletion(SERVICE_BUILDS.registry.cli, ['migrate'], baseEnv({ DATABASE_URL: url }), janitor);
+  return url;
 }
 
 async function renameDatabase(settings: ResourceSettings, from: string, to: string): Promise<void> {
