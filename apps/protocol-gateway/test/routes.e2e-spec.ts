@@ -433,6 +433,12 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
         });
         expect((await closed.get('/ixo/token/params')).status).toBe(501);
         expect((await closed.get('/ixo/claims/params')).status).toBe(503);
+        expect((await closed.get('/')).body.routes).toContainEqual({
+          method: 'GET',
+          path: '/ixo/claims/claims',
+          rpc: 'ixo.claims.v1beta1.Query/ClaimList',
+          disabled: true,
+        });
       } finally {
         await closed.close();
       }

@@ -1,5 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import type { ProtocolRootBody } from '@dmrv/contracts';
+import { selectorMatches } from '../access/access-policy';
 import { ProtocolGatewayConfig } from '../config/protocol-gateway.config';
 import { RouteTable } from '../routes/route-table';
 import { ReflectionMonitor } from '../upstream/reflection-monitor';
@@ -29,12 +30,7 @@ export class RootController {
         method: route.httpMethod,
         path: route.pattern,
         rpc: route.fullMethod,
-        disabled: this.config.DISABLED_METHODS.some(
-          (selector) =>
-            selector === route.fullMethod ||
-            selector === route.service ||
-            selector === route.service.split('.')[1],
-        ),
+        disabled: this.config.DISABLED_METHODS.some((selector) => selectorMatches(selector, route)),
       })),
       health: '/health',
     };
