@@ -50,6 +50,11 @@ describe('RedisSessionStore', () => {
     await clocked.save(record('old'), 10);
     now += 11_000;
     expect(await clocked.listActive(10)).toEqual([]);
+    // Writes trim the index too, so it does not grow with sessions nobody lists.
+    await clocked.save(record('older'), 10);
+    now += 11_000;
+    await clocked.save(record('new'), 180);
+    expect(await redis.zrange(`${namespace.keyPrefix}clock:sessions:active`, 0, -1)).toEqual(['new']);
   });
 
   it('lets one holder at a time work on a session, across store instances', async () => {

@@ -30,9 +30,13 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async save(record: SessionRecord, ttlSeconds: number): Promise<void> {
+    const now = this.now();
     const multi = this.redis.multi().set(this.key(record.sessionId), JSON.stringify(record), 'EX', ttlSeconds);
-    if (record.status === 'active') multi.zadd(this.indexKey, this.now() + ttlSeconds * 1000, record.sessionId);
+    if (record.status === 'active') multi.zadd(this.indexKey, now + ttlSeconds * 1000, record.sessionId);
     else multi.zrem(this.indexKey, record.sessionId);
+    // Sessions that expired without an END would stay in the index forever; every write trims what has expired
+    // since the last one (cheap: only those entries are touched).
+    multi.zremrangebyscore(this.indexKey, '-inf', now);
     const results = await multi.exec();
     const failed = results?.find(([error]) => error !== null);
     if (!results || failed) throw failed?.[0] ?? new Error('Redis transaction was discarded');
