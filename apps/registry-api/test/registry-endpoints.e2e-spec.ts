@@ -422,6 +422,15 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
       }
     });
 
+    it('echoes the request id on errors too', async () => {
+      const response = await get(app, '/v1/households/stats', { 'x-request-id': 'registry-e2e-0001' });
+      expect(response.statusCode).toBe(401);
+      expect(response.headers['x-request-id']).toBe('registry-e2e-0001');
+      expect((await get(app, '/v1/devices/status?device_id=none', { ...auth, 'x-request-id': 'registry-e2e-0002' })).headers['x-request-id']).toBe(
+        'registry-e2e-0002',
+      );
+    });
+
     it('authenticates before validating, so a stranger learns nothing about parameters', async () => {
       expect((await get(app, '/v1/credits/issued')).statusCode).toBe(401);
     });
