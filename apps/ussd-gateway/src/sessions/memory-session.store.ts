@@ -1,4 +1,4 @@
-import { SessionBusyError, SessionRecord, SessionStore } from './session-store';
+import { SessionBusyError, SessionRecord, SessionStore, SessionWork } from './session-store';
 
 interface Entry {
   json: string;
@@ -47,6 +47,15 @@ export class MemorySessionStore implements SessionStore {
       .map(([id]) => id);
   }
 
+  async withSession<T>(sessionId: string, options: { waitMs: number; ttlSeconds: number }, work: SessionWork<T>): Promise<T> {
+    return this.withLock(sessionId, options.waitMs, async () => {
+      const { value, save } = await work(await this.get(sessionId));
+      if (save) await this.save(save, options.ttlSeconds);
+      return value;
+    });
+  }
+
+  /** Serialises work per session within this process (a promise chain per session id). */
   async withLock<T>(sessionId: string, waitMs: number, work: () => Promise<T>): Promise<T> {
     const previous = this.locks.get(sessionId) ?? Promise.resolve();
     let release!: () => void;

@@ -57,20 +57,35 @@ describe('RedisSessionStore', () => {
     expect(await redis.zrange(`${namespace.keyPrefix}clock:sessions:active`, 0, -1)).toEqual(['new']);
   });
 
+  it('reads, writes and unlocks a session in one hop, and leaves it untouched when the work fails', async () => {
+    const options = { waitMs: 500, ttlSeconds: 120 };
+    await expect(store.withSession('w', options, async (found) => ({ value: found }))).resolves.toBeNull();
+    await store.withSession('w', options, async () => ({ value: 'saved', save: record('w') }));
+    expect(await redis.ttl(`${namespace.keyPrefix}session:w`)).toBeGreaterThan(110);
+    expect(await redis.exists(`${namespace.keyPrefix}lock:w`)).toBe(0);
+    await expect(
+      store.withSession('w', options, async () => {
+        throw new Error('work failed');
+      }),
+    ).rejects.toThrow('work failed');
+    expect(await redis.exists(`${namespace.keyPrefix}lock:w`)).toBe(0);
+    await expect(store.withSession('w', options, async (found) => ({ value: found?.sessionId }))).resolves.toBe('w');
+  });
+
   it('lets one holder at a time work on a session, across store instances', async () => {
     const other = new RedisSessionStore(redis, namespace.keyPrefix);
     let release!: () => void;
     let acquired!: () => void;
     const holding = new Promise<void>((resolve) => (acquired = resolve));
-    const first = store.withLock('s', 2000, async () => {
+    const first = store.withSession('s', { waitMs: 2000, ttlSeconds: 60 }, async () => {
       acquired();
       await new Promise<void>((resolve) => (release = resolve));
-      return 'first';
+      return { value: 'first', save: record('s') };
     });
     await holding;
-    await expect(other.withLock('s', 100, async () => 'second')).rejects.toBeInstanceOf(SessionBusyError);
+    await expect(other.withSession('s', { waitMs: 100, ttlSeconds: 60 }, async () => ({ value: 'second' }))).rejects.toBeInstanceOf(SessionBusyError);
     release();
     await expect(first).resolves.toBe('first');
-    await expect(other.withLock('s', 100, async () => 'second')).resolves.toBe('second');
+    await expect(other.withSession('s', { waitMs: 100, ttlSeconds: 60 }, async (found) => ({ value: found?.sessionId }))).resolves.toBe('s');
   });
 });

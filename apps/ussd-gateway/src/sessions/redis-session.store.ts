@@ -1,8 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
-import { SessionBusyError, SessionRecord, SessionStore } from './session-store';
+import { SessionBusyError, SessionRecord, SessionStore, SessionWork } from './session-store';
 
+// A hop costs three round trips to Redis (rate limit, lock-and-read, write-and-unlock), not five.
 const RELEASE_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+const LOCK_AND_READ = `
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {0} end
+local record = redis.call('GET', KEYS[2])
+if not record then return {1} end
+return {1, record}`;
+// Sessions that expired without an END would stay in the index forever: every write trims what has expired
+// since the last one (only those entries are touched).
+const WRITE_AND_UNLOCK = `
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+if ARGV[3] == 'active' then redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5]) else redis.call('ZREM', KEYS[2], ARGV[5]) end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[6])
+if ARGV[7] ~= '' and redis.call('GET', KEYS[3]) == ARGV[7] then redis.call('DEL', KEYS[3]) end
+return 1`;
 const LOCK_RETRY_MS = 20;
 
 /**
@@ -30,16 +44,29 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async save(record: SessionRecord, ttlSeconds: number): Promise<void> {
+    await this.write(record, ttlSeconds, '');
+  }
+
+  private async write(record: SessionRecord, ttlSeconds: number, lockToken: string): Promise<void> {
     const now = this.now();
-    const multi = this.redis.multi().set(this.key(record.sessionId), JSON.stringify(record), 'EX', ttlSeconds);
-    if (record.status === 'active') multi.zadd(this.indexKey, now + ttlSeconds * 1000, record.sessionId);
-    else multi.zrem(this.indexKey, record.sessionId);
-    // Sessions that expired without an END would stay in the index forever; every write trims what has expired
-    // since the last one (cheap: only those entries are touched).
-    multi.zremrangebyscore(this.indexKey, '-inf', now);
-    const results = await multi.exec();
-    const failed = results?.find(([error]) => error !== null);
-    if (!results || failed) throw failed?.[0] ?? new Error('Redis transaction was discarded');
+    await this.redis.eval(
+      WRITE_AND_UNLOCK,
+      3,
+      this.key(record.sessionId),
+      this.indexKey,
+      this.lockKey(record.sessionId),
+      JSON.stringify(record),
+      ttlSeconds,
+      record.status,
+      now + ttlSeconds * 1000,
+      record.sessionId,
+      now,
+      lockToken,
+    );
+  }
+
+  private lockKey(sessionId: string): string {
+    return `${this.prefix}lock:${sessionId}`;
   }
 
   async listActive(limit: number): Promise<string[]> {
@@ -53,19 +80,33 @@ export class RedisSessionStore implements SessionStore {
     return ids as string[];
   }
 
-  async withLock<T>(sessionId: string, waitMs: number, work: () => Promise<T>): Promise<T> {
-    const lockKey = `${this.prefix}lock:${sessionId}`;
+  async withSession<T>(sessionId: string, options: { waitMs: number; ttlSeconds: number }, work: SessionWork<T>): Promise<T> {
+    const lockKey = this.lockKey(sessionId);
     const token = randomBytes(12).toString('hex');
-    const deadline = this.now() + waitMs;
-    // The lock expires on its own, so a crashed instance cannot wedge a session for longer than one hop budget.
-    while ((await this.redis.set(lockKey, token, 'PX', waitMs * 2, 'NX')) !== 'OK') {
+    const deadline = this.now() + options.waitMs;
+    let record: SessionRecord | null;
+    for (;;) {
+      // The lock expires on its own, so a crashed instance cannot wedge a session for longer than one hop budget.
+      const [acquired, json] = (await this.redis.eval(LOCK_AND_READ, 2, lockKey, this.key(sessionId), token, options.waitMs * 2)) as [
+        number,
+        string | undefined,
+      ];
+      if (acquired === 1) {
+        record = json === undefined ? null : (JSON.parse(json) as SessionRecord);
+        break;
+      }
       if (this.now() >= deadline) throw new SessionBusyError(sessionId);
       await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
     }
+    let outcome: Awaited<ReturnType<SessionWork<T>>>;
     try {
-      return await work();
-    } finally {
+      outcome = await work(record);
+    } catch (error) {
       await this.redis.eval(RELEASE_LOCK, 1, lockKey, token).catch(() => undefined);
+      throw error;
     }
+    if (outcome.save) await this.write(outcome.save, options.ttlSeconds, token);
+    else await this.redis.eval(RELEASE_LOCK, 1, lockKey, token);
+    return outcome.value;
   }
 }

@@ -28,11 +28,15 @@ export interface SessionStore {
   /** Identifiers of sessions that are active and not expired, oldest activity first, at most `limit`. */
   listActive(limit: number): Promise<string[]>;
   /**
-   * Runs `work` while holding the session's lock, so concurrent hops of one session (an aggregator retry racing
-   * the original) apply one after the other. Rejects with SessionBusyError after `waitMs`.
+   * One hop's read-modify-write: locks the session and reads it, runs `work` on the record, writes what `work`
+   * returns in `save` (with a fresh TTL) and unlocks. Concurrent hops of one session (an aggregator retry racing
+   * the original) apply one after the other. Rejects with SessionBusyError when the lock is not free within
+   * `waitMs`; a failing `work` saves nothing.
    */
-  withLock<T>(sessionId: string, waitMs: number, work: () => Promise<T>): Promise<T>;
+  withSession<T>(sessionId: string, options: { waitMs: number; ttlSeconds: number }, work: SessionWork<T>): Promise<T>;
 }
+
+export type SessionWork<T> = (record: SessionRecord | null) => Promise<{ value: T; save?: SessionRecord }>;
 
 export class SessionBusyError extends Error {
   constructor(sessionId: string) {

@@ -52,7 +52,11 @@ export class UssdSessionService {
     let timer: NodeJS.Timeout | undefined;
     try {
       return await Promise.race([
-        this.store.withLock(request.sessionId, Math.floor(budget / 2), () => this.hop(request)),
+        this.store.withSession(
+          request.sessionId,
+          { waitMs: Math.floor(budget / 2), ttlSeconds: this.config.SESSION_TTL_SECONDS },
+          (existing) => this.hop(request, existing),
+        ),
         new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new HopTimeoutError(budget)), budget))),
       ]);
     } catch (error) {
@@ -66,8 +70,7 @@ export class UssdSessionService {
     }
   }
 
-  private async hop(request: UssdRequestDto): Promise<string> {
-    const existing = await this.store.get(request.sessionId);
+  private async hop(request: UssdRequestDto, existing: SessionRecord | null): Promise<{ value: string; save?: SessionRecord }> {
     if (existing && existing.phoneNumber !== request.phoneNumber) {
       throw new InvalidInputError('sessionId belongs to another phone number');
     }
@@ -75,10 +78,9 @@ export class UssdSessionService {
     const remembered = existing?.replies.find((entry) => entry.textDigest === textDigest);
     if (existing && remembered) {
       // A retry: same answer, nothing applied twice; the session's clock still restarts.
-      if (existing.status === 'active') await this.store.save(existing, this.config.SESSION_TTL_SECONDS);
-      return remembered.reply;
+      return { value: remembered.reply, save: existing.status === 'active' ? existing : undefined };
     }
-    if (existing?.status === 'ended') return ENDED_REPLY;
+    if (existing?.status === 'ended') return { value: ENDED_REPLY };
 
     const now = new Date().toISOString();
     const record: SessionRecord = existing ?? {
@@ -106,8 +108,9 @@ export class UssdSessionService {
       const screen = this.renderer.render(state);
       reply = `${screen.kind} ${screen.text}`;
     }
-    await this.store.save(
-      {
+    return {
+      value: reply,
+      save: {
         ...record,
         state,
         consumed: markOf(request.text, this.digest),
@@ -115,9 +118,7 @@ export class UssdSessionService {
         replies: [...record.replies, { textDigest, reply }].slice(-MAX_REMEMBERED_REPLIES),
         updatedAt: now,
       },
-      this.config.SESSION_TTL_SECONDS,
-    );
-    return reply;
+    };
   }
 
   private async apply(state: MenuState, input: string, session: SessionRecord): Promise<MenuState> {
