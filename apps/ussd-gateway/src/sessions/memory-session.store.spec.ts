@@ -37,6 +37,20 @@ describe('MemorySessionStore', () => {
     expect((await store.get('a'))?.status).toBe('active');
   });
 
+  it('reads and writes a session in one hop, saving nothing when the work fails', async () => {
+    const store = new MemorySessionStore();
+    const options = { waitMs: 100, ttlSeconds: 60 };
+    await expect(store.withSession('w', options, async (found) => ({ value: found }))).resolves.toBeNull();
+    await expect(
+      store.withSession('w', options, async () => {
+        throw new Error('work failed');
+      }),
+    ).rejects.toThrow('work failed');
+    expect(await store.get('w')).toBeNull();
+    await store.withSession('w', options, async () => ({ value: undefined, save: record('w') }));
+    await expect(store.withSession('w', options, async (found) => ({ value: found?.sessionId }))).resolves.toBe('w');
+  });
+
   it('runs the work of one session one at a time', async () => {
     const store = new MemorySessionStore();
     const order: string[] = [];
