@@ -1,4 +1,4 @@
-import { loadConfig } from '@dmrv/config';
+import { loadConfig, trustedProxies } from '@dmrv/config';
 import { createHttpApp, StartedService } from '@dmrv/http-kit';
 import { AppModule } from './app.module';
 import { ProtocolGatewayConfig } from './config/protocol-gateway.config';
@@ -11,7 +11,7 @@ export async function bootstrap(
 ): Promise<StartedService & { config: ProtocolGatewayConfig }> {
   const config = loadConfig('protocol-gateway', ProtocolGatewayConfig, env);
   const app = await createHttpApp(AppModule.forRoot(config), {
-    trustProxy: config.TRUST_PROXY_ENABLED,
+    trustProxy: trustedProxies(config),
     errorRenderer: renderGrpcStatusBody,
   });
   installCors(app.getHttpAdapter().getInstance(), {

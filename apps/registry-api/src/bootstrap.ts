@@ -1,7 +1,7 @@
 import { RequestMethod } from '@nestjs/common';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { loadConfig } from '@dmrv/config';
+import { loadConfig, trustedProxies } from '@dmrv/config';
 import { createHttpApp, StartedService, strictValidationPipe } from '@dmrv/http-kit';
 import { AppModule } from './app.module';
 import { apiBasePath, RegistryConfig } from './config/registry.config';
@@ -9,7 +9,7 @@ import { OPENAPI_DOCUMENT } from './openapi/system.controller';
 
 export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<StartedService & { config: RegistryConfig }> {
   const config = loadConfig('registry-api', RegistryConfig, env);
-  const app = await createHttpApp(AppModule.forRoot(config), { trustProxy: config.TRUST_PROXY_ENABLED });
+  const app = await createHttpApp(AppModule.forRoot(config), { trustProxy: trustedProxies(config) });
   const basePath = apiBasePath(config);
   // Probes stay at the root: orchestrators should not need to know the public prefix.
   app.setGlobalPrefix(basePath.slice(1), {

@@ -1,4 +1,4 @@
-import { loadConfig } from '@dmrv/config';
+import { loadConfig, trustedProxies } from '@dmrv/config';
 import { createHttpApp, StartedService } from '@dmrv/http-kit';
 import type { ServiceLoggingOptions } from '@dmrv/logging';
 import { AppModule } from './app.module';
@@ -16,7 +16,7 @@ export async function bootstrap(
 ): Promise<StartedService & { config: UssdConfig }> {
   const config = loadConfig('ussd-gateway', UssdConfig, env);
   const app = await createHttpApp(AppModule.forRoot(config, options.logDestination), {
-    trustProxy: config.TRUST_PROXY_ENABLED,
+    trustProxy: trustedProxies(config),
     formBodies: true,
     errorRenderer: renderUssdError,
   });

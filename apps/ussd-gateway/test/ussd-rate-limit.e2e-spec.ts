@@ -74,6 +74,29 @@ describe('per-IP limit behind a trusted proxy', () => {
     // Same proxy, another subscriber's client: its own budget.
     expect((await root(app, '10.0.0.254', { 'x-forwarded-for': '203.0.113.8' })).statusCode).toBe(200);
   });
+
+  it('does not let a client choose its address by prepending to X-Forwarded-For', async () => {
+    const app = await appWith('proxied_prepend', { TRUST_PROXY_ENABLED: 'true' });
+    // The proxy appends the address it saw; whatever the client wrote stands further left and is ignored.
+    for (let request = 1; request <= LIMIT; request += 1) {
+      const forwarded = `198.51.100.${request}, 203.0.113.9`;
+      expect((await root(app, '10.0.0.254', { 'x-forwarded-for': forwarded })).statusCode).toBe(200);
+    }
+    expect((await root(app, '10.0.0.254', { 'x-forwarded-for': '198.51.100.200, 203.0.113.9' })).statusCode).toBe(429);
+  });
+
+  it('trusts only the listed proxy addresses when TRUSTED_PROXY_CIDRS is set', async () => {
+    const app = await appWith('proxied_cidrs', { TRUST_PROXY_ENABLED: 'true', TRUSTED_PROXY_CIDRS: '10.0.0.0/24' });
+    for (let request = 1; request <= LIMIT; request += 1) {
+      expect((await root(app, '10.0.0.254', { 'x-forwarded-for': '203.0.113.10' })).statusCode).toBe(200);
+    }
+    expect((await root(app, '10.0.0.254', { 'x-forwarded-for': '203.0.113.10' })).statusCode).toBe(429);
+    // A peer outside the list is not a proxy: its X-Forwarded-For is ignored and its own address is counted.
+    for (let request = 1; request <= LIMIT; request += 1) {
+      expect((await root(app, '192.0.2.1', { 'x-forwarded-for': `198.51.100.${request}` })).statusCode).toBe(200);
+    }
+    expect((await root(app, '192.0.2.1', { 'x-forwarded-for': '198.51.100.250' })).statusCode).toBe(429);
+  });
 });
 
 describe('an exempted aggregator address', () => {

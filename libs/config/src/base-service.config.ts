@@ -1,5 +1,5 @@
 import { IsBoolean, IsIn, IsInt, IsString, Max, Min, MinLength } from 'class-validator';
-import { AsBoolean, AsInteger } from './transforms';
+import { AsBoolean, AsInteger, AsList } from './transforms';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -33,9 +33,30 @@ export class BaseServiceConfig {
   @IsBoolean()
   TRUST_PROXY_ENABLED = false;
 
+  /**
+   * With TRUST_PROXY_ENABLED: how many proxies in front of us append to X-Forwarded-For. The client address is the
+   * entry that many hops from the right; entries further left are whatever the client sent and are never trusted.
+   */
+  @AsInteger()
+  @IsInt()
+  @Min(1)
+  @Max(10)
+  TRUST_PROXY_HOPS = 1;
+
+  /** With TRUST_PROXY_ENABLED: trust exactly these proxy addresses/CIDRs instead of a hop count. */
+  @AsList()
+  @IsString({ each: true })
+  TRUSTED_PROXY_CIDRS: string[] = [];
+
   /** How long in-flight requests may take to finish after SIGTERM before the process exits anyway. */
   @AsInteger()
   @IsInt()
   @Min(0)
   SHUTDOWN_GRACE_MS = 10_000;
+}
+
+/** What the HTTP layer should trust: nothing, a hop count, or a list of proxy addresses. */
+export function trustedProxies(config: BaseServiceConfig): false | number | string[] {
+  if (!config.TRUST_PROXY_ENABLED) return false;
+  return config.TRUSTED_PROXY_CIDRS.length > 0 ? config.TRUSTED_PROXY_CIDRS : config.TRUST_PROXY_HOPS;
 }

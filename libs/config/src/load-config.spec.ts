@@ -2,6 +2,7 @@ import { IsDefined, IsInt, IsString, Length, Min } from 'class-validator';
 import { AsInteger, AsList } from './transforms';
 import { BaseServiceConfig } from './base-service.config';
 import { ConfigValidationError, loadConfig } from './load-config';
+import { trustedProxies } from './base-service.config';
 
 class SampleConfig extends BaseServiceConfig {
   @IsDefined({ message: 'is required' })
@@ -73,3 +74,23 @@ describe('loadConfig', () => {
   });
 });
 
+
+describe('trustedProxies', () => {
+  const load = (env: Record<string, string>) => loadConfig('sample', SampleConfig, { SECRET_KEY: validSecret, ...env });
+
+  it('trusts nothing unless enabled', () => {
+    expect(trustedProxies(load({ TRUSTED_PROXY_CIDRS: '10.0.0.0/8' }))).toBe(false);
+  });
+
+  it('trusts one hop by default, never every hop', () => {
+    expect(trustedProxies(load({ TRUST_PROXY_ENABLED: 'true' }))).toBe(1);
+    expect(trustedProxies(load({ TRUST_PROXY_ENABLED: 'true', TRUST_PROXY_HOPS: '2' }))).toBe(2);
+  });
+
+  it('trusts exactly the listed proxies when given', () => {
+    expect(trustedProxies(load({ TRUST_PROXY_ENABLED: 'true', TRUSTED_PROXY_CIDRS: '10.0.0.0/8, 192.168.1.1' }))).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.1',
+    ]);
+  });
+});

@@ -6,8 +6,11 @@ import { AppExceptionFilter, ErrorRenderer, renderMessageBody } from '@dmrv/erro
 import { Logger, REQUEST_ID_HEADER, resolveRequestId } from '@dmrv/logging';
 
 export interface HttpAppOptions {
-  /** Take the client address from X-Forwarded-For (only behind a trusted reverse proxy). */
-  trustProxy: boolean;
+  /**
+   * Proxies whose X-Forwarded-For entries are believed: `false` (none), a hop count, or proxy addresses/CIDRs.
+   * Never `true`: that would believe the left-most entry, which the client writes itself. Use `trustedProxies()`.
+   */
+  trustProxy: false | number | string[];
   /** Wire shape of errors for this app; default `{ message }`. */
   errorRenderer?: ErrorRenderer;
   /** Accept `application/x-www-form-urlencoded` bodies (USSD aggregators send them). */
