@@ -60,15 +60,21 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('requires every secret with ${VAR:?message} and commits no secret value', () => {
+  it('requires every secret with ${VAR:?message} (or leaves an optional one empty) and commits no secret value', () => {
     const references = [...raw.matchAll(/\$\{([A-Z0-9_]+)([^}]*)\}/g)];
     const secrets = references.filter(([, name]) => /PASSWORD|KEY|TOKEN|SECRET/.test(name!));
     expect(secrets.length).toBeGreaterThan(0);
-    for (const [whole, , modifier] of secrets) expect({ whole, required: modifier!.startsWith(':?') }).toEqual({ whole, required: true });
+    for (const [whole, , modifier] of secrets) {
+      const requiredOrEmpty = modifier!.startsWith(':?') || modifier === ':-';
+      expect({ whole, requiredOrEmpty }).toEqual({ whole, requiredOrEmpty: true });
+    }
     for (const service of Object.values(parsed.services)) {
       for (const [name, value] of Object.entries(service.environment ?? {})) {
-        if (/PASSWORD|KEY|TOKEN|SECRET/.test(name)) expect(String(value)).toMatch(/^\$\{[A-Z0-9_]+:\?/);
+        if (/PASSWORD|KEY|TOKEN|SECRET/.test(name)) expect(String(value)).toMatch(/^\$\{[A-Z0-9_]+(:\?.+|:-)\}$/);
       }
+    }
+    for (const required of ['POSTGRES_PASSWORD', 'REGISTRY_READER_PASSWORD', 'PIN_ENCRYPTION_KEY']) {
+      expect(raw).toContain(`\${${required}:?`);
     }
   });
 
