@@ -53,7 +53,7 @@ describe('harness against a real floor process, Redis and PostgreSQL', () => {
     };
 
     const memory = new PeakMemory(floor.process.pid);
-    const result = await measure(floor.baseUrl, plan, { durationS: 0.5, warmupS: 0 });
+    const result = await measure(floor.baseUrl, plan, 0.5);
     const peak = memory.stop();
 
     expect(problemsOf(result)).toEqual([]);

@@ -21,12 +21,6 @@ export interface LoadPlan {
   connections: number;
 }
 
-export interface LoadSettings {
-  durationS: number;
-  warmupS: number;
-  timeoutS?: number;
-}
-
 export interface LoadResult {
   /** Requests answered (any status). */
   requests: number;
@@ -133,11 +127,46 @@ async function fire(baseUrl: string, plan: LoadPlan, durationS: number, timeoutS
   return summarise(raw, unexpected, firstProblem);
 }
 
-/** A warm-up pass (JIT, pools, caches; discarded), then the measured pass. */
-export async function measure(baseUrl: string, plan: LoadPlan, settings: LoadSettings): Promise<LoadResult> {
-  const timeoutS = settings.timeoutS ?? 10;
-  if (settings.warmupS > 0) await fire(baseUrl, plan, settings.warmupS, timeoutS);
-  return fire(baseUrl, plan, settings.durationS, timeoutS);
+/** A pass whose numbers are discarded: JIT, pools and caches warm up before anything is measured. */
+export async function warmUp(baseUrl: string, plan: LoadPlan, warmupS: number, timeoutS = 10): Promise<void> {
+  if (warmupS > 0) await fire(baseUrl, plan, warmupS, timeoutS);
+}
+
+/** One measured pass. */
+export function measure(baseUrl: string, plan: LoadPlan, durationS: number, timeoutS = 10): Promise<LoadResult> {
+  return fire(baseUrl, plan, durationS, timeoutS);
+}
+
+/**
+ * Several measured passes of one target as one result: counts add up, the rate is over the summed windows, p50 and
+ * p99 are the request-weighted means of the passes' percentiles (autocannon gives percentiles, not histograms).
+ */
+export function combine(results: LoadResult[]): LoadResult {
+  if (results.length === 1) return results[0]!;
+  const sum = (pick: (result: LoadResult) => number): number => results.reduce((total, result) => total + pick(result), 0);
+  const requests = sum((result) => result.requests);
+  const weighted = (pick: (result: LoadResult) => number): number =>
+    requests > 0 ? sum((result) => pick(result) * result.requests) / requests : 0;
+  const statusCodes: Record<string, number> = {};
+  for (const result of results) {
+    for (const [code, count] of Object.entries(result.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  }
+  const ok = sum((result) => result.ok);
+  const durationS = sum((result) => result.durationS);
+  return {
+    requests,
+    ok,
+    non2xx: sum((result) => result.non2xx),
+    errors: sum((result) => result.errors),
+    timeouts: sum((result) => result.timeouts),
+    unexpected: sum((result) => result.unexpected),
+    firstProblem: results.find((result) => result.firstProblem)?.firstProblem,
+    statusCodes,
+    durationS,
+    rps: durationS > 0 ? ok / durationS : 0,
+    p50Ms: weighted((result) => result.p50Ms),
+    p99Ms: weighted((result) => result.p99Ms),
+  };
 }
 
 /**

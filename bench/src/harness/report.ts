@@ -69,7 +69,8 @@ export function growthRows(rows: WorkloadResult[]): GrowthRow[] {
 }
 
 const integer = (value: number): string => Math.round(value).toLocaleString('en-US');
-const ms = (value: number): string => (value < 10 ? value.toFixed(1) : integer(value));
+// autocannon's latencies are whole milliseconds: a 0 is "under a millisecond".
+const ms = (value: number): string => (value === 0 ? '<1' : value < 10 ? value.toFixed(1) : integer(value));
 const mb = (bytes: number): string => (bytes > 0 ? `${Math.round(bytes / 1024 / 1024)} MB` : 'n/a');
 const times = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '∞');
 

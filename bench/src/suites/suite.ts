@@ -1,5 +1,5 @@
 import { Janitor } from '../harness/janitor';
-import { LoadPlan, measure, preflight, problemsOf } from '../harness/load';
+import { combine, LoadPlan, LoadResult, measure, preflight, problemsOf, warmUp } from '../harness/load';
 import { PeakMemory } from '../harness/memory';
 import { BenchOptions } from '../harness/options';
 import { ManagedProcess } from '../harness/processes';
@@ -35,31 +35,52 @@ export interface ComparedWorkload extends WorkloadResult {
   problems: string[];
 }
 
-async function measureOne(ctx: SuiteContext, endpoint: Endpoint, plan: LoadPlan): Promise<Measurement> {
-  if (endpoint.process.hasExited) throw new Error(endpoint.process.describeExit());
-  const memory = new PeakMemory(endpoint.process.pid);
-  try {
-    const result = await measure(endpoint.baseUrl, plan, { durationS: ctx.options.durationS, warmupS: ctx.options.warmupS });
-    return { result, peakRssBytes: memory.stop() };
-  } finally {
-    memory.stop();
-  }
-}
-
-/**
- * Floor first, then the service, back to back with the same plan and connection count: the machine is shared and
- * noisy, so only ratios taken side by side mean anything.
- */
 export function selected(ctx: SuiteContext, workload: string): boolean {
   const name = workload.toLowerCase();
   return ctx.options.filters.length === 0 || ctx.options.filters.some((text) => name.includes(text));
 }
 
+/** Peak RSS of a process over several passes, and the passes' results. */
+class Side {
+  readonly results: LoadResult[] = [];
+  peakRssBytes = 0;
+
+  constructor(
+    readonly endpoint: Endpoint,
+    readonly plan: LoadPlan,
+  ) {}
+
+  async pass(durationS: number): Promise<void> {
+    if (this.endpoint.process.hasExited) throw new Error(this.endpoint.process.describeExit());
+    const memory = new PeakMemory(this.endpoint.process.pid);
+    try {
+      this.results.push(await measure(this.endpoint.baseUrl, this.plan, durationS));
+    } finally {
+      this.peakRssBytes = Math.max(this.peakRssBytes, memory.stop());
+    }
+  }
+
+  measurement(): Measurement {
+    return { result: combine(this.results), peakRssBytes: this.peakRssBytes };
+  }
+}
+
+/**
+ * Floor and service back to back with the same plan and connection count, in the order floor, service, service,
+ * floor (each pass half the duration): the machine is shared and noisy, and this order cancels a load that rises or
+ * falls steadily during the comparison, which "floor then service" would charge to one side.
+ */
 export async function compare(ctx: SuiteContext, comparison: Comparison): Promise<ComparedWorkload> {
   await preflight(comparison.floor.baseUrl, comparison.floor.plan.steps);
   await preflight(comparison.target.baseUrl, comparison.target.plan.steps);
-  const floor = await measureOne(ctx, comparison.floor, comparison.floor.plan);
-  const target = await measureOne(ctx, comparison.target, comparison.target.plan);
+  const floorSide = new Side(comparison.floor, comparison.floor.plan);
+  const targetSide = new Side(comparison.target, comparison.target.plan);
+  await warmUp(comparison.floor.baseUrl, comparison.floor.plan, ctx.options.warmupS);
+  await warmUp(comparison.target.baseUrl, comparison.target.plan, ctx.options.warmupS);
+  const half = ctx.options.durationS / 2;
+  for (const side of [floorSide, targetSide, targetSide, floorSide]) await side.pass(half);
+  const floor = floorSide.measurement();
+  const target = targetSide.measurement();
   const problems = [
     ...problemsOf(floor.result).map((problem) => `floor: ${problem}`),
     ...problemsOf(target.result).map((problem) => `service: ${problem}`),
