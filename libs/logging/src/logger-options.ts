@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
-import type { DestinationStream } from 'pino';
+import { destination, type DestinationStream } from 'pino';
 import { REQUEST_ID_HEADER } from './request-id';
 
 export interface ServiceLoggingOptions {
@@ -43,6 +43,15 @@ function pathOf(request: IncomingMessage): string {
   return query === -1 ? url : url.slice(0, query);
 }
 
+/**
+ * stdout written asynchronously: a synchronous write per line was a visible share of every request under load
+ * (docs/performance.md). No `minLength` buffering, so a lone line at low traffic goes out at once; pino flushes
+ * what is pending when the process exits.
+ */
+function asyncStdout(): DestinationStream {
+  return destination({ dest: 1, sync: false });
+}
+
 export function buildLoggerParams(options: ServiceLoggingOptions): Params {
   const quiet = new Set(options.quietPaths ?? ['/health', '/health/live', '/health/ready', '/']);
   const httpOptions = {
@@ -68,9 +77,11 @@ export function buildLoggerParams(options: ServiceLoggingOptions): Params {
       ? { target: 'pino-pretty', options: { singleLine: true, translateTime: 'SYS:HH:MM:ss.l' } }
       : undefined,
   } satisfies Params['pinoHttp'];
+  // pino-pretty runs as a transport (its own thread); otherwise JSON lines go to the given or the async stream.
+  const stream = options.destination ?? (options.pretty ? undefined : asyncStdout());
   return {
     // Nest 11 route syntax; nestjs-pino's default `*` no longer matches every path under the Fastify adapter.
     forRoutes: [{ path: '{*splat}', method: RequestMethod.ALL }],
-    pinoHttp: options.destination ? [httpOptions, options.destination] : httpOptions,
+    pinoHttp: stream ? [httpOptions, stream] : httpOptions,
   };
 }
