@@ -14,6 +14,7 @@ import {
   RecordResource,
 } from '../src/registry/record-resources';
 import { RegistryRepository } from '../src/registry/registry.repository';
+import { SqlReader } from '../src/database/sql-reader';
 
 async function seeded(label: string, households: number, seed: number, batchSize: number): Promise<{ database: TestDatabase; dataSource: DataSource }> {
   const database = await createTestDatabase(label);
@@ -170,7 +171,7 @@ describe('seed (real PostgreSQL)', () => {
           plans.push(row!['QUERY PLAN'][0]!.Plan);
           return a.dataSource.query(sql, params);
         },
-      } as unknown as DataSource;
+      } as unknown as SqlReader;
       repository = new RegistryRepository(explaining);
     });
 

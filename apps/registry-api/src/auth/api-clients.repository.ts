@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
-import { ApiClientEntity } from './api-client.entity';
+import { SqlReader } from '../database/sql-reader';
 
 export interface ApiClientCredentialRow {
   id: string;
@@ -10,11 +8,17 @@ export interface ApiClientCredentialRow {
 
 @Injectable()
 export class ApiClientsRepository {
-  constructor(@InjectRepository(ApiClientEntity) private readonly clients: Repository<ApiClientEntity>) {}
+  constructor(private readonly reader: SqlReader) {}
 
-  /** Only clients that are not revoked can authenticate. */
+  /**
+   * Only clients that are not revoked can authenticate. Read on every request (so a revocation counts from the next
+   * one), hence one plain indexed query rather than the query builder.
+   */
   async findActive(id: string): Promise<ApiClientCredentialRow | null> {
-    const client = await this.clients.findOne({ select: { id: true, secretHash: true }, where: { id, revokedAt: IsNull() } });
-    return client ? { id: client.id, secretHash: client.secretHash } : null;
+    const rows = await this.reader.query<ApiClientCredentialRow>(
+      'SELECT id, secret_hash AS "secretHash" FROM api_clients WHERE id = $1 AND revoked_at IS NULL',
+      [id],
+    );
+    return rows[0] ?? null;
   }
 }

@@ -1,7 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { RegistryConfig } from '../config/registry.config';
-import { ApiClientEntity } from './api-client.entity';
+import { SqlReader } from '../database/sql-reader';
 import { ApiClientsRepository } from './api-clients.repository';
 import { AuthService } from './auth.service';
 
@@ -10,8 +9,7 @@ export class AuthModule {
   static forRoot(config: RegistryConfig): DynamicModule {
     return {
       module: AuthModule,
-      imports: [TypeOrmModule.forFeature([ApiClientEntity])],
-      providers: [{ provide: RegistryConfig, useValue: config }, ApiClientsRepository, AuthService],
+      providers: [{ provide: RegistryConfig, useValue: config }, SqlReader, ApiClientsRepository, AuthService],
       exports: [AuthService],
     };
   }

@@ -4,10 +4,11 @@ import { REGISTRY_ENTITIES } from './entities/registry.entities';
 import { RegistryController } from './registry.controller';
 import { RegistryRepository } from './registry.repository';
 import { RegistryService } from './registry.service';
+import { SqlReader } from '../database/sql-reader';
 
 @Module({
   imports: [TypeOrmModule.forFeature(REGISTRY_ENTITIES)],
   controllers: [RegistryController],
-  providers: [RegistryService, RegistryRepository],
+  providers: [SqlReader, RegistryService, RegistryRepository],
 })
 export class RegistryModule {}

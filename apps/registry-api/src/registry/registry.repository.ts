@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { SqlReader } from '../database/sql-reader';
 import type { CursorKey } from '../domain/cursor';
 import { emissionReductionsSql } from '../domain/emission-reductions';
 import { latestRecordQuery, RecordFilters, recordCountQuery, recordPageQuery, rowKey, SqlQuery } from './record-query';
@@ -35,29 +34,29 @@ export interface RawPage<T> {
  */
 @Injectable()
 export class RegistryRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly reader: SqlReader) {}
 
   private query<R>(query: SqlQuery): Promise<R[]> {
-    return this.dataSource.query<R[]>(query.sql, query.params);
+    return this.reader.query<R>(query.sql, query.params);
   }
 
   async projectExists(projectId: string): Promise<boolean> {
-    const rows = await this.dataSource.query<unknown[]>('SELECT 1 FROM projects WHERE id = $1', [projectId]);
+    const rows = await this.reader.query<unknown>('SELECT 1 FROM projects WHERE id = $1', [projectId]);
     return rows.length > 0;
   }
 
   async regionExists(region: string): Promise<boolean> {
-    const rows = await this.dataSource.query<unknown[]>('SELECT 1 FROM household_counts WHERE region = $1 LIMIT 1', [region]);
+    const rows = await this.reader.query<unknown>('SELECT 1 FROM household_counts WHERE region = $1 LIMIT 1', [region]);
     return rows.length > 0;
   }
 
   async householdRegion(householdId: string): Promise<string | null> {
-    const rows = await this.dataSource.query<Array<{ region: string }>>('SELECT region FROM households WHERE id = $1', [householdId]);
+    const rows = await this.reader.query<{ region: string }>('SELECT region FROM households WHERE id = $1', [householdId]);
     return rows[0]?.region ?? null;
   }
 
   async densityCounts(scope: AggregateScope): Promise<DensityCounts> {
-    const rows = await this.dataSource.query<Array<{ density: keyof DensityCounts; households: string }>>(
+    const rows = await this.reader.query<{ density: keyof DensityCounts; households: string }>(
       `SELECT density, sum(households)::bigint AS households FROM household_counts
        WHERE ($1::text IS NULL OR project_id = $1) AND ($2::text IS NULL OR region = $2)
        GROUP BY density`,
@@ -70,7 +69,7 @@ export class RegistryRepository {
 
   /** Every combination in the scope, most common first (ties by name), with its household count. */
   async combinations(scope: AggregateScope): Promise<CombinationCount[]> {
-    const rows = await this.dataSource.query<Array<{ combination: string; households: string }>>(
+    const rows = await this.reader.query<{ combination: string; households: string }>(
       `SELECT combination, sum(households)::bigint AS households FROM household_combinations
        WHERE ($1::text IS NULL OR project_id = $1) AND ($2::text IS NULL OR region = $2)
        GROUP BY combination ORDER BY households DESC, combination ASC`,
@@ -81,7 +80,7 @@ export class RegistryRepository {
 
   /** Kilograms over a date range, from the daily rollup; rounded to grams so sums print as they were recorded. */
   async fuelConsumedInScope(scope: AggregateScope, from: string | null, to: string | null): Promise<number> {
-    const rows = await this.dataSource.query<Array<{ total: number }>>(
+    const rows = await this.reader.query<{ total: number }>(
       `SELECT round(coalesce(sum(fuel_kg), 0), 3)::float8 AS total FROM fuel_daily
        WHERE ($1::text IS NULL OR project_id = $1) AND ($2::text IS NULL OR region = $2)
          AND ($3::date IS NULL OR day >= $3::date) AND ($4::date IS NULL OR day <= $4::date)`,
@@ -92,7 +91,7 @@ export class RegistryRepository {
 
   /** One household's records are few (one reading a month), so its sum reads them through its own index. */
   async fuelConsumedByHousehold(householdId: string, from: string | null, to: string | null): Promise<number> {
-    const rows = await this.dataSource.query<Array<{ total: number }>>(
+    const rows = await this.reader.query<{ total: number }>(
       `SELECT round(coalesce(sum(quantity_kg), 0), 3)::float8 AS total FROM fuel_consumption
        WHERE household_id = $1 AND ($2::date IS NULL OR consumed_on >= $2::date) AND ($3::date IS NULL OR consumed_on <= $3::date)`,
       [householdId, from, to],
@@ -101,7 +100,7 @@ export class RegistryRepository {
   }
 
   async creditsIssued(projectId: string, from: string, to: string): Promise<number> {
-    const rows = await this.dataSource.query<Array<{ credits: string }>>(
+    const rows = await this.reader.query<{ credits: string }>(
       `SELECT coalesce(sum(credits), 0)::bigint AS credits FROM credits_issued_daily
        WHERE project_id = $1 AND day BETWEEN $2::date AND $3::date`,
       [projectId, from, to],
@@ -111,7 +110,7 @@ export class RegistryRepository {
 
   /** Whole tCO2e of a project over a date range, by the methodology formula over the daily fuel rollup. */
   async emissionReductions(projectId: string, from: string, to: string): Promise<number | null> {
-    const rows = await this.dataSource.query<Array<{ reductions: number }>>(
+    const rows = await this.reader.query<{ reductions: number }>(
       `SELECT floor(${emissionReductionsSql('f.fuel_kg', 'p')})::integer AS reductions
        FROM projects p,
             (SELECT coalesce(sum(fuel_kg), 0) AS fuel_kg FROM fuel_daily WHERE project_id = $1 AND day BETWEEN $2::date AND $3::date) f
