@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
+import { MemoryRateLimitStorage } from '@dmrv/rate-limit';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { HealthModule, postgresProbe } from '@dmrv/health';
@@ -31,6 +32,8 @@ export class AppModule {
         ThrottlerModule.forRoot({
           throttlers: [{ name: 'default', ttl: 60_000, limit: Math.max(config.RATE_LIMIT_PER_MINUTE, 1) }],
           skipIf: () => config.RATE_LIMIT_PER_MINUTE === 0,
+          // Not the default storage: it keeps a timer per hit and stalls the service under sustained load.
+          storage: new MemoryRateLimitStorage(),
         }),
         AuthModule.forRoot(config),
         RegistryModule,

@@ -1,5 +1,4 @@
 import { AddressList } from './address-list';
-import { MemoryRateLimitStorage } from './rate-limit.storage';
 
 describe('AddressList', () => {
   const list = new AddressList(['196.201.214.0/24', '10.1.2.3', '2001:db8::/32']);
@@ -20,16 +19,3 @@ describe('AddressList', () => {
   });
 });
 
-describe('MemoryRateLimitStorage', () => {
-  it('counts a fixed window, blocks past the limit and starts over after it', async () => {
-    let now = 0;
-    const storage = new MemoryRateLimitStorage(() => now);
-    for (let hit = 1; hit <= 3; hit += 1) {
-      await expect(storage.increment('ip:a', 60_000, 3, 60_000)).resolves.toMatchObject({ totalHits: hit, isBlocked: false });
-    }
-    await expect(storage.increment('ip:a', 60_000, 3, 60_000)).resolves.toMatchObject({ isBlocked: true, timeToBlockExpire: 60 });
-    await expect(storage.increment('ip:b', 60_000, 3, 60_000)).resolves.toMatchObject({ totalHits: 1, isBlocked: false });
-    now = 60_001;
-    await expect(storage.increment('ip:a', 60_000, 3, 60_000)).resolves.toMatchObject({ totalHits: 1, isBlocked: false });
-  });
-});

@@ -35,42 +35,5 @@ export class RedisRateLimitStorage implements ThrottlerStorage {
   }
 }
 
-interface Window {
-  hits: number;
-  endsAt: number;
-  blockedUntil: number;
-}
-
-/** The same fixed windows in this process only (no REDIS_URL). Expired windows are dropped as they are met. */
-export class MemoryRateLimitStorage implements ThrottlerStorage {
-  private readonly windows = new Map<string, Window>();
-  private calls = 0;
-
-  constructor(private readonly now: () => number = Date.now) {}
-
-  async increment(key: string, ttl: number, limit: number, blockDuration: number): Promise<ThrottlerStorageRecord> {
-    const now = this.now();
-    if (++this.calls % 1000 === 0) this.sweep(now);
-    let window = this.windows.get(key);
-    if (!window || (window.endsAt <= now && window.blockedUntil <= now)) {
-      window = { hits: 0, endsAt: now + ttl, blockedUntil: 0 };
-      this.windows.set(key, window);
-    } else if (window.endsAt <= now) {
-      window.hits = 0;
-      window.endsAt = now + ttl;
-    }
-    window.hits += 1;
-    if (window.blockedUntil <= now && window.hits > limit) window.blockedUntil = now + blockDuration;
-    const blocked = window.blockedUntil > now;
-    return {
-      totalHits: window.hits,
-      timeToExpire: seconds(window.endsAt - now),
-      isBlocked: blocked,
-      timeToBlockExpire: blocked ? seconds(window.blockedUntil - now) : 0,
-    };
-  }
-
-  private sweep(now: number): void {
-    for (const [key, window] of this.windows) if (window.endsAt <= now && window.blockedUntil <= now) this.windows.delete(key);
-  }
-}
+// The in-process twin lives in @dmrv/rate-limit, shared with the registry API.
+export { MemoryRateLimitStorage } from '@dmrv/rate-limit';
