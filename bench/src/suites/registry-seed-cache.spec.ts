@@ -16,12 +16,17 @@ describe('seed cache fingerprint', () => {
 
   afterEach(() => rmSync(dist, { recursive: true, force: true }));
 
-  it('changes with the seeder and the size, not with migrations or source maps', () => {
+  it('changes with the seeder and the size, not with migrations, data access or source maps', () => {
     const before = seedFingerprint(100_000, dist);
 
     writeFileSync(join(dist, 'migrations', '2-trigger.js'), 'trigger');
     writeFileSync(join(dist, 'seed.js.map'), 'map v2');
+    writeFileSync(join(dist, 'data-source.js'), 'pool v2');
     expect(seedFingerprint(100_000, dist)).toBe(before);
+
+    writeFileSync(join(dist, 'rollups.js'), 'rollups v2');
+    expect(seedFingerprint(100_000, dist)).not.toBe(before);
+    writeFileSync(join(dist, 'rollups.js'), 'rollups v1');
 
     expect(seedFingerprint(1_000_000, dist)).not.toBe(before);
     writeFileSync(join(dist, 'seed.js'), 'seed v2');

@@ -18,17 +18,19 @@ function filesUnder(dir: string): string[] {
     });
 }
 
+/** The built files that generate the data: the seeder and the rollups it refreshes. */
+const SEEDER_FILE = /^\/(seed|rollups)[^/]*\.js$/;
+
 /**
- * What the seeded data depends on: the registry's built seeder and rollups (everything under dist/database except
- * the migrations), the size and the seed. A changed seeder gives another name, so stale data is never used; a new
- * migration does not, because every copy is migrated before use, as a production database would be.
+ * What the seeded data depends on: the registry's built seeder and rollups, the size and the seed. A changed
+ * seeder gives another name, so stale data is never used; a new migration or a change to the service's own data
+ * access does not, because every copy is migrated before use, as a production database would be.
  */
 export function seedFingerprint(households: number, databaseDist = repoPath('apps', 'registry-api', 'dist', 'database')): string {
   const hash = createHash('sha256').update(`${households}:${SEED}\n`);
   for (const file of filesUnder(databaseDist)) {
     const relative = file.slice(databaseDist.length);
-    if (relative.startsWith('/migrations/')) continue;
-    hash.update(relative).update(readFileSync(file));
+    if (SEEDER_FILE.test(relative)) hash.update(relative).update(readFileSync(file));
   }
   return hash.digest('hex').slice(0, 10);
 }
