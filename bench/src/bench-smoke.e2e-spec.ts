@@ -68,21 +68,33 @@ describe('benchmark smoke run', () => {
   });
 
   it('runs every service to the end and exits 0', () => {
-    expect({ failures: report.failures, exitCode, stderr: exitCode === 0 ? '' : stderr.slice(-3000) }).toEqual({
+    expect({
+      failures: report.failures,
+      exitCode,
+      stderr: exitCode === 0 ? '' : stderr.slice(-3000),
+    }).toEqual({
       failures: [],
       exitCode: 0,
       stderr: '',
     });
-    expect([...new Set(report.rows.map((row) => row.service))]).toEqual(['registry-api', 'ussd-gateway', 'protocol-gateway']);
+    expect([...new Set(report.rows.map((row) => row.service))]).toEqual([
+      'registry-api',
+      'ussd-gateway',
+      'protocol-gateway',
+    ]);
   });
 
   it('measures the 12 registry endpoints, the collection pages, and the aggregates again on ten times the data', () => {
     const registry = report.rows.filter((row) => row.service === 'registry-api');
     const datasets = [...new Set(registry.map((row) => row.dataset))];
     expect(datasets).toEqual(['300 households', '3,000 households']);
-    expect(registry.filter((row) => row.dataset === '300 households' && !row.workload.includes('/list'))).toHaveLength(13);
+    expect(
+      registry.filter((row) => row.dataset === '300 households' && !row.workload.includes('/list')),
+    ).toHaveLength(13);
     expect(registry.filter((row) => row.workload.includes('/list'))).toHaveLength(9);
-    expect(registry.filter((row) => row.dataset === '3,000 households').every((row) => row.growthKey)).toBe(true);
+    expect(registry.filter((row) => row.dataset === '3,000 households').every((row) => row.growthKey)).toBe(
+      true,
+    );
     expect(registry.filter((row) => row.dataset === '3,000 households')).toHaveLength(5);
   });
 
@@ -102,13 +114,19 @@ describe('benchmark smoke run', () => {
     expect(bad).toEqual([]);
     for (const row of report.rows) {
       for (const side of [row.floor.result, row.target.result]) {
-        expect({ non2xx: side.non2xx, errors: side.errors, unexpected: side.unexpected }).toEqual({ non2xx: 0, errors: 0, unexpected: 0 });
+        expect({ non2xx: side.non2xx, errors: side.errors, unexpected: side.unexpected }).toEqual({
+          non2xx: 0,
+          errors: 0,
+          unexpected: 0,
+        });
       }
     }
   });
 
   it('prints a Markdown table with a row per workload', () => {
-    const tableRows = report.markdown.split('\n').filter((line) => /^\| (registry-api|ussd-gateway|protocol-gateway) \|/.test(line));
+    const tableRows = report.markdown
+      .split('\n')
+      .filter((line) => /^\| (registry-api|ussd-gateway|protocol-gateway) \|/.test(line));
     expect(tableRows).toHaveLength(report.rows.length);
   });
 });

@@ -36,7 +36,11 @@ function resourceSettings(env: NodeJS.ProcessEnv): ResourceSettings {
   };
 }
 
-export async function runBench(options: BenchOptions, janitor: Janitor, env: NodeJS.ProcessEnv = process.env): Promise<BenchReport> {
+export async function runBench(
+  options: BenchOptions,
+  janitor: Janitor,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<BenchReport> {
   const progress = (line: string): void => {
     process.stderr.write(`${line}\n`);
   };
@@ -50,7 +54,9 @@ export async function runBench(options: BenchOptions, janitor: Janitor, env: Nod
     warmupS: options.warmupS,
     node: process.version,
     cpus: `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}`,
-    loadAverage: loadavg().map((value) => value.toFixed(2)).join(' '),
+    loadAverage: loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' '),
     serviceEnv: options.serviceEnv,
   };
   const rows: ComparedWorkload[] = [];
@@ -74,8 +80,7 @@ export async function runBench(options: BenchOptions, janitor: Janitor, env: Nod
     progress(`CPU profiles and their summary: ${summary}`);
   } else if (failures.length === 0 && !problems) {
     rmSync(logDir, { recursive: true, force: true });
-  }
-  else progress(`process output kept in ${logDir}`);
+  } else progress(`process output kept in ${logDir}`);
   return { info, rows, failures, markdown: renderMarkdown(info, rows) };
 }
 
@@ -111,7 +116,8 @@ async function main(): Promise<number> {
     if (options.jsonOut) writeFileSync(options.jsonOut, `${JSON.stringify(report, null, 2)}\n`);
     if (options.markdownOut) writeFileSync(options.markdownOut, `${report.markdown}\n`);
     const problems = report.rows.filter((row) => row.problems.length > 0);
-    for (const row of problems) process.stderr.write(`PROBLEM ${row.service} ${row.workload}: ${row.problems.join('; ')}\n`);
+    for (const row of problems)
+      process.stderr.write(`PROBLEM ${row.service} ${row.workload}: ${row.problems.join('; ')}\n`);
     for (const failure of report.failures) process.stderr.write(`FAILED ${failure}\n`);
     return report.failures.length > 0 || problems.length > 0 ? 1 : 0;
   } finally {

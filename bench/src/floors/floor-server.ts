@@ -1,6 +1,10 @@
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 
-export type FloorHandler = (request: IncomingMessage, body: string, response: ServerResponse) => Promise<void>;
+export type FloorHandler = (
+  request: IncomingMessage,
+  body: string,
+  response: ServerResponse,
+) => Promise<void>;
 
 export function requireEnv(name: string): string {
   const value = process.env[name];
@@ -13,12 +17,18 @@ export function requireEnv(name: string): string {
 
 export function sendJson(response: ServerResponse, status: number, payload: unknown): void {
   const body = JSON.stringify(payload);
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+  });
   response.end(body);
 }
 
 export function sendText(response: ServerResponse, status: number, text: string): void {
-  response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  response.writeHead(status, {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   response.end(text);
 }
 
@@ -40,7 +50,9 @@ export function serveFloor(name: string, handler: FloorHandler, close: () => Pro
     });
   });
   server.keepAliveTimeout = 65_000;
-  server.listen(port, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ listening: `127.0.0.1:${port}`, floor: name })}\n`));
+  server.listen(port, '127.0.0.1', () =>
+    process.stdout.write(`${JSON.stringify({ listening: `127.0.0.1:${port}`, floor: name })}\n`),
+  );
   const shutdown = (): void => {
     server.close();
     server.closeAllConnections();

@@ -7,8 +7,18 @@ import { requireEnv, sendJson, serveFloor } from './floor-server';
 // Only the three calls the benchmark makes, each the same unary call the gateway makes, with no route table,
 // query binding, metadata forwarding or error mapping: whatever the gateway adds on top is its overhead.
 const definition = protoLoader.loadSync(
-  ['ixo/token/v1beta1/query.proto', 'ixo/entity/v1beta1/query.proto', 'ixo/claims/v1beta1/query.proto'].map((file) => join(PROTO_ROOT, file)),
-  { includeDirs: [PROTO_ROOT], keepCase: true, longs: String, enums: String, bytes: String, defaults: true, oneofs: true },
+  ['ixo/token/v1beta1/query.proto', 'ixo/entity/v1beta1/query.proto', 'ixo/claims/v1beta1/query.proto'].map(
+    (file) => join(PROTO_ROOT, file),
+  ),
+  {
+    includeDirs: [PROTO_ROOT],
+    keepCase: true,
+    longs: String,
+    enums: String,
+    bytes: String,
+    defaults: true,
+    oneofs: true,
+  },
 );
 const loaded = grpc.loadPackageDefinition(definition) as unknown as {
   ixo: Record<'token' | 'entity' | 'claims', { v1beta1: { Query: grpc.ServiceClientConstructor } }>;
@@ -22,11 +32,16 @@ const clients = {
   claims: new loaded.ixo.claims.v1beta1.Query(upstream, credentials),
 };
 
-type Unary = (request: unknown, callback: (error: grpc.ServiceError | null, response: unknown) => void) => void;
+type Unary = (
+  request: unknown,
+  callback: (error: grpc.ServiceError | null, response: unknown) => void,
+) => void;
 
 function call(client: grpc.Client, method: string, request: unknown): Promise<unknown> {
   const fn = (client as unknown as Record<string, Unary>)[method]!.bind(client);
-  return new Promise((resolve, reject) => fn(request, (error, response) => (error ? reject(error) : resolve(response))));
+  return new Promise((resolve, reject) =>
+    fn(request, (error, response) => (error ? reject(error) : resolve(response))),
+  );
 }
 
 const ENTITY_PREFIX = '/ixo/entity/';
@@ -39,9 +54,13 @@ serveFloor(
     if (url.pathname === '/ixo/token/params') {
       result = await call(clients.token, 'Params', {});
     } else if (url.pathname === '/ixo/claims/claims') {
-      result = await call(clients.claims, 'ClaimList', { pagination: { limit: url.searchParams.get('pagination.limit') ?? '100' } });
+      result = await call(clients.claims, 'ClaimList', {
+        pagination: { limit: url.searchParams.get('pagination.limit') ?? '100' },
+      });
     } else if (url.pathname.startsWith(ENTITY_PREFIX)) {
-      result = await call(clients.entity, 'Entity', { id: decodeURIComponent(url.pathname.slice(ENTITY_PREFIX.length)) });
+      result = await call(clients.entity, 'Entity', {
+        id: decodeURIComponent(url.pathname.slice(ENTITY_PREFIX.length)),
+      });
     } else {
       return sendJson(response, 404, { code: 5, message: 'not found', details: [] });
     }

@@ -17,7 +17,11 @@ describe('registry floor SQL', () => {
     expect(latestSql(devices)).toBe(
       'SELECT d.id AS device_id, d.status, d.last_active FROM devices d  ORDER BY d.last_active DESC, d.id DESC LIMIT 1',
     );
-    expect(firstPageSql(RECORDS['/credits/retired']!)).toContain("WHERE e.kind = 'retired' ORDER BY e.event_date ASC, e.id ASC LIMIT $1");
-    expect(firstPageSql(devices)).toContain('(extract(epoch FROM d.last_active) * 1000000)::bigint::text AS _key_date');
+    expect(firstPageSql(RECORDS['/credits/retired']!)).toContain(
+      "WHERE e.kind = 'retired' ORDER BY e.event_date ASC, e.id ASC LIMIT $1",
+    );
+    expect(firstPageSql(devices)).toContain(
+      '(extract(epoch FROM d.last_active) * 1000000)::bigint::text AS _key_date',
+    );
   });
 });

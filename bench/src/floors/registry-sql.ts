@@ -86,7 +86,10 @@ export function latestSql(sql: RecordSql): string {
 }
 
 export function firstPageSql(sql: RecordSql): string {
-  const keyDate = sql.dateType === 'date' ? ymd(sql.dateColumn) : `(extract(epoch FROM ${sql.dateColumn}) * 1000000)::bigint::text`;
+  const keyDate =
+    sql.dateType === 'date'
+      ? ymd(sql.dateColumn)
+      : `(extract(epoch FROM ${sql.dateColumn}) * 1000000)::bigint::text`;
   return (
     `SELECT ${sql.select}, ${keyDate} AS _key_date, ${sql.idColumn}::text AS _key_id FROM ${sql.from} ${where(sql)} ` +
     `ORDER BY ${sql.dateColumn} ASC, ${sql.idColumn} ASC LIMIT $1`

@@ -1,6 +1,11 @@
 import { CpuProfile, ownerOf, renderProfileSummary, summariseProfile } from './cpu-profile';
 
-const frame = (functionName: string, url: string, hitCount: number, id: number): CpuProfile['nodes'][number] => ({
+const frame = (
+  functionName: string,
+  url: string,
+  hitCount: number,
+  id: number,
+): CpuProfile['nodes'][number] => ({
   id,
   callFrame: { functionName, url, lineNumber: 9 },
   hitCount,

@@ -3,7 +3,11 @@ import { join } from 'node:path';
 
 /** The parts of V8's `.cpuprofile` (written by `node --cpu-prof`) that a summary needs. */
 export interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }>;
+  nodes: Array<{
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    hitCount?: number;
+  }>;
   startTime: number;
   endTime: number;
 }
@@ -27,7 +31,10 @@ export function ownerOf(url: string): string {
 }
 
 /** Self time per function and per owner, as shares of all samples; idle time is left out of the shares. */
-export function summariseProfile(profile: CpuProfile, top = 15): { functions: ProfileLine[]; owners: ProfileLine[]; busyShare: number } {
+export function summariseProfile(
+  profile: CpuProfile,
+  top = 15,
+): { functions: ProfileLine[]; owners: ProfileLine[]; busyShare: number } {
   const byFunction = new Map<string, number>();
   const byOwner = new Map<string, number>();
   let busy = 0;
@@ -39,7 +46,8 @@ export function summariseProfile(profile: CpuProfile, top = 15): { functions: Pr
     if (functionName === '(idle)' || functionName === '(program)' || hits === 0) continue;
     busy += hits;
     const file = url.split('/').slice(-2).join('/');
-    const name = `${functionName || '(anonymous)'} ${file ? `${file}:${lineNumber + 1}` : ''} [${ownerOf(url)}]`.trim();
+    const name =
+      `${functionName || '(anonymous)'} ${file ? `${file}:${lineNumber + 1}` : ''} [${ownerOf(url)}]`.trim();
     byFunction.set(name, (byFunction.get(name) ?? 0) + hits);
     const owner = ownerOf(url);
     byOwner.set(owner, (byOwner.get(owner) ?? 0) + hits);
@@ -71,9 +79,15 @@ export function renderProfileSummary(title: string, profile: CpuProfile): string
 export function summariseProfiles(dir: string): string {
   let files: string[];
   try {
-    files = readdirSync(dir).filter((file) => file.endsWith('.cpuprofile')).sort();
+    files = readdirSync(dir)
+      .filter((file) => file.endsWith('.cpuprofile'))
+      .sort();
   } catch {
     return '';
   }
-  return files.map((file) => renderProfileSummary(file, JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile)).join('\n\n');
+  return files
+    .map((file) =>
+      renderProfileSummary(file, JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile),
+    )
+    .join('\n\n');
 }

@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
-import { createTestRedisNamespace, testRunId, TEST_PG_ADMIN_URL, TEST_REDIS_URL, TestRedisNamespace } from '@dmrv/testing';
+import {
+  createTestRedisNamespace,
+  testRunId,
+  TEST_PG_ADMIN_URL,
+  TEST_REDIS_URL,
+  TestRedisNamespace,
+} from '@dmrv/testing';
 import { startFloor } from '../suites/services';
 import { SuiteContext } from '../suites/suite';
 import { sessionIdentity, sessionSteps } from '../suites/ussd-sessions';
@@ -31,7 +37,12 @@ describe('harness against a real floor process, Redis and PostgreSQL', () => {
       logDir,
       progress: () => undefined,
       results: [],
-      resources: { pgAdminUrl: TEST_PG_ADMIN_URL, redisUrl: TEST_REDIS_URL, databasePrefix: `dmrv_test_${testRunId()}_`, redisPrefix: redis.keyPrefix },
+      resources: {
+        pgAdminUrl: TEST_PG_ADMIN_URL,
+        redisUrl: TEST_REDIS_URL,
+        databasePrefix: `dmrv_test_${testRunId()}_`,
+        redisPrefix: redis.keyPrefix,
+      },
     };
   });
 
@@ -42,10 +53,20 @@ describe('harness against a real floor process, Redis and PostgreSQL', () => {
   });
 
   it('drives whole USSD sessions through the floor and reports throughput, latency and peak memory', async () => {
-    const floor = await startFloor(ctx, 'ussd', { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: redis.keyPrefix });
+    const floor = await startFloor(ctx, 'ussd', {
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_KEY_PREFIX: redis.keyPrefix,
+    });
     const plan = {
       steps: sessionSteps(
-        { name: 'three hops', hops: [{ input: '', expect: 'CON' }, { input: '1', expect: 'CON' }, { input: '2', expect: 'CON' }] },
+        {
+          name: 'three hops',
+          hops: [
+            { input: '', expect: 'CON' },
+            { input: '1', expect: 'CON' },
+            { input: '2', expect: 'CON' },
+          ],
+        },
         sessionIdentity('harness'),
         false,
       ),
@@ -67,7 +88,10 @@ describe('harness against a real floor process, Redis and PostgreSQL', () => {
   });
 
   it('stops every process and drops every database it started when cleaned up', async () => {
-    const floor = await startFloor(ctx, 'ussd', { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: redis.keyPrefix });
+    const floor = await startFloor(ctx, 'ussd', {
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_KEY_PREFIX: redis.keyPrefix,
+    });
     const databaseUrl = await createDatabase(ctx.resources, 'harness', janitor);
 
     const failures = await janitor.cleanAll();
@@ -76,12 +100,16 @@ describe('harness against a real floor process, Redis and PostgreSQL', () => {
     expect(floor.process.hasExited).toBe(true);
     const admin = new (await import('pg')).Client({ connectionString: TEST_PG_ADMIN_URL });
     await admin.connect();
-    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [new URL(databaseUrl).pathname.slice(1)]);
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [
+      new URL(databaseUrl).pathname.slice(1),
+    ]);
     await admin.end();
     expect(rowCount).toBe(0);
   });
 
   it('fails with the process output when a process dies during start-up', async () => {
-    await expect(startFloor(ctx, 'ussd', { REDIS_KEY_PREFIX: redis.keyPrefix })).rejects.toThrow(/ussd-floor stopped before .*REDIS_URL is required/s);
+    await expect(startFloor(ctx, 'ussd', { REDIS_KEY_PREFIX: redis.keyPrefix })).rejects.toThrow(
+      /ussd-floor stopped before .*REDIS_URL is required/s,
+    );
   });
 });

@@ -54,7 +54,8 @@ interface RawResult {
 /** Pure: turns autocannon's numbers and our body checks into one result. */
 export function summarise(raw: RawResult, unexpected: number, firstProblem: string | undefined): LoadResult {
   const statusCodes: Record<string, number> = {};
-  for (const [code, { count }] of Object.entries(raw.statusCodeStats ?? {})) statusCodes[code] = Number(count);
+  for (const [code, { count }] of Object.entries(raw.statusCodeStats ?? {}))
+    statusCodes[code] = Number(count);
   const ok = Math.max(0, raw.requests.total - raw.non2xx - unexpected);
   const durationS = raw.duration > 0 ? raw.duration : 1;
   return {
@@ -83,7 +84,12 @@ export function problemsOf(result: LoadResult): string[] {
   return problems;
 }
 
-async function fire(baseUrl: string, plan: LoadPlan, durationS: number, timeoutS: number): Promise<LoadResult> {
+async function fire(
+  baseUrl: string,
+  plan: LoadPlan,
+  durationS: number,
+  timeoutS: number,
+): Promise<LoadResult> {
   let unexpected = 0;
   let firstProblem: string | undefined;
   const note = (problem: string): void => {
@@ -133,7 +139,12 @@ export async function warmUp(baseUrl: string, plan: LoadPlan, warmupS: number, t
 }
 
 /** One measured pass. */
-export function measure(baseUrl: string, plan: LoadPlan, durationS: number, timeoutS = 10): Promise<LoadResult> {
+export function measure(
+  baseUrl: string,
+  plan: LoadPlan,
+  durationS: number,
+  timeoutS = 10,
+): Promise<LoadResult> {
   return fire(baseUrl, plan, durationS, timeoutS);
 }
 
@@ -143,13 +154,15 @@ export function measure(baseUrl: string, plan: LoadPlan, durationS: number, time
  */
 export function combine(results: LoadResult[]): LoadResult {
   if (results.length === 1) return results[0]!;
-  const sum = (pick: (result: LoadResult) => number): number => results.reduce((total, result) => total + pick(result), 0);
+  const sum = (pick: (result: LoadResult) => number): number =>
+    results.reduce((total, result) => total + pick(result), 0);
   const requests = sum((result) => result.requests);
   const weighted = (pick: (result: LoadResult) => number): number =>
     requests > 0 ? sum((result) => pick(result) * result.requests) / requests : 0;
   const statusCodes: Record<string, number> = {};
   for (const result of results) {
-    for (const [code, count] of Object.entries(result.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+    for (const [code, count] of Object.entries(result.statusCodes))
+      statusCodes[code] = (statusCodes[code] ?? 0) + count;
   }
   const ok = sum((result) => result.ok);
   const durationS = sum((result) => result.durationS);
@@ -181,13 +194,19 @@ export async function preflight(baseUrl: string, steps: Step[]): Promise<void> {
     const where = `${baseUrl} step ${index + 1} ${step.method} ${step.path}${body ? ` ${body}` : ''}`;
     let response: Response;
     try {
-      response = await fetch(new URL(step.path, baseUrl), { method: step.method, headers: step.headers, body, signal: AbortSignal.timeout(30_000) });
+      response = await fetch(new URL(step.path, baseUrl), {
+        method: step.method,
+        headers: step.headers,
+        body,
+        signal: AbortSignal.timeout(30_000),
+      });
     } catch (error) {
       const cause = (error as Error & { cause?: Error }).cause;
       throw new Error(`${where}: ${(error as Error).message}${cause ? ` (${cause.message})` : ''}`);
     }
     const text = await response.text();
-    if (response.status < 200 || response.status >= 300) throw new Error(`${where}: HTTP ${response.status} ${text.slice(0, 300)}`);
+    if (response.status < 200 || response.status >= 300)
+      throw new Error(`${where}: HTTP ${response.status} ${text.slice(0, 300)}`);
     const wrong = step.expect?.(text);
     if (wrong !== undefined) throw new Error(`${where}: ${wrong}`);
   }

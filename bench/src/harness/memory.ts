@@ -3,7 +3,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 
 function procStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
   try {
-    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(
+      readFileSync(`/proc/${pid}/status`, 'utf8'),
+    );
     return match ? Number(match[1]) : undefined;
   } catch {
     return undefined;
@@ -31,7 +33,10 @@ export class PeakMemory {
   private readonly timer: NodeJS.Timeout;
   private readonly kernelPeak: boolean;
 
-  constructor(private readonly pid: number, intervalMs = 100) {
+  constructor(
+    private readonly pid: number,
+    intervalMs = 100,
+  ) {
     this.kernelPeak = PeakMemory.resetKernelPeak(pid);
     this.sample();
     this.timer = setInterval(() => this.sample(), intervalMs);

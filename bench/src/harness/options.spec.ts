@@ -19,9 +19,18 @@ describe('parseOptions', () => {
     [['--no-seed-cache'], { seedCache: false }],
     [['--clear-seed-cache'], { clearSeedCache: true }],
     [['--filter', 'Stats', '--filter', 'log in'], { filters: ['stats', 'log in'] }],
-    [['--profile', '--service-env', 'LOG_LEVEL=warn', '--service-env', 'X_Y='], { profile: true, serviceEnv: { LOG_LEVEL: 'warn', X_Y: '' } }],
-    [['--smoke', '--duration', '0.5', '--only', 'ussd,protocol'], { durationS: 0.5, only: ['ussd', 'protocol'] }],
-    [['--households', '200000', '--scale', '5', '--json', 'out.json'], { households: 200_000, scale: 5, jsonOut: 'out.json' }],
+    [
+      ['--profile', '--service-env', 'LOG_LEVEL=warn', '--service-env', 'X_Y='],
+      { profile: true, serviceEnv: { LOG_LEVEL: 'warn', X_Y: '' } },
+    ],
+    [
+      ['--smoke', '--duration', '0.5', '--only', 'ussd,protocol'],
+      { durationS: 0.5, only: ['ussd', 'protocol'] },
+    ],
+    [
+      ['--households', '200000', '--scale', '5', '--json', 'out.json'],
+      { households: 200_000, scale: 5, jsonOut: 'out.json' },
+    ],
   ])('%j', (argv, expected) => {
     expect(parseOptions(argv)).toMatchObject(expected);
   });

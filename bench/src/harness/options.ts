@@ -27,7 +27,10 @@ export interface BenchOptions {
   help: boolean;
 }
 
-const PRESETS: Record<BenchOptions['mode'], Pick<BenchOptions, 'durationS' | 'warmupS' | 'households' | 'connections' | 'sessions'>> = {
+const PRESETS: Record<
+  BenchOptions['mode'],
+  Pick<BenchOptions, 'durationS' | 'warmupS' | 'households' | 'connections' | 'sessions'>
+> = {
   // About a second per benchmark (half on the floor, half on the service) on tiny data: keeps the harness honest
   // inside the test suite.
   smoke: { durationS: 0.5, warmupS: 0, households: 300, connections: 4, sessions: 8 },
@@ -65,8 +68,16 @@ BENCH_REDIS_PREFIX (default dmrv_bench:).`;
 
 function positive(flag: string, raw: string | undefined, integer: boolean): number {
   const value = Number(raw);
-  if (raw === undefined || raw.trim() === '' || !Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) {
-    throw new Error(`${flag} needs a ${integer ? 'whole' : ''} number ≥ 0, got ${raw ?? 'nothing'}`.replace('  ', ' '));
+  if (
+    raw === undefined ||
+    raw.trim() === '' ||
+    !Number.isFinite(value) ||
+    value < 0 ||
+    (integer && !Number.isInteger(value))
+  ) {
+    throw new Error(
+      `${flag} needs a ${integer ? 'whole' : ''} number ≥ 0, got ${raw ?? 'nothing'}`.replace('  ', ' '),
+    );
   }
   return value;
 }
@@ -74,7 +85,8 @@ function positive(flag: string, raw: string | undefined, integer: boolean): numb
 /** Pure: command-line arguments to options; throws naming the bad flag. */
 export function parseOptions(argv: string[]): BenchOptions {
   const mode = argv.includes('--smoke') ? 'smoke' : argv.includes('--long') ? 'long' : 'default';
-  if (argv.includes('--smoke') && argv.includes('--long')) throw new Error('--smoke and --long exclude each other');
+  if (argv.includes('--smoke') && argv.includes('--long'))
+    throw new Error('--smoke and --long exclude each other');
   const options: BenchOptions = {
     mode,
     ...PRESETS[mode],
@@ -119,9 +131,15 @@ export function parseOptions(argv: string[]): BenchOptions {
         options.sessions = Math.max(1, positive(flag, next(), true));
         break;
       case '--only': {
-        const names = (next() ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+        const names = (next() ?? '')
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean);
         const unknown = names.filter((name) => !(SERVICES as readonly string[]).includes(name));
-        if (names.length === 0 || unknown.length > 0) throw new Error(`--only takes a list of ${SERVICES.join(', ')}; got ${unknown.join(', ') || 'nothing'}`);
+        if (names.length === 0 || unknown.length > 0)
+          throw new Error(
+            `--only takes a list of ${SERVICES.join(', ')}; got ${unknown.join(', ') || 'nothing'}`,
+          );
         options.only = names as ServiceName[];
         break;
       }

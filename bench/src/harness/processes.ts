@@ -44,10 +44,14 @@ export class ManagedProcess {
     const logFile = join(options.logDir, `${String(started).padStart(2, '0')}-${options.name}.log`);
     const fd = openSync(logFile, 'a');
     try {
-      const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.script, ...(options.args ?? [])], {
-        env: options.env,
-        stdio: ['ignore', fd, fd],
-      });
+      const child = spawn(
+        process.execPath,
+        [...(options.nodeArgs ?? []), options.script, ...(options.args ?? [])],
+        {
+          env: options.env,
+          stdio: ['ignore', fd, fd],
+        },
+      );
       return new ManagedProcess(options.name, child, logFile, janitor);
     } finally {
       closeSync(fd);
@@ -93,20 +97,28 @@ export class ManagedProcess {
 
   /** Waits for an HTTP 200 on `url` (the service's liveness or readiness route). */
   waitForHttp(url: string, timeoutMs?: number): Promise<void> {
-    return this.waitUntil(`HTTP 200 from ${url}`, async () => {
-      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-      await response.arrayBuffer();
-      return response.status === 200;
-    }, timeoutMs);
+    return this.waitUntil(
+      `HTTP 200 from ${url}`,
+      async () => {
+        const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+        await response.arrayBuffer();
+        return response.status === 200;
+      },
+      timeoutMs,
+    );
   }
 
   /** Waits for a line of output matching `pattern`, returns its match. */
   async waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray> {
     let match: RegExpExecArray | null = null;
-    await this.waitUntil(`output matching ${pattern}`, () => {
-      match = pattern.exec(this.logTail(200));
-      return Promise.resolve(match !== null);
-    }, timeoutMs);
+    await this.waitUntil(
+      `output matching ${pattern}`,
+      () => {
+        match = pattern.exec(this.logTail(200));
+        return Promise.resolve(match !== null);
+      },
+      timeoutMs,
+    );
     return match!;
   }
 
@@ -125,7 +137,12 @@ export class ManagedProcess {
 }
 
 /** Runs a Node script to completion (a CLI such as `migrate` or `seed`) and returns its stdout. */
-export function runToCompletion(script: string, args: string[], env: NodeJS.ProcessEnv, janitor: Janitor): Promise<string> {
+export function runToCompletion(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  janitor: Janitor,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const { release } = janitor.defer(`${script} ${args.join(' ')}`, () => {
@@ -140,8 +157,14 @@ export function runToCompletion(script: string, args: string[], env: NodeJS.Proc
       void release();
       const stdout = Buffer.concat(out).toString('utf8');
       if (code === 0) return resolve(stdout);
-      const output = `${stdout}${Buffer.concat(err).toString('utf8')}`.trimEnd().split('\n').slice(-15).join('\n');
-      reject(new Error(`\`node ${script} ${args.join(' ')}\` failed (${signal ?? `exit ${code}`}):\n${output}`));
+      const output = `${stdout}${Buffer.concat(err).toString('utf8')}`
+        .trimEnd()
+        .split('\n')
+        .slice(-15)
+        .join('\n');
+      reject(
+        new Error(`\`node ${script} ${args.join(' ')}\` failed (${signal ?? `exit ${code}`}):\n${output}`),
+      );
     });
   });
 }

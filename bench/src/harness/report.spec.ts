@@ -2,10 +2,27 @@ import { LoadResult } from './load';
 import { growthRows, ratio, renderMarkdown, WorkloadResult } from './report';
 
 function result(rps: number, p50Ms = 2, p99Ms = 9): LoadResult {
-  return { requests: rps, ok: rps, non2xx: 0, errors: 0, timeouts: 0, unexpected: 0, statusCodes: { 200: rps }, durationS: 1, rps, p50Ms, p99Ms };
+  return {
+    requests: rps,
+    ok: rps,
+    non2xx: 0,
+    errors: 0,
+    timeouts: 0,
+    unexpected: 0,
+    statusCodes: { 200: rps },
+    durationS: 1,
+    rps,
+    p50Ms,
+    p99Ms,
+  };
 }
 
-function row(workload: string, floorRps: number, serviceRps: number, extra: Partial<WorkloadResult> = {}): WorkloadResult {
+function row(
+  workload: string,
+  floorRps: number,
+  serviceRps: number,
+  extra: Partial<WorkloadResult> = {},
+): WorkloadResult {
   return {
     service: 'registry-api',
     workload,
@@ -16,7 +33,15 @@ function row(workload: string, floorRps: number, serviceRps: number, extra: Part
   };
 }
 
-const info = { startedAt: '2026-11-22T04:40:00Z', mode: 'default', durationS: 3, warmupS: 1, node: 'v20', cpus: '2 × cpu', loadAverage: '1.0' };
+const info = {
+  startedAt: '2026-11-22T04:40:00Z',
+  mode: 'default',
+  durationS: 3,
+  warmupS: 1,
+  node: 'v20',
+  cpus: '2 × cpu',
+  loadAverage: '1.0',
+};
 
 describe('report', () => {
   it('states the ratio to the floor and flags one below 0.7', () => {
@@ -25,7 +50,9 @@ describe('report', () => {
     const table = renderMarkdown(info, rows);
 
     expect(ratio(rows[0]!)).toBeCloseTo(0.8);
-    expect(table).toContain('| registry-api | GET /v1/households/stats | – | 10 | 1,000 | 800 | 0.80 | 2.0 / 9.0 | 2.0 / 9.0 | 150 MB | 60 MB |');
+    expect(table).toContain(
+      '| registry-api | GET /v1/households/stats | – | 10 | 1,000 | 800 | 0.80 | 2.0 / 9.0 | 2.0 / 9.0 | 150 MB | 60 MB |',
+    );
     expect(table).toContain('| 0.50 ⚠ |');
   });
 

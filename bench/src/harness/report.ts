@@ -79,7 +79,9 @@ export function renderMarkdown(info: RunInfo, rows: WorkloadResult[]): string {
     `Run ${info.startedAt} · mode ${info.mode} · ${info.durationS} s per measurement after ${info.warmupS} s warm-up · ` +
       `Node ${info.node} · ${info.cpus} · load average at start ${info.loadAverage}` +
       (info.serviceEnv && Object.keys(info.serviceEnv).length > 0
-        ? ` · services run with ${Object.entries(info.serviceEnv).map(([key, value]) => `${key}=${value}`).join(' ')}`
+        ? ` · services run with ${Object.entries(info.serviceEnv)
+            .map(([key, value]) => `${key}=${value}`)
+            .join(' ')}`
         : ''),
     '',
     '| Service | Workload | Data | Conns | Floor req/s | Service req/s | Ratio | Floor p50 / p99 ms | Service p50 / p99 ms | Service peak RSS | Floor peak RSS |',

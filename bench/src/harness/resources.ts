@@ -38,8 +38,15 @@ export function databaseUrl(settings: ResourceSettings, name: string): string {
  * A fresh database, empty or a copy of `template`, that is dropped (even with open connections) when the run ends
  * or fails.
  */
-export async function createDatabase(settings: ResourceSettings, label: string, janitor: Janitor, template?: string): Promise<string> {
-  const name = checkedName(`${settings.databasePrefix}${label.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}_${randomBytes(3).toString('hex')}`);
+export async function createDatabase(
+  settings: ResourceSettings,
+  label: string,
+  janitor: Janitor,
+  template?: string,
+): Promise<string> {
+  const name = checkedName(
+    `${settings.databasePrefix}${label.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}_${randomBytes(3).toString('hex')}`,
+  );
   // FILE_COPY copies the template's files after one checkpoint: seconds for gigabytes, where the default WAL_LOG
   // strategy writes every block through the WAL.
   const from = template ? ` TEMPLATE "${checkedName(template)}" STRATEGY = FILE_COPY` : '';
@@ -49,7 +56,9 @@ export async function createDatabase(settings: ResourceSettings, label: string, 
 }
 
 export async function dropDatabase(settings: ResourceSettings, name: string): Promise<void> {
-  await withAdmin(settings.pgAdminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${checkedName(name)}" WITH (FORCE)`));
+  await withAdmin(settings.pgAdminUrl, (client) =>
+    client.query(`DROP DATABASE IF EXISTS "${checkedName(name)}" WITH (FORCE)`),
+  );
 }
 
 export async function listDatabases(settings: ResourceSettings, prefix: string): Promise<string[]> {
@@ -88,7 +97,9 @@ export async function deleteRedisKeys(redisUrl: string, prefix: string): Promise
 /** A key prefix private to one process of this run; its keys are deleted when the run ends. */
 export function redisNamespace(settings: ResourceSettings, label: string, janitor: Janitor): string {
   const prefix = `${settings.redisPrefix}${label}:${randomBytes(3).toString('hex')}:`;
-  janitor.defer(`delete redis keys ${prefix}*`, () => deleteRedisKeys(settings.redisUrl, prefix).then(() => undefined));
+  janitor.defer(`delete redis keys ${prefix}*`, () =>
+    deleteRedisKeys(settings.redisUrl, prefix).then(() => undefined),
+  );
   return prefix;
 }
 
@@ -96,14 +107,22 @@ export async function assertReachable(settings: ResourceSettings): Promise<void>
   try {
     await withAdmin(settings.pgAdminUrl, (client) => client.query('SELECT 1'));
   } catch (error) {
-    throw new Error(`PostgreSQL is not reachable at ${new URL(settings.pgAdminUrl).host}: ${(error as Error).message} (set BENCH_PG_ADMIN_URL)`);
+    throw new Error(
+      `PostgreSQL is not reachable at ${new URL(settings.pgAdminUrl).host}: ${(error as Error).message} (set BENCH_PG_ADMIN_URL)`,
+    );
   }
-  const redis = new Redis(settings.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const redis = new Redis(settings.redisUrl, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   try {
     await redis.connect();
     await redis.ping();
   } catch (error) {
-    throw new Error(`Redis is not reachable at ${new URL(settings.redisUrl).host}: ${(error as Error).message} (set BENCH_REDIS_URL)`);
+    throw new Error(
+      `Redis is not reachable at ${new URL(settings.redisUrl).host}: ${(error as Error).message} (set BENCH_REDIS_URL)`,
+    );
   } finally {
     redis.disconnect();
   }

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { Janitor } from '../harness/janitor';
 import { repoPath } from '../harness/paths';
 import { runToCompletion } from '../harness/processes';
-import { createDatabase, createPersistentDatabase, dropDatabase, listDatabases, ResourceSettings } from '../harness/resources';
+import {
+  createDatabase,
+  createPersistentDatabase,
+  dropDatabase,
+  listDatabases,
+  ResourceSettings,
+} from '../harness/resources';
 import { baseEnv, SERVICE_BUILDS } from './services';
 
 export const SEED = 42;
@@ -26,7 +32,10 @@ const SEEDER_FILE = /^\/(seed|rollups)[^/]*\.js$/;
  * seeder gives another name, so stale data is never used; a new migration or a change to the service's own data
  * access does not, because every copy is migrated before use, as a production database would be.
  */
-export function seedFingerprint(households: number, databaseDist = repoPath('apps', 'registry-api', 'dist', 'database')): string {
+export function seedFingerprint(
+  households: number,
+  databaseDist = repoPath('apps', 'registry-api', 'dist', 'database'),
+): string {
   const hash = createHash('sha256').update(`${households}:${SEED}\n`);
   for (const file of filesUnder(databaseDist)) {
     const relative = file.slice(databaseDist.length);
@@ -46,7 +55,12 @@ function cachePrefix(settings: ResourceSettings): string {
 async function migrateAndSeed(databaseUrl: string, households: number, janitor: Janitor): Promise<void> {
   const env = baseEnv({ DATABASE_URL: databaseUrl });
   await runToCompletion(SERVICE_BUILDS.registry.cli, ['migrate'], env, janitor);
-  await runToCompletion(SERVICE_BUILDS.registry.cli, ['seed', '--households', String(households), '--seed', String(SEED)], env, janitor);
+  await runToCompletion(
+    SERVICE_BUILDS.registry.cli,
+    ['seed', '--households', String(households), '--seed', String(SEED)],
+    env,
+    janitor,
+  );
 }
 
 /**
@@ -74,7 +88,9 @@ export async function seededDatabase(
       progress(`  dropping the stale seed cache ${stale}`);
       await dropDatabase(settings, stale);
     }
-    progress(`  seeding ${households.toLocaleString('en-US')} households once into the cache ${name} (later runs reuse it)`);
+    progress(
+      `  seeding ${households.toLocaleString('en-US')} households once into the cache ${name} (later runs reuse it)`,
+    );
     const partial = `${name}_partial`;
     await dropDatabase(settings, partial);
     const guard = janitor.defer(`drop unfinished seed ${partial}`, () => dropDatabase(settings, partial));
@@ -99,7 +115,10 @@ async function renameDatabase(settings: ResourceSettings, from: string, to: stri
   }
 }
 
-export async function clearSeedCache(settings: ResourceSettings, progress: (line: string) => void): Promise<void> {
+export async function clearSeedCache(
+  settings: ResourceSettings,
+  progress: (line: string) => void,
+): Promise<void> {
   for (const name of await listDatabases(settings, cachePrefix(settings))) {
     await dropDatabase(settings, name);
     progress(`dropped ${name}`);

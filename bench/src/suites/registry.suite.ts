@@ -22,13 +22,20 @@ export interface SeedFacts {
 }
 
 export function registryWorkloads(facts: SeedFacts): RegistryWorkload[] {
-  const one = (path: string, aggregate = false): RegistryWorkload => ({ workload: `GET ${path}`, path, aggregate });
+  const one = (path: string, aggregate = false): RegistryWorkload => ({
+    workload: `GET ${path}`,
+    path,
+    aggregate,
+  });
   return [
     one('/v1/households/stats', true),
     one('/v1/households/stove-stacking', true),
     one('/v1/devices/status'),
     one('/v1/fuel-usage', true),
-    one(`/v1/credits/issued?project_id=${encodeURIComponent(facts.projectId)}&time_period=${facts.quarter}`, true),
+    one(
+      `/v1/credits/issued?project_id=${encodeURIComponent(facts.projectId)}&time_period=${facts.quarter}`,
+      true,
+    ),
     one('/v1/credits/cancelled'),
     one('/v1/credits/transferred'),
     one('/v1/credits/retired'),
@@ -36,7 +43,10 @@ export function registryWorkloads(facts: SeedFacts): RegistryWorkload[] {
     one('/v1/claims/fuel-delivery'),
     one('/v1/claims/emission-reduction'),
     one('/v1/claims/household-onboarding'),
-    one(`/v1/claims/emission-reduction?project_id=${encodeURIComponent(facts.projectId)}&time_period=${facts.year}`, true),
+    one(
+      `/v1/claims/emission-reduction?project_id=${encodeURIComponent(facts.projectId)}&time_period=${facts.year}`,
+      true,
+    ),
     ...[
       '/v1/households/stove-stacking/list',
       '/v1/devices/status/list',
@@ -80,13 +90,31 @@ interface RegistryDeployment {
 /** A database of its own, migrated and seeded through the registry's CLI, with one API client. */
 async function deploy(ctx: SuiteContext, households: number): Promise<RegistryDeployment> {
   const started = Date.now();
-  const databaseUrl = await seededDatabase(ctx.resources, households, ctx.janitor, ctx.options.seedCache, ctx.progress);
+  const databaseUrl = await seededDatabase(
+    ctx.resources,
+    households,
+    ctx.janitor,
+    ctx.options.seedCache,
+    ctx.progress,
+  );
   const env = baseEnv({ DATABASE_URL: databaseUrl });
-  const output = await runToCompletion(SERVICE_BUILDS.registry.cli, ['clients', 'create', '--name', 'benchmark', '--json'], env, ctx.janitor);
-  const line = output.trim().split('\n').reverse().find((text) => text.startsWith('{'));
+  const output = await runToCompletion(
+    SERVICE_BUILDS.registry.cli,
+    ['clients', 'create', '--name', 'benchmark', '--json'],
+    env,
+    ctx.janitor,
+  );
+  const line = output
+    .trim()
+    .split('\n')
+    .reverse()
+    .find((text) => text.startsWith('{'));
   const credentials = line ? (JSON.parse(line) as { client_id?: string; secret?: string }) : {};
-  if (!credentials.client_id || !credentials.secret) throw new Error(`clients create printed no credentials: ${output.slice(0, 200)}`);
-  ctx.progress(`  registry data set of ${households.toLocaleString('en-US')} households ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (!credentials.client_id || !credentials.secret)
+    throw new Error(`clients create printed no credentials: ${output.slice(0, 200)}`);
+  ctx.progress(
+    `  registry data set of ${households.toLocaleString('en-US')} households ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   return {
     databaseUrl,
     authorization: `Basic ${Buffer.from(`${credentials.client_id}:${credentials.secret}`).toString('base64')}`,
@@ -95,10 +123,18 @@ async function deploy(ctx: SuiteContext, households: number): Promise<RegistryDe
 }
 
 /** The floor must give the same answer as the service, or the comparison measures two different things. */
-async function sameAnswer(floor: Endpoint, service: Endpoint, path: string, authorization: string): Promise<string | undefined> {
+async function sameAnswer(
+  floor: Endpoint,
+  service: Endpoint,
+  path: string,
+  authorization: string,
+): Promise<string | undefined> {
   const [floorBody, serviceBody] = await Promise.all(
     [floor, service].map(async (endpoint) => {
-      const response = await fetch(new URL(path, endpoint.baseUrl), { headers: { authorization }, signal: AbortSignal.timeout(30_000) });
+      const response = await fetch(new URL(path, endpoint.baseUrl), {
+        headers: { authorization },
+        signal: AbortSignal.timeout(30_000),
+      });
       return response.text();
     }),
   );
@@ -148,7 +184,9 @@ export async function registrySuite(ctx: SuiteContext): Promise<void> {
   const placeholder: SeedFacts = { projectId: 'p', quarter: '2024-Q1', year: '2024' };
   const wanted = registryWorkloads(placeholder).filter((workload) => selected(ctx, workload.workload));
   if (wanted.length === 0) return;
-  ctx.progress(`registry-api: ${households.toLocaleString('en-US')} households, then ${(households * scale).toLocaleString('en-US')} for the aggregates`);
+  ctx.progress(
+    `registry-api: ${households.toLocaleString('en-US')} households, then ${(households * scale).toLocaleString('en-US')} for the aggregates`,
+  );
   const base = await deploy(ctx, households);
   await measureDeployment(ctx, base, households, registryWorkloads(base.facts));
   if (scale > 1 && wanted.some((workload) => workload.aggregate)) {

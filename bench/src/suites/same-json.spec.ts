@@ -7,7 +7,9 @@ describe('jsonDifference', () => {
   });
 
   it('names where two answers part', () => {
-    expect(jsonDifference('{"credits":1200}', '{"credits":"1200"}')).toBe('floor …{"credits":1200}… vs service …{"credits":"1200"}…');
+    expect(jsonDifference('{"credits":1200}', '{"credits":"1200"}')).toBe(
+      'floor …{"credits":1200}… vs service …{"credits":"1200"}…',
+    );
     expect(jsonDifference('[1,2]', '[2,1]')).toMatch(/^floor/);
     expect(jsonDifference('ok', '{}')).toMatch(/not both JSON/);
   });

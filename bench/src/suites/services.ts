@@ -9,13 +9,29 @@ import { Endpoint, SuiteContext } from './suite';
  * LOG_LEVEL or DATABASE_URL cannot change what is measured. Services run as in production (JSON logs at info).
  */
 export function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', TZ: 'UTC', NODE_ENV: 'production', LOG_LEVEL: 'info', LOG_PRETTY: 'false', ...extra };
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    TZ: 'UTC',
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'info',
+    LOG_PRETTY: 'false',
+    ...extra,
+  };
 }
 
 export const SERVICE_BUILDS = {
-  registry: { main: repoPath('apps', 'registry-api', 'dist', 'main.js'), cli: repoPath('apps', 'registry-api', 'dist', 'cli.js') },
-  ussd: { main: repoPath('apps', 'ussd-gateway', 'dist', 'main.js'), cli: repoPath('apps', 'ussd-gateway', 'dist', 'cli.js') },
-  protocol: { main: repoPath('apps', 'protocol-gateway', 'dist', 'main.js'), chainNode: repoPath('tools', 'local-chain-node', 'dist', 'main.js') },
+  registry: {
+    main: repoPath('apps', 'registry-api', 'dist', 'main.js'),
+    cli: repoPath('apps', 'registry-api', 'dist', 'cli.js'),
+  },
+  ussd: {
+    main: repoPath('apps', 'ussd-gateway', 'dist', 'main.js'),
+    cli: repoPath('apps', 'ussd-gateway', 'dist', 'cli.js'),
+  },
+  protocol: {
+    main: repoPath('apps', 'protocol-gateway', 'dist', 'main.js'),
+    chainNode: repoPath('tools', 'local-chain-node', 'dist', 'main.js'),
+  },
 } as const;
 
 export function profileDir(ctx: Pick<SuiteContext, 'logDir'>): string {
@@ -23,11 +39,25 @@ export function profileDir(ctx: Pick<SuiteContext, 'logDir'>): string {
 }
 
 /** Starts one of the services on a free loopback port and waits until its readiness route answers 200. */
-export async function startService(ctx: SuiteContext, name: string, script: string, env: Record<string, string>, readyPath = '/health'): Promise<Endpoint> {
+export async function startService(
+  ctx: SuiteContext,
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  readyPath = '/health',
+): Promise<Endpoint> {
   const port = await freePort();
-  const nodeArgs = ctx.options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir(ctx)}`, `--cpu-prof-name=${name}-${port}.cpuprofile`] : [];
+  const nodeArgs = ctx.options.profile
+    ? ['--cpu-prof', `--cpu-prof-dir=${profileDir(ctx)}`, `--cpu-prof-name=${name}-${port}.cpuprofile`]
+    : [];
   const process = ManagedProcess.start(
-    { name, script, env: baseEnv({ ...env, ...ctx.options.serviceEnv, PORT: String(port), HOST: '127.0.0.1' }), logDir: ctx.logDir, nodeArgs },
+    {
+      name,
+      script,
+      env: baseEnv({ ...env, ...ctx.options.serviceEnv, PORT: String(port), HOST: '127.0.0.1' }),
+      logDir: ctx.logDir,
+      nodeArgs,
+    },
     ctx.janitor,
   );
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -36,10 +66,19 @@ export async function startService(ctx: SuiteContext, name: string, script: stri
 }
 
 /** Starts a floor (bench/dist/floors/*.js) and waits for its `{"listening"}` line. */
-export async function startFloor(ctx: SuiteContext, name: 'registry' | 'ussd' | 'protocol', env: Record<string, string>): Promise<Endpoint> {
+export async function startFloor(
+  ctx: SuiteContext,
+  name: 'registry' | 'ussd' | 'protocol',
+  env: Record<string, string>,
+): Promise<Endpoint> {
   const port = await freePort();
   const process = ManagedProcess.start(
-    { name: `${name}-floor`, script: floorScript(name), env: baseEnv({ ...env, PORT: String(port) }), logDir: ctx.logDir },
+    {
+      name: `${name}-floor`,
+      script: floorScript(name),
+      env: baseEnv({ ...env, PORT: String(port) }),
+      logDir: ctx.logDir,
+    },
     ctx.janitor,
   );
   await process.waitForOutput(/"listening":"127\.0\.0\.1:\d+"/);

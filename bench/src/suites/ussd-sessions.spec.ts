@@ -9,7 +9,14 @@ describe('USSD session steps', () => {
 
   it('gives every pass of a flow its own session id and phone number, kept for all its hops', () => {
     const steps = sessionSteps(
-      { name: 'info', hops: [{ input: '', expect: 'CON' }, { input: '1', expect: 'CON' }, { input: '1', expect: 'END' }] },
+      {
+        name: 'info',
+        hops: [
+          { input: '', expect: 'CON' },
+          { input: '1', expect: 'CON' },
+          { input: '1', expect: 'END' },
+        ],
+      },
       sessionIdentity('bench'),
       true,
     );

@@ -41,14 +41,20 @@ export function sessionIdentity(runTag: string): () => { sessionId: string; phon
 
 export function screenCheck(hop: Hop): (body: string) => string | undefined {
   return (body) => {
-    if (!body.startsWith(`${hop.expect} `)) return `expected ${hop.expect}, got ${JSON.stringify(body.slice(0, 120))}`;
-    if (hop.contains !== undefined && !body.includes(hop.contains)) return `expected a screen with ${JSON.stringify(hop.contains)}, got ${JSON.stringify(body.slice(0, 120))}`;
+    if (!body.startsWith(`${hop.expect} `))
+      return `expected ${hop.expect}, got ${JSON.stringify(body.slice(0, 120))}`;
+    if (hop.contains !== undefined && !body.includes(hop.contains))
+      return `expected a screen with ${JSON.stringify(hop.contains)}, got ${JSON.stringify(body.slice(0, 120))}`;
     return undefined;
   };
 }
 
 /** The hops of a flow as load steps; `check` false gives the floor the same requests without the screen checks. */
-export function sessionSteps(flow: SessionFlow, nextIdentity: () => { sessionId: string; phoneNumber: string }, check: boolean): Step[] {
+export function sessionSteps(
+  flow: SessionFlow,
+  nextIdentity: () => { sessionId: string; phoneNumber: string },
+  check: boolean,
+): Step[] {
   const inputs: string[] = [];
   return flow.hops.map((hop, index) => {
     inputs.push(hop.input);
@@ -66,8 +72,15 @@ export function sessionSteps(flow: SessionFlow, nextIdentity: () => { sessionId:
             }
           : undefined,
       body: (context: StepContext) =>
-        JSON.stringify({ sessionId: context.sessionId, serviceCode: SERVICE_CODE, phoneNumber: context.phoneNumber, text }),
-      expect: check ? screenCheck(hop) : (body) => (body.startsWith('CON ') ? undefined : `floor answered ${body.slice(0, 60)}`),
+        JSON.stringify({
+          sessionId: context.sessionId,
+          serviceCode: SERVICE_CODE,
+          phoneNumber: context.phoneNumber,
+          text,
+        }),
+      expect: check
+        ? screenCheck(hop)
+        : (body) => (body.startsWith('CON ') ? undefined : `floor answered ${body.slice(0, 60)}`),
     };
   });
 }

@@ -59,7 +59,10 @@ async function createLoginAccount(baseUrl: string, runTag: string): Promise<stri
     { ...steps.at(-1)!, expect: (body) => ((lastScreen = body), steps.at(-1)!.expect!(body)) },
   ]);
   const match = /\bC[0-9A-F]{8,}\b/.exec(lastScreen);
-  if (!match) throw new Error(`no Customer ID on the closing screen of account creation: ${JSON.stringify(lastScreen)}`);
+  if (!match)
+    throw new Error(
+      `no Customer ID on the closing screen of account creation: ${JSON.stringify(lastScreen)}`,
+    );
   return match[0];
 }
 
@@ -67,7 +70,12 @@ export async function ussdSuite(ctx: SuiteContext): Promise<void> {
   assertBuilt([SERVICE_BUILDS.ussd.main, SERVICE_BUILDS.ussd.cli, floorScript('ussd')]);
   ctx.progress('ussd-gateway: creating its database, migrating, starting the gateway and its floor');
   const databaseUrl = await createDatabase(ctx.resources, 'ussd', ctx.janitor);
-  await runToCompletion(SERVICE_BUILDS.ussd.cli, ['migrate'], baseEnv({ DATABASE_URL: databaseUrl, PIN_ENCRYPTION_KEY: EXAMPLE_PIN_KEY }), ctx.janitor);
+  await runToCompletion(
+    SERVICE_BUILDS.ussd.cli,
+    ['migrate'],
+    baseEnv({ DATABASE_URL: databaseUrl, PIN_ENCRYPTION_KEY: EXAMPLE_PIN_KEY }),
+    ctx.janitor,
+  );
   const service = await startService(ctx, 'ussd-gateway', SERVICE_BUILDS.ussd.main, {
     DATABASE_URL: databaseUrl,
     REDIS_URL: ctx.resources.redisUrl,
@@ -76,20 +84,29 @@ export async function ussdSuite(ctx: SuiteContext): Promise<void> {
     // The load generator is one client on loopback; the per-IP limit would measure the limiter, not the gateway.
     RATE_LIMIT_EXEMPT_CIDRS: '127.0.0.1/32,::1/128',
   });
-  const floor = await startFloor(ctx, 'ussd', { REDIS_URL: ctx.resources.redisUrl, REDIS_KEY_PREFIX: redisNamespace(ctx.resources, 'ussd-floor', ctx.janitor) });
+  const floor = await startFloor(ctx, 'ussd', {
+    REDIS_URL: ctx.resources.redisUrl,
+    REDIS_KEY_PREFIX: redisNamespace(ctx.resources, 'ussd-floor', ctx.janitor),
+  });
 
   const runTag = `bench-${randomBytes(3).toString('hex')}`;
   const customerId = await createLoginAccount(service.baseUrl, runTag);
   for (const [index, flow] of ussdFlows(customerId).entries()) {
     if (!selected(ctx, `session: ${flow.name}`)) continue;
     const identities = sessionIdentity(`${runTag}-${index}`);
-    const target: LoadPlan = { steps: sessionSteps(flow, identities, true), connections: ctx.options.sessions };
-    const floorPlan: LoadPlan = { steps: sessionSteps(flow, identities, false), connections: ctx.options.sessions };
+    const target: LoadPlan = {
+      steps: sessionSteps(flow, identities, true),
+      connections: ctx.options.sessions,
+    };
+    const floorPlan: LoadPlan = {
+      steps: sessionSteps(flow, identities, false),
+      connections: ctx.options.sessions,
+    };
     await compare(ctx, {
-        service: 'ussd-gateway',
-        workload: `session: ${flow.name} (${flow.hops.length} hops; req/s = hops/s)`,
-        floor: { ...floor, plan: floorPlan },
-        target: { ...service, plan: target },
+      service: 'ussd-gateway',
+      workload: `session: ${flow.name} (${flow.hops.length} hops; req/s = hops/s)`,
+      floor: { ...floor, plan: floorPlan },
+      target: { ...service, plan: target },
     });
   }
   await service.process.stop();
