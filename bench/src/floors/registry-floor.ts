@@ -131,17 +131,18 @@ async function answer(path: string, query: URLSearchParams): Promise<unknown> {
     const hasMore = page.rows.length > PAGE_LIMIT;
     const rows = page.rows.slice(0, PAGE_LIMIT);
     const last = rows[rows.length - 1];
+    const total = Number(count.rows[0]!.total);
     return {
       data: rows.map(plain),
       page_info: {
         next_cursor:
           hasMore && last
-            ? Buffer.from(JSON.stringify([last._key_date, last._key_id])).toString('base64url')
+            ? Buffer.from(JSON.stringify([last._key_date, last._key_id, total])).toString('base64url')
             : null,
         has_more: hasMore,
         limit: PAGE_LIMIT,
       },
-      total_count: Number(count.rows[0]!.total),
+      total_count: total,
     };
   }
   return aggregate(path, query);

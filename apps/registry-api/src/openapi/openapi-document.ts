@@ -343,7 +343,7 @@ function pageSchema(item: string): Json {
     properties: {
       data: { type: 'array', items: ref(item) },
       page_info: ref('PageInfo'),
-      total_count: { type: 'integer', description: 'Items matching the filters, over all pages' },
+      total_count: { type: 'integer', description: 'Items matching the filters, over all pages, counted when the first page was read (later pages repeat that total)' },
     },
     ...EXT,
   };

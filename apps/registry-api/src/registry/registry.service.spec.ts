@@ -55,7 +55,10 @@ class FakeRepository {
     this.record('recordPage', resource.name, filters, after, limit);
     return Promise.resolve({ items: [{ fuel_id: 'purchase-2' }], lastKey: ['2024-01-02', 'purchase-2'], hasMore: true });
   };
-  recordCount = () => Promise.resolve(7);
+  recordCount = (resource: RecordResource<unknown>, filters: RecordFilters) => {
+    this.record('recordCount', resource.name, filters);
+    return Promise.resolve(7);
+  };
 }
 
 describe('RegistryService', () => {
@@ -146,9 +149,17 @@ describe('RegistryService', () => {
     const page = await service.page(FUEL_PURCHASES, {});
     expect(page.page_info).toEqual({ next_cursor: expect.any(String) as string, has_more: true, limit: 50 });
     expect(page.total_count).toBe(7);
-    await service.page(FUEL_PURCHASES, { cursor: page.page_info.next_cursor! });
+    const counted = repository.calls.filter((call) => call.method === 'recordCount').length;
+    const next = await service.page(FUEL_PURCHASES, { cursor: page.page_info.next_cursor! });
     expect(repository.calls.at(-1)!.args[2]).toEqual(['2024-01-02', 'purchase-2']);
-    const devicesCursor = Buffer.from(JSON.stringify(['1704067200000000', 'device-1'])).toString('base64url');
+    // Later pages carry the first page's total in the cursor instead of counting every matching row again.
+    expect(next.total_count).toBe(7);
+    expect(repository.calls.filter((call) => call.method === 'recordCount').length).toBe(counted);
+    for (const tampered of [['2024-01-02', 'purchase-2', -1], ['2024-01-02', 'purchase-2', 'many'], ['2024-01-02', 'purchase-2', 1.5]]) {
+      const cursor = Buffer.from(JSON.stringify(tampered)).toString('base64url');
+      await expect(service.page(FUEL_PURCHASES, { cursor })).rejects.toThrow(/cursor is not a cursor of this collection/);
+    }
+    const devicesCursor = Buffer.from(JSON.stringify(['1704067200000000', 'device-1', 7])).toString('base64url');
     await expect(service.page(FUEL_PURCHASES, { cursor: devicesCursor })).rejects.toThrow(/cursor is not a cursor of this collection/);
   });
 });

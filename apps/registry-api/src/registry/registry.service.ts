@@ -141,13 +141,19 @@ export class RegistryService {
     const scoped: RecordFilters = { ...filters, ...range, updatedSince: request.updated_since };
     const limit = request.limit ?? DEFAULT_LIMIT;
     const after = request.cursor === undefined ? null : this.decodeRecordCursor(resource, request.cursor);
+    // The total is counted once, for the first page, and travels in the cursor: an exact count scans every matching
+    // row, which would make each of a sync's thousands of pages cost as much as the whole collection.
     const [page, total] = await Promise.all([
-      this.repository.recordPage(resource, scoped, after, limit),
-      this.repository.recordCount(resource, scoped),
+      this.repository.recordPage(resource, scoped, after?.key ?? null, limit),
+      after ? after.total : this.repository.recordCount(resource, scoped),
     ]);
     return {
       data: page.items,
-      page_info: { next_cursor: page.hasMore && page.lastKey ? encodeCursor(page.lastKey) : null, has_more: page.hasMore, limit },
+      page_info: {
+        next_cursor: page.hasMore && page.lastKey ? encodeCursor([...page.lastKey, total]) : null,
+        has_more: page.hasMore,
+        limit,
+      },
       total_count: total,
     };
   }
@@ -163,13 +169,16 @@ export class RegistryService {
   }
 
   /** A cursor that decodes but whose parts do not fit the resource's key is as bad as one that does not decode. */
-  private decodeRecordCursor(resource: RecordResource<unknown>, cursor: string): CursorKey {
-    const key = this.decode(cursor, 2);
-    const [date, id] = key.map(String) as [string, string];
+  /** A record cursor is `[date, id, total]`: the key of the last row read and the total of the first page. */
+  private decodeRecordCursor(resource: RecordResource<unknown>, cursor: string): { key: CursorKey; total: number } {
+    const decoded = this.decode(cursor, 3);
+    const [date, id] = decoded.slice(0, 2).map(String) as [string, string];
+    const total = decoded[2];
     const dateOk = resource.dateType === 'date' ? /^\d{4}-\d{2}-\d{2}$/.test(date) : /^-?\d{1,18}$/.test(date);
     const idOk = resource.idType === 'bigint' ? /^\d{1,18}$/.test(id) : id.length > 0;
-    if (!dateOk || !idOk) throw new InvalidInputError('cursor is not a cursor of this collection');
-    return key;
+    const totalOk = typeof total === 'number' && Number.isSafeInteger(total) && total >= 0;
+    if (!dateOk || !idOk || !totalOk) throw new InvalidInputError('cursor is not a cursor of this collection');
+    return { key: decoded.slice(0, 2), total };
   }
 
   private decode(cursor: string, arity: number): CursorKey {
