@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { Client } from 'pg';
+import { deleteKeysWithPrefix } from '@dmrv/testing';
 import { Janitor } from './janitor';
 
 export interface ResourceSettings {
@@ -77,22 +78,8 @@ export async function createPersistentDatabase(settings: ResourceSettings, name:
   return databaseUrl(settings, name);
 }
 
-export async function deleteRedisKeys(redisUrl: string, prefix: string): Promise<number> {
-  const client = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await client.connect();
-  let deleted = 0;
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) deleted += await client.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    client.disconnect();
-  }
-  return deleted;
-}
+/** The same SCAN + DEL sweep the test suites use: never KEYS, never FLUSHDB on a shared Redis. */
+export const deleteRedisKeys = deleteKeysWithPrefix;
 
 /** A key prefix private to one process of this run; its keys are deleted when the run ends. */
 export function redisNamespace(settings: ResourceSettings, label: string, janitor: Janitor): string {

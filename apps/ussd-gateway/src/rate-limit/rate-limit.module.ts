@@ -6,7 +6,8 @@ import { UssdConfig } from '../config/ussd.config';
 import { REDIS_CLIENT } from '../redis/redis.module';
 import { AddressList } from './address-list';
 import { IP_THROTTLER, PHONE_THROTTLER, RateLimitGuard } from './rate-limit.guard';
-import { MemoryRateLimitStorage, RedisRateLimitStorage } from './rate-limit.storage';
+import { MemoryRateLimitStorage } from '@dmrv/rate-limit';
+import { RedisRateLimitStorage } from './rate-limit.storage';
 
 interface RequestView {
   ip?: string;

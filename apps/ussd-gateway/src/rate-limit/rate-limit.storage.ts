@@ -34,6 +34,3 @@ export class RedisRateLimitStorage implements ThrottlerStorage {
     return { totalHits: hits, timeToExpire: seconds(ttlMs), isBlocked: blockedMs > 0, timeToBlockExpire: seconds(blockedMs) };
   }
 }
-
-// The in-process twin lives in @dmrv/rate-limit, shared with the registry API.
-export { MemoryRateLimitStorage } from '@dmrv/rate-limit';
