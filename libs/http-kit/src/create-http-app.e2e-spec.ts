@@ -4,7 +4,7 @@ import { IsInt, IsString, Max } from 'class-validator';
 import { Type } from 'class-transformer';
 import { AddressInfo } from 'node:net';
 import { InvalidInputError, NotFoundError, UnauthenticatedError } from '@dmrv/errors';
-import { LoggingModule } from '@dmrv/logging';
+import { LoggingModule, PinoLogger } from '@dmrv/logging';
 import { createHttpApp, installGracefulShutdown } from './create-http-app';
 import { strictValidationPipe } from './validation';
 
@@ -219,7 +219,83 @@ describe('createHttpApp without form bodies', () => {
   });
 });
 
+@Controller('logged')
+class LoggingController {
+  constructor(private readonly logger: PinoLogger) {}
+
+  @Post()
+  async post(@Body(strictValidationPipe()) body: EchoBody): Promise<{ ok: true }> {
+    this.logger.info({ length: body.text.length }, 'handler before await');
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.logger.info('handler after await');
+    return { ok: true };
+  }
+
+  @Get()
+  get(): { ok: true } {
+    this.logger.info('handler get');
+    return { ok: true };
+  }
+}
+
+async function loggedApp(quietPaths?: string[]): Promise<{ app: NestFastifyApplication; lines: Record<string, unknown>[] }> {
+  const lines: Record<string, unknown>[] = [];
+  const destination = {
+    write: (line: string) => {
+      lines.push(JSON.parse(line) as Record<string, unknown>);
+    },
+  };
+  @Module({
+    imports: [LoggingModule.forRoot({ service: 'log-sample', level: 'info', pretty: false, destination, quietPaths })],
+    controllers: [SampleController, LoggingController],
+  })
+  class LoggedModule {}
+  const app = await createHttpApp(LoggedModule, { trustProxy: false });
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  return { app, lines };
+}
+
 describe('structured request logs', () => {
+  it('binds the request id to every line the handler logs, before and after an await, for GET and POST', async () => {
+    const { app, lines } = await loggedApp();
+    await app.inject({ method: 'POST', url: '/logged', headers: { 'x-request-id': 'post-1' }, payload: { text: 'abc' } });
+    await app.inject({ method: 'GET', url: '/logged', headers: { 'x-request-id': 'get-1' } });
+    await app.close();
+
+    const byMessage = (msg: string): Record<string, unknown> | undefined => lines.find((line) => line.msg === msg);
+    expect(byMessage('handler before await')).toMatchObject({ requestId: 'post-1', length: 3 });
+    expect(byMessage('handler after await')).toMatchObject({ requestId: 'post-1' });
+    expect(byMessage('handler get')).toMatchObject({ requestId: 'get-1' });
+    expect(lines.filter((line) => line.msg === 'request completed').map((line) => line.requestId)).toEqual([
+      'post-1',
+      'get-1',
+    ]);
+  });
+
+  it('writes one access line per request with status and latency, at error level for a 5xx, none for quiet paths', async () => {
+    const { app, lines } = await loggedApp(['/page']);
+    await app.inject({ method: 'GET', url: '/missing?device_id=dev-9', headers: { 'x-request-id': 'nf-1' } });
+    await app.inject({ method: 'GET', url: '/crash', headers: { 'x-request-id': 'crash-1' } });
+    await app.inject({ method: 'GET', url: '/page?limit=1', headers: { 'x-request-id': 'quiet-1' } });
+    await app.close();
+
+    const access = lines.filter((line) => line.msg === 'request completed' || line.msg === 'request errored');
+    expect(access).toEqual([
+      expect.objectContaining({
+        level: 30,
+        msg: 'request completed',
+        requestId: 'nf-1',
+        req: { method: 'GET', url: '/missing?device_id=dev-9', userAgent: 'lightMyRequest' },
+        res: { statusCode: 404 },
+        responseTime: expect.any(Number) as unknown,
+      }),
+      expect.objectContaining({ level: 50, msg: 'request errored', requestId: 'crash-1', res: { statusCode: 500 } }),
+    ]);
+    // The cause of the 500 is logged once, under the same request id, and never reaches the client.
+    expect(lines.find((line) => line.level === 50 && line.msg !== 'request errored')).toMatchObject({ requestId: 'crash-1' });
+  });
+
   it('writes JSON lines carrying the request id and never the credentials or the USSD text', async () => {
     const lines: Record<string, unknown>[] = [];
     const destination = {

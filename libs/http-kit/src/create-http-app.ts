@@ -2,8 +2,16 @@ import type { IncomingMessage } from 'node:http';
 import { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { HttpAdapterHost, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance } from 'fastify';
 import { AppExceptionFilter, ErrorRenderer, renderMessageBody } from '@dmrv/errors';
-import { Logger, REQUEST_ID_HEADER, resolveRequestId } from '@dmrv/logging';
+import { Logger, REQUEST_ID_HEADER, RequestLogBinding, RequestLogging, resolveRequestId } from '@dmrv/logging';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request's logger binding, kept from `onRequest` to be renewed before the handler. */
+    logBinding: RequestLogBinding | null;
+  }
+}
 
 export interface HttpAppOptions {
   /**
@@ -39,10 +47,9 @@ export async function createHttpApp(
       request.headers[REQUEST_ID_HEADER] = id;
       return id;
     },
-  });
-  adapter.getInstance().addHook('onRequest', (request, reply, done) => {
-    void reply.header(REQUEST_ID_HEADER, request.id);
-    done();
+    // No Express-style middleware anywhere: request logging runs on Fastify hooks (installRequestHooks). A middleware added
+    // later fails at start-up instead of silently costing a middleware pass on every request.
+    skipMiddie: true,
   });
   // Fastify parses JSON itself; Nest's body parser adds `application/x-www-form-urlencoded`, wanted only where
   // a client sends forms. Elsewhere such bodies get a 415.
@@ -53,10 +60,44 @@ export async function createHttpApp(
     bodyParser: options.formBodies === true,
   });
   app.useLogger(app.get(Logger));
+  // Nest flushes the start-up buffer only in listen(); an app driven by inject() (tests) kept every later Nest
+  // Logger line (the exception filter's among them) in that buffer.
+  app.flushLogs();
+  installRequestHooks(adapter.getInstance(), app.get(RequestLogging));
   app.useGlobalFilters(
     new AppExceptionFilter(app.get(HttpAdapterHost), options.errorRenderer ?? renderMessageBody),
   );
   return app;
+}
+
+/**
+ * Every request: its id echoed in the response, a logger bound to that id while it is served, one access line
+ * when it is answered. Registered before `init()` registers the routes, so the hooks apply to all of them.
+ */
+function installRequestHooks(fastify: FastifyInstance, requestLogging: RequestLogging): void {
+  fastify.decorateRequest('logBinding', null);
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header(REQUEST_ID_HEADER, request.id);
+    const binding = requestLogging.bind(request.id);
+    request.logBinding = binding;
+    requestLogging.serveWith(binding, done);
+  });
+  // Body parsing resumes on the socket's own async context, so the binding is renewed right before the handler.
+  fastify.addHook('preHandler', (request, _reply, done) => {
+    if (request.logBinding) requestLogging.serveWith(request.logBinding, done);
+    else done();
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    requestLogging.completed({
+      requestId: request.id,
+      method: request.method,
+      url: request.raw.url ?? request.url,
+      userAgent: request.headers['user-agent'],
+      statusCode: reply.statusCode,
+      responseTimeMs: reply.elapsedTime,
+    });
+    done();
+  });
 }
 
 export interface ShutdownOptions {

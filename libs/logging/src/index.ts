@@ -1,4 +1,5 @@
 export * from './request-id';
 export * from './logger-options';
+export * from './request-logging';
 export * from './logging.module';
 export { Logger, PinoLogger, InjectPinoLogger } from 'nestjs-pino';
