@@ -80,6 +80,25 @@ describe('POST /api/ussd: the endpoint', () => {
     expect(empty.body).toBe(INVALID);
   });
 
+  it.each(['null', '[]', '"hello"', '42', 'true', '{"sessionId":["a"],"serviceCode":"*384#","phoneNumber":"+254712345678","text":""}'])(
+    'answers the JSON body %s with the invalid-input text',
+    async (payload) => {
+      expect(await post(app, payload)).toEqual({ status: 200, body: INVALID, contentType: 'text/plain; charset=utf-8' });
+    },
+  );
+
+  it('measures lengths in characters, a surrogate pair counting once', async () => {
+    const valid = { sessionId: 'length-in-characters', serviceCode: SERVICE_CODE, phoneNumber: '+254712345678' };
+    expect((await post(app, { ...valid, text: '😀'.repeat(182) })).body).toMatch(/^CON Invalid choice\. Try again\.\n/);
+    expect((await post(app, { ...valid, sessionId: 'length-in-characters-2', text: '😀'.repeat(183) })).body).toBe(INVALID);
+    expect((await post(app, { ...valid, sessionId: '😀'.repeat(101), text: '' })).body).toBe(INVALID);
+  });
+
+  it('answers a form body repeating a field with the invalid-input text', async () => {
+    const reply = await post(app, 'sessionId=a&sessionId=b&serviceCode=*384%23&phoneNumber=%2B254712345678&text=', { form: true });
+    expect(reply).toEqual({ status: 200, body: INVALID, contentType: 'text/plain; charset=utf-8' });
+  });
+
   it('refuses a session id replayed from another phone number', async () => {
     const handset = new Handset(app);
     await handset.dial();

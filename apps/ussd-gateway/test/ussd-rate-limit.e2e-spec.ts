@@ -2,6 +2,9 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Backing, createBacking, Handset, post, SERVICE_CODE, startApp } from './ussd-test-kit';
 
 const LIMIT = 5;
+const TOO_MANY = { message: 'ThrottlerException: Too Many Requests' };
+const INVALID = 'END Invalid input. Please try again.';
+const PHONE_LIMITED = 'END Too many requests from your phone. Please try again in a minute.';
 
 let backing: Backing;
 const apps: NestFastifyApplication[] = [];
@@ -49,11 +52,37 @@ describe('per-IP limit without a trusted proxy', () => {
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.headers['x-ratelimit-limit']).toBeUndefined();
-    expect(refused.json()).toEqual({ message: expect.stringContaining('Too Many Requests') });
+    expect(refused.json()).toEqual(TOO_MANY);
     expect((await dial(peer, '10.0.0.1')).status).toBe(429);
     expect((await app.inject({ method: 'GET', url: '/health', remoteAddress: '10.0.0.1' })).statusCode).toBe(429);
     // Another client is not affected.
     expect((await root(app, '10.0.0.2')).statusCode).toBe(200);
+  });
+
+  it('counts session requests, invalid ones included, with the standard headers on every answer', async () => {
+    const first = await dial(app, '10.0.0.20');
+    expect(first).toMatchObject({ status: 200, body: expect.stringMatching(/^CON Welcome/) });
+    const session = await app.inject({
+      method: 'POST',
+      url: '/api/ussd',
+      remoteAddress: '10.0.0.20',
+      payload: { sessionId: 'rl-headers', serviceCode: SERVICE_CODE, phoneNumber: '+254700000123', text: '' },
+    });
+    expect(session.headers).toMatchObject({ 'x-ratelimit-limit': String(LIMIT), 'x-ratelimit-remaining': String(LIMIT - 2) });
+    expect(Number(session.headers['x-ratelimit-reset'])).toBeGreaterThan(0);
+    expect(session.headers['x-ratelimit-limit-phone']).toBeUndefined();
+    const invalid = await app.inject({ method: 'POST', url: '/api/ussd', remoteAddress: '10.0.0.20', payload: { sessionId: 'rl-invalid', text: '' } });
+    expect(invalid.statusCode).toBe(200);
+    expect(invalid.body).toBe(INVALID);
+    expect(invalid.headers['x-ratelimit-remaining']).toBe(String(LIMIT - 3));
+    const notAnObject = await app.inject({ method: 'POST', url: '/api/ussd', remoteAddress: '10.0.0.20', payload: '[1]', headers: { 'content-type': 'application/json' } });
+    expect(notAnObject.body).toBe(INVALID);
+    expect(notAnObject.headers['x-ratelimit-remaining']).toBe(String(LIMIT - 4));
+    expect((await dial(app, '10.0.0.20', '0712')).body).toBe(INVALID);
+    for (const refused of [await dial(app, '10.0.0.20'), await dial(app, '10.0.0.20', 'not-a-phone')]) {
+      expect(refused.status).toBe(429);
+      expect(JSON.parse(refused.body)).toEqual(TOO_MANY);
+    }
   });
 
   it('ignores a forged X-Forwarded-For', async () => {
@@ -112,9 +141,39 @@ describe('an exempted aggregator address', () => {
     }
     for (let request = 1; request <= 3; request += 1) expect((await dial(app, '196.201.214.11', '+254711111111')).body).toMatch(/^CON /);
     const limited = await dial(app, '196.201.214.12', '+254711111111');
-    expect(limited).toMatchObject({ status: 200, body: 'END Too many requests from your phone. Please try again in a minute.' });
+    expect(limited).toMatchObject({ status: 200, body: PHONE_LIMITED });
     expect((await dial(app, '196.201.214.12', '+254722222222')).body).toMatch(/^CON Welcome/);
     for (let request = 1; request <= LIMIT + 2; request += 1) expect((await root(app, '10.9.9.9')).statusCode).toBe(200);
+  });
+
+  it('answers with the per-phone headers, and counts invalid requests against the phone they name', async () => {
+    const counted = await app.inject({
+      method: 'POST',
+      url: '/api/ussd',
+      remoteAddress: '196.201.214.20',
+      payload: { sessionId: 'rl-phone-headers', serviceCode: SERVICE_CODE, phoneNumber: '+254733333333', text: '' },
+    });
+    expect(counted.body).toMatch(/^CON Welcome/);
+    expect(counted.headers).toMatchObject({ 'x-ratelimit-limit-phone': '3', 'x-ratelimit-remaining-phone': '2' });
+    expect(Number(counted.headers['x-ratelimit-reset-phone'])).toBeGreaterThan(0);
+    expect(counted.headers['x-ratelimit-limit']).toBeUndefined();
+    for (let request = 1; request <= 2; request += 1) {
+      expect((await post(app, { sessionId: 'rl-phone-invalid', phoneNumber: '+254733333333', text: '' }, { remoteAddress: '196.201.214.20' })).body).toBe(INVALID);
+    }
+    const limited = await app.inject({
+      method: 'POST',
+      url: '/api/ussd',
+      remoteAddress: '196.201.214.21',
+      payload: { sessionId: 'rl-phone-headers-2', serviceCode: SERVICE_CODE, phoneNumber: '+254733333333', text: '' },
+    });
+    expect(limited.statusCode).toBe(200);
+    expect(limited.body).toBe(PHONE_LIMITED);
+    expect(Number(limited.headers['retry-after-phone'])).toBeGreaterThan(0);
+    // Requests naming no phone at all share one budget.
+    for (let request = 1; request <= 3; request += 1) {
+      expect((await post(app, { sessionId: 'rl-no-phone', text: '' }, { remoteAddress: '196.201.214.20' })).body).toBe(INVALID);
+    }
+    expect(await post(app, 'null', { remoteAddress: '196.201.214.20' })).toMatchObject({ status: 200, body: PHONE_LIMITED });
   });
 
   it('still limits everyone else per IP', async () => {
@@ -142,8 +201,22 @@ describe('zero-config mode (no REDIS_URL)', () => {
     expect(health.json()).toMatchObject({ database: 'connected', redis: 'not configured' });
   });
 
-  it('limits per IP in memory', async () => {
-    for (let request = 1; request <= LIMIT; request += 1) expect((await root(app, '10.1.0.1')).statusCode).toBe(200);
+  it('limits per IP in memory, session requests and other endpoints alike', async () => {
+    for (let request = 1; request <= LIMIT - 2; request += 1) expect((await root(app, '10.1.0.1')).statusCode).toBe(200);
+    const session = await dial(app, '10.1.0.1');
+    expect(session.body).toMatch(/^CON Welcome/);
+    expect((await dial(app, '10.1.0.1', 'not-a-phone')).body).toBe(INVALID);
+    const refused = await dial(app, '10.1.0.1');
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body)).toEqual(TOO_MANY);
     expect((await root(app, '10.1.0.1')).statusCode).toBe(429);
+  });
+
+  it('limits exempt traffic per phone in memory', async () => {
+    const exempt = await appWith('memory_exempt', { REDIS_URL: undefined, REDIS_KEY_PREFIX: undefined, RATE_LIMIT_EXEMPT_CIDRS: '10.2.0.0/16', RATE_LIMIT_PER_PHONE: '2' });
+    expect((await dial(exempt, '10.2.0.1', '+254744444444')).body).toMatch(/^CON Welcome/);
+    expect((await dial(exempt, '10.2.0.2', '+254744444444')).body).toMatch(/^CON Welcome/);
+    expect(await dial(exempt, '10.2.0.3', '+254744444444')).toMatchObject({ status: 200, body: PHONE_LIMITED });
+    expect((await dial(exempt, '10.2.0.3', '+254755555555')).body).toMatch(/^CON Welcome/);
   });
 });
