@@ -1,6 +1,11 @@
+import { Metadata } from '@grpc/grpc-js';
+import { loadProtoRoot, QUERY_PROTO_FILES } from '@dmrv/proto';
 import { freePort } from '@dmrv/testing';
 import { entityDid, SEED_COUNTS } from '../../../tools/local-chain-node/src';
+import { RouteTable } from '../src/routes/route-table';
+import { UpstreamClient } from '../src/upstream/upstream-client';
 import { Gateway, LocalChainNode, startGateway, startNode } from './harness';
+import { ObjectJsonPrinter } from './object-json-printer';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3}|\.\d{6}|\.\d{9})?Z$/;
 const UINT64 = /^\d+$/;
@@ -266,6 +271,40 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
         updated: '2024-01-08T01:00:00Z',
         deactivated: false,
       });
+    });
+  });
+
+  describe("bodies byte for byte as the object printer and Fastify's JSON.stringify sent them", () => {
+    const root = loadProtoRoot(QUERY_PROTO_FILES);
+
+    it.each([
+      ['/ixo/token/params', 'ixo.token.v1beta1.Query/Params', {}],
+      [`/ixo/entity/${entityDid(0)}`, 'ixo.entity.v1beta1.Query/Entity', { id: entityDid(0) }],
+      [
+        '/ixo/claims/claims?pagination.limit=50',
+        'ixo.claims.v1beta1.Query/ClaimList',
+        { pagination: { limit: 50 } },
+      ],
+      ['/ixo/claims/collection/5', 'ixo.claims.v1beta1.Query/Collection', { id: '5' }],
+      ['/ixo/claims/disputes', 'ixo.claims.v1beta1.Query/DisputeList', {}],
+      [
+        '/ixo/did/dids?pagination.limit=10&pagination.count_total=true',
+        'ixo.iid.v1beta1.Query/IidDocuments',
+        { pagination: { limit: 10, count_total: true } },
+      ],
+    ])('%s', async (path, rpc, request) => {
+      const response = await gateway.app.inject({ method: 'GET', url: path });
+      // The same call straight to the node, printed the way the gateway printed it before it wrote strings.
+      const route = gateway.app.get(RouteTable).routes.find((candidate) => candidate.fullMethod === rpc)!;
+      const payload = Buffer.from(route.requestType.encode(route.requestType.fromObject(request)).finish());
+      const upstream = await gateway.app.get(UpstreamClient).unary(route.grpcPath, payload, new Metadata());
+      const message = route.responseType.decode(upstream.response);
+      const before = JSON.stringify(new ObjectJsonPrinter(root).print(route.responseType, message));
+
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toBe(before);
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(response.headers['content-length']).toBe(String(Buffer.byteLength(before)));
     });
   });
 

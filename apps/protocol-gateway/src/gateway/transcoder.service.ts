@@ -20,7 +20,8 @@ export interface GatewayRequest {
 export interface GatewayResponse {
   status: number;
   headers: Record<string, string>;
-  body: unknown;
+  /** The JSON text of the answer, ready to send. */
+  body: string;
 }
 
 export interface TranscoderOptions {

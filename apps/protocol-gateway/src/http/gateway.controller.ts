@@ -2,6 +2,10 @@ import { All, Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TranscoderService } from '../gateway/transcoder.service';
 
+// What Fastify set when it serialised the printed object itself; with the content type given, a string body
+// goes out as it is, without Fastify's serializer.
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 /**
  * Every path that no other controller owns: the transcoder decides from the proto route table (404, 405 and the
  * rest included), so there is no hand-written route per RPC.
@@ -18,6 +22,10 @@ export class GatewayController {
       headers: request.headers,
       requestId: String(request.id),
     });
-    await reply.code(result.status).headers(result.headers).send(result.body);
+    await reply
+      .code(result.status)
+      .headers(result.headers)
+      .header('content-type', JSON_CONTENT_TYPE)
+      .send(result.body);
   }
 }

@@ -1,9 +1,12 @@
 import { join } from 'node:path';
 import { fromBinary, toJson } from '@bufbuild/protobuf';
-import { loadProtoRoot, QUERY_PROTO_FILES } from '@dmrv/proto';
+import { loadProtoRoot, QUERY_PROTO_FILES, QUERY_SERVICES } from '@dmrv/proto';
 import { Root, Type } from 'protobufjs';
 import { canonicalRegistry } from '../../test/canonical-registry';
+import { ObjectJsonPrinter } from '../../test/object-json-printer';
+import { Random, randomMessage } from '../../test/random-message';
 import { buildSeed } from '../../../../tools/local-chain-node/src/seed';
+import { RouteTable } from '../routes/route-table';
 import { JsonPrinter, PrintError } from './json-printer';
 
 const FIXTURES = join(__dirname, '__fixtures__');
@@ -40,7 +43,7 @@ describe('JsonPrinter against protobuf canonical JSON (@bufbuild/protobuf, proto
   ): { ours: Json; canonical: Json } {
     const type = root.lookupType(typeName);
     const bytes = type.encode(type.fromObject(object)).finish();
-    const ours = new JsonPrinter(root).print(type, type.decode(bytes));
+    const ours = JSON.parse(new JsonPrinter(root).print(type, type.decode(bytes))) as Json;
     const registry = canonicalRegistry(root);
     const schema = registry.getMessage(typeName)!;
     const canonical = toJson(schema, fromBinary(schema, bytes), {
@@ -152,6 +155,9 @@ describe('JsonPrinter against protobuf canonical JSON (@bufbuild/protobuf, proto
     expect(() => printer.print(type, type.fromObject({ at: { seconds: '253402300800', nanos: 0 } }))).toThrow(
       PrintError,
     );
+    expect(() => printer.print(type, type.fromObject({ at: { seconds: '-62135596801', nanos: 0 } }))).toThrow(
+      PrintError,
+    );
     expect(() => printer.print(type, type.fromObject({ at: { seconds: 0, nanos: 1_000_000_000 } }))).toThrow(
       PrintError,
     );
@@ -169,11 +175,174 @@ describe('JsonPrinter against protobuf canonical JSON (@bufbuild/protobuf, proto
       type_url: '/dmrv.fixture.Inner',
       value: inner.encode(inner.fromObject({ label: 'x' })).finish(),
     });
-    expect(printer.print(any as Type, packed)).toEqual({
-      '@type': '/dmrv.fixture.Inner',
-      label: 'x',
-      weight: '0',
-      tint: 'COLOUR_UNSPECIFIED',
+    expect(printer.print(any as Type, packed)).toBe(
+      '{"@type":"/dmrv.fixture.Inner","label":"x","weight":"0","tint":"COLOUR_UNSPECIFIED"}',
+    );
+  });
+});
+
+describe('JsonPrinter prints the very bytes the gateway sent before (JSON.stringify of the object printer)', () => {
+  const fixtures = loadProtoRoot(['everything.proto', 'everything-else.proto'], FIXTURES);
+  const chain = loadProtoRoot(QUERY_PROTO_FILES);
+
+  /** The old body or the old failure, and ours. */
+  function both(root: Root, type: Type, message: Record<string, unknown>): { ours: string; old: string } {
+    const outcome = (print: () => string): string => {
+      try {
+        return print();
+      } catch (error) {
+        return `threw ${(error as Error).name}: ${(error as Error).message}`;
+      }
+    };
+    return {
+      ours: outcome(() => new JsonPrinter(root).print(type, message)),
+      old: outcome(() => JSON.stringify(new ObjectJsonPrinter(root).print(type, message))),
+    };
+  }
+
+  function decoded(type: Type, object: Record<string, unknown>): Record<string, unknown> {
+    return type.decode(type.encode(type.fromObject(object)).finish()) as unknown as Record<string, unknown>;
+  }
+
+  function expectSame(root: Root, typeName: string, objects: Array<Record<string, unknown>>): void {
+    const type = root.lookupType(typeName);
+    for (const [index, object] of objects.entries()) {
+      const { ours, old } = both(root, type, decoded(type, object));
+      expect({ index, body: ours }).toEqual({ index, body: old });
+    }
+  }
+
+  it('on the JSON fixtures', () => {
+    expectSame(fixtures, 'dmrv.fixture.Everything', [
+      {},
+      { choice_text: 'x' },
+      { choice_text: '' },
+      { choice_inner: {} },
+      {
+        a_double: NaN,
+        a_float: -Infinity,
+        an_int64: '-9223372036854775808',
+        a_uint64: '18446744073709551615',
+        a_sint64: '9007199254740993',
+        a_fixed64: '9007199254740992',
+        an_sfixed64: '-9007199254740992',
+        a_string: 'did:ixo:entity:é∑\u0000"\u2028\ud800',
+        some_bytes: Buffer.from([0xfb, 0xff, 0xbf, 0x00, 0x3e]),
+        colour: 42,
+        colours: [0, 1, 2, 7],
+        counts: { b: '2', '10': '1', a: '-1', '2': '3' },
+        at: { seconds: -62_135_596_800, nanos: 0 },
+        took: { seconds: '-315576000000', nanos: -999_999_999 },
+        maybe_int64: { value: '0' },
+        blobs: [Buffer.alloc(0), Buffer.from('?>?>')],
+        packed: { type_url: 'type.googleapis.com/dmrv.fixture.Inner', value: Buffer.alloc(0) },
+      },
+    ]);
+  });
+
+  it('on Any of every kind, Struct keys that JavaScript orders integers-first, and an own __proto__ map key', () => {
+    const struct = {
+      fields: {
+        b: { string_value: 'x' },
+        '10': { number_value: 1 },
+        '@type': { bool_value: true },
+        '2': { null_value: 0 },
+        a: { list_value: { values: [{ number_value: NaN }, { struct_value: { fields: { '1': {} } } }] } },
+      },
+    };
+    const pack = (typeName: string, object: Record<string, unknown>): Record<string, unknown> => {
+      const type = fixtures.lookupType(typeName);
+      return {
+        type_url: `type.googleapis.com/${typeName}`,
+        value: type.encode(type.fromObject(object)).finish(),
+      };
+    };
+    const anyOfAny = pack('google.protobuf.Any', pack('dmrv.fixture.Inner', { label: 'deep' }));
+    expectSame(fixtures, 'dmrv.fixture.EverythingElse', [
+      {
+        struct,
+        any: pack('google.protobuf.Struct', struct),
+        anys: [
+          anyOfAny,
+          pack('google.protobuf.Empty', {}),
+          pack('google.protobuf.Value', {}),
+          pack('google.protobuf.Value', { struct_value: struct }),
+          pack('google.protobuf.ListValue', { values: [{ bool_value: false }] }),
+          pack('google.protobuf.Timestamp', { seconds: 1, nanos: 1000 }),
+          pack('google.protobuf.Duration', { seconds: '-1', nanos: -1 }),
+          pack('google.protobuf.StringValue', { value: '"' }),
+          pack('google.protobuf.FieldMask', { paths: ['a_b.c_d'] }),
+          { type_url: '', value: Buffer.alloc(0) },
+        ],
+        labels: JSON.parse('{"__proto__": "own key", "x": "y"}') as Record<string, unknown>,
+        values: JSON.parse('{"__proto__": {"string_value": "own"}, "1": {}}') as Record<string, unknown>,
+        maybe: '0',
+        maybe_text: '',
+        pick_colour: 0,
+        by_big: { '18446744073709551615': 1, '1': 2 },
+        flags: { true: Buffer.from('t'), false: Buffer.alloc(0) },
+        colour_by_id: { '-5': 1, '3': 99 },
+      },
+      { maybe_text: 'set', pick_time: { seconds: 0, nanos: 0 }, value: { null_value: 0 } },
+      { any: { type_url: 'type.googleapis.com/nope.Missing', value: Buffer.alloc(0) } },
+      { times: [{ seconds: '253402300800', nanos: 0 }] },
+    ]);
+  });
+
+  it('on every record of the local chain node seed', () => {
+    const seed = buildSeed();
+    const entities = seed.entities.map((entity, index) => ({
+      entity,
+      iidDocument: seed.iidDocuments[index],
+    }));
+    expectSame(chain, 'ixo.entity.v1beta1.QueryEntityResponse', entities);
+    expectSame(chain, 'ixo.entity.v1beta1.QueryEntityListResponse', [
+      { entities: seed.entities, pagination: { next_key: Buffer.from('did:ixo:entity:ff+/'), total: '120' } },
+    ]);
+    expectSame(chain, 'ixo.entity.v1beta1.QueryParamsResponse', [{ params: seed.entityParams }]);
+    expectSame(chain, 'ixo.claims.v1beta1.QueryClaimListResponse', [{ claims: seed.claims, pagination: {} }]);
+    expectSame(
+      chain,
+      'ixo.claims.v1beta1.QueryCollectionResponse',
+      seed.collections.map((collection) => ({ collection })),
+    );
+    expectSame(chain, 'ixo.claims.v1beta1.QueryDisputeListResponse', [{ disputes: seed.disputes }]);
+    expectSame(chain, 'ixo.claims.v1beta1.QueryIntentListResponse', [{ intents: seed.intents }]);
+    expectSame(chain, 'ixo.claims.v1beta1.QueryParamsResponse', [{ params: seed.claimsParams }]);
+    expectSame(chain, 'ixo.token.v1beta1.QueryParamsResponse', [{ params: seed.tokenParams }]);
+    expectSame(chain, 'ixo.token.v1beta1.QueryTokenListResponse', [{ tokenDocs: seed.tokens }]);
+    expectSame(chain, 'ixo.token.v1beta1.QueryTokenMetadataResponse', [...seed.tokenMetadata.values()]);
+    expectSame(chain, 'ixo.iid.v1beta1.QueryIidDocumentsResponse', [{ iidDocuments: seed.iidDocuments }]);
+  });
+
+  describe('on random messages (seeded: a failure names its index)', () => {
+    const random = (
+      root: Root,
+      typeName: string,
+      count: number,
+      seed: number,
+    ): Array<Record<string, unknown>> => {
+      const generator = new Random(seed);
+      const type = root.lookupType(typeName);
+      return Array.from({ length: count }, () => randomMessage(root, type, generator));
+    };
+
+    it.each([
+      ['dmrv.fixture.Everything', 1],
+      ['dmrv.fixture.EverythingElse', 2],
+      ['dmrv.fixture.Tree', 3],
+    ])('%s', (typeName, seed) => {
+      expectSame(fixtures, typeName, random(fixtures, typeName, 400, seed));
+    });
+
+    const responses = [
+      ...new Set(
+        RouteTable.fromRoot(chain, QUERY_SERVICES).routes.map((route) => route.responseType.fullName),
+      ),
+    ].map((name) => name.slice(1));
+
+    it.each(responses.map((name, index) => [name, 100 + index] as const))('%s', (typeName, seed) => {
+      expectSame(chain, typeName, random(chain, typeName, 60, seed));
     });
   });
 });

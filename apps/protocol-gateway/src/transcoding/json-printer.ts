@@ -8,8 +8,6 @@ export class PrintError extends Error {
   }
 }
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
 const SIXTY_FOUR = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
 const WRAPPERS = new Set([
   '.google.protobuf.DoubleValue',
@@ -24,6 +22,28 @@ const WRAPPERS = new Set([
 ]);
 const MIN_TIMESTAMP = -62_135_596_800; // 0001-01-01T00:00:00Z
 const MAX_TIMESTAMP = 253_402_300_799; // 9999-12-31T23:59:59Z
+const TWO_TO_THE_32 = 4_294_967_296;
+// A 64-bit value whose high word is below 2^21 in magnitude is below 2^53: exact as a double.
+const SAFE_HIGH_WORD = 0x20_0000;
+
+/** What protobufjs decodes 64-bit integers into (the `long` package). */
+interface Long {
+  low: number;
+  high: number;
+  unsigned: boolean;
+  toString(): string;
+}
+
+function isLong(value: unknown): value is Long {
+  return (
+    typeof value === 'object' && value !== null && (value as { __isLong__?: unknown }).__isLong__ === true
+  );
+}
+
+/** The Long's value as a double: exact below 2^53, correctly rounded above (as Number(BigInt) rounds). */
+function longToNumber(value: Long): number {
+  return (value.unsigned ? value.high >>> 0 : value.high) * TWO_TO_THE_32 + (value.low >>> 0);
+}
 
 function toBigInt(value: unknown): bigint {
   if (typeof value === 'number') return BigInt(Math.trunc(value));
@@ -37,54 +57,10 @@ function toBigInt(value: unknown): bigint {
   return 0n;
 }
 
-/** 0, 3, 6 or 9 fractional digits, as Go's jsonpb and the canonical mapping print them. */
-function fraction(nanos: number): string {
-  if (nanos === 0) return '';
-  const digits = String(nanos).padStart(9, '0');
-  if (nanos % 1_000_000 === 0) return `.${digits.slice(0, 3)}`;
-  if (nanos % 1_000 === 0) return `.${digits.slice(0, 6)}`;
-  return `.${digits}`;
-}
-
-function printTimestamp(message: Record<string, unknown>): string {
-  const seconds = Number(toBigInt(message.seconds));
-  const nanos = Number(message.nanos ?? 0);
-  if (seconds < MIN_TIMESTAMP || seconds > MAX_TIMESTAMP || nanos < 0 || nanos > 999_999_999) {
-    throw new PrintError('timestamp out of range');
-  }
-  const iso = new Date(seconds * 1000).toISOString(); // yyyy-mm-ddThh:mm:ss.000Z
-  return `${iso.slice(0, 19)}${fraction(nanos)}Z`;
-}
-
-function printDuration(message: Record<string, unknown>): string {
-  const seconds = toBigInt(message.seconds);
-  const nanos = Number(message.nanos ?? 0);
-  const negative = seconds < 0n || nanos < 0;
-  const absSeconds = seconds < 0n ? -seconds : seconds;
-  return `${negative ? '-' : ''}${absSeconds.toString()}${fraction(Math.abs(nanos))}s`;
-}
-
-function printFloat(value: number): Json {
-  if (Number.isNaN(value)) return 'NaN';
-  if (value === Infinity) return 'Infinity';
-  if (value === -Infinity) return '-Infinity';
-  return value;
-}
-
-function printBytes(value: unknown): Json {
-  if (typeof value === 'string') return value;
-  if (value instanceof Uint8Array)
-    return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
-  return '';
-}
-
-type Writer = (value: unknown) => Json;
-type MessageWriter = (message: Record<string, unknown>) => Json;
-
-function int64(value: unknown): string {
+/** Decimal text of a 64-bit integer however a caller represented it (numbers, strings, Long-like objects). */
+function int64Text(value: unknown): string {
   if (typeof value === 'number') return String(value);
   if (typeof value === 'string') return value;
-  // A Long knows its signedness; its toString is exact and much cheaper than going through BigInt.
   if (
     value &&
     typeof value === 'object' &&
@@ -96,21 +72,124 @@ function int64(value: unknown): string {
   return toBigInt(value ?? 0).toString();
 }
 
+/** 64-bit integers are JSON strings (JavaScript and many other clients lose precision above 2^53). */
+function int64Json(value: unknown): string {
+  if (isLong(value)) {
+    // What protobufjs decodes into. Long's own toString divides in 64-bit steps even for small values.
+    const high = value.unsigned ? value.high >>> 0 : value.high;
+    const digits =
+      high < SAFE_HIGH_WORD && high >= -SAFE_HIGH_WORD ? String(longToNumber(value)) : value.toString();
+    return `"${digits}"`;
+  }
+  return JSON.stringify(int64Text(value));
+}
+
+/** JSON.stringify of a number: finite numbers print as JavaScript prints them, anything else as null. */
+function numberJson(value: number): string {
+  return Number.isFinite(value) ? String(value) : 'null';
+}
+
+/** jsonpb prints the IEEE specials as strings. */
+function floatJson(value: number): string {
+  if (Number.isNaN(value)) return '"NaN"';
+  if (value === Infinity) return '"Infinity"';
+  if (value === -Infinity) return '"-Infinity"';
+  return String(value);
+}
+
+function bytesJson(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (value instanceof Uint8Array)
+    return `"${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64')}"`;
+  return '""';
+}
+
+/** 0, 3, 6 or 9 fractional digits, as Go's jsonpb and the canonical mapping print them. */
+function fraction(nanos: number): string {
+  if (nanos === 0) return '';
+  const digits = String(nanos).padStart(9, '0');
+  if (nanos % 1_000_000 === 0) return `.${digits.slice(0, 3)}`;
+  if (nanos % 1_000 === 0) return `.${digits.slice(0, 6)}`;
+  return `.${digits}`;
+}
+
+function timestampJson(message: Record<string, unknown>): string {
+  const seconds = isLong(message.seconds) ? longToNumber(message.seconds) : Number(toBigInt(message.seconds));
+  const nanos = Number(message.nanos ?? 0);
+  if (seconds < MIN_TIMESTAMP || seconds > MAX_TIMESTAMP || nanos < 0 || nanos > 999_999_999) {
+    throw new PrintError('timestamp out of range');
+  }
+  const iso = new Date(seconds * 1000).toISOString(); // yyyy-mm-ddThh:mm:ss.000Z
+  return `"${iso.slice(0, 19)}${fraction(nanos)}Z"`;
+}
+
+function durationJson(message: Record<string, unknown>): string {
+  const seconds = toBigInt(message.seconds);
+  const nanos = Number(message.nanos ?? 0);
+  const negative = seconds < 0n || nanos < 0;
+  const absSeconds = seconds < 0n ? -seconds : seconds;
+  return `"${negative ? '-' : ''}${absSeconds.toString()}${fraction(Math.abs(nanos))}s"`;
+}
+
+type Writer = (value: unknown) => string;
+type MessageWriter = (message: Record<string, unknown>) => string;
+
+interface CompiledField {
+  name: string;
+  /** A oneof member (or proto3 optional): printed only when set. */
+  oneof: boolean;
+  write: Writer;
+}
+
+function messageWriter(fields: readonly CompiledField[]): MessageWriter {
+  if (fields.length === 0) return () => '{}';
+  const names = fields.map((field) => field.name);
+  const writers = fields.map((field) => field.write);
+  if (!fields.some((field) => field.oneof)) {
+    // Every field is always printed, so each key comes with its separator.
+    const keys = names.map((name, index) => `${index === 0 ? '{' : ','}${JSON.stringify(name)}:`);
+    return (message) => {
+      let out = '';
+      for (let i = 0; i < keys.length; i += 1) out += keys[i]! + writers[i]!(message[names[i]!]);
+      return `${out}}`;
+    };
+  }
+  const keys = names.map((name) => `${JSON.stringify(name)}:`);
+  const oneof = fields.map((field) => field.oneof);
+  return (message) => {
+    let out = '{';
+    for (let i = 0; i < keys.length; i += 1) {
+      const name = names[i]!;
+      const value = message[name];
+      // A oneof member (or proto3 optional) that is not set is absent from the JSON, as in jsonpb.
+      if (
+        oneof[i] &&
+        (value === undefined || value === null || !Object.prototype.hasOwnProperty.call(message, name))
+      )
+        continue;
+      out += (out.length === 1 ? keys[i]! : `,${keys[i]!}`) + writers[i]!(value);
+    }
+    return `${out}}`;
+  };
+}
+
 /**
  * Prints decoded messages as a Cosmos node's REST gateway does (gogoproto jsonpb with OrigName and EmitDefaults):
  * field names as declared in the .proto, every field including defaults, 64-bit integers as strings, enums by
  * name, bytes in standard base64, Timestamps in RFC 3339, Durations as "1.5s", Any with "@type". Unset message
  * fields print as null (jsonpb's EmitDefaults), where the canonical proto3 mapping would leave them out.
  *
- * Each message type is compiled once into a writer (one closure per field), so printing a page of 50 claims does
- * not re-inspect descriptors for every value.
+ * The result is the JSON text itself, written as the message is walked, so a response is not first built as an
+ * object and then serialised a second time. Each message type is compiled once into a writer (one closure per
+ * field), so printing a page of 50 claims does not re-inspect descriptors for every value.
  */
 export class JsonPrinter {
   private readonly writers = new Map<string, MessageWriter>();
 
   constructor(private readonly root: Root) {}
 
-  print(type: Type, message: Message | Record<string, unknown>): Json {
+  /** The JSON text of `message`. */
+  print(type: Type, message: Message | Record<string, unknown>): string {
     return this.writerFor(type)(message as unknown as Record<string, unknown>);
   }
 
@@ -127,9 +206,9 @@ export class JsonPrinter {
   private compile(type: Type): MessageWriter {
     switch (type.fullName) {
       case '.google.protobuf.Timestamp':
-        return printTimestamp;
+        return timestampJson;
       case '.google.protobuf.Duration':
-        return printDuration;
+        return durationJson;
       case '.google.protobuf.Any':
         return (message) => this.any(message);
       case '.google.protobuf.Struct':
@@ -137,15 +216,16 @@ export class JsonPrinter {
       case '.google.protobuf.Value':
         return (message) => this.value(message);
       case '.google.protobuf.ListValue':
-        return (message) =>
-          ((message.values as Record<string, unknown>[] | undefined) ?? []).map((item) => this.value(item));
+        return (message) => this.list(message.values as Record<string, unknown>[] | undefined);
       case '.google.protobuf.FieldMask':
         return (message) =>
-          ((message.paths as string[] | undefined) ?? [])
-            .map((path) => path.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()))
-            .join(',');
+          JSON.stringify(
+            ((message.paths as string[] | undefined) ?? [])
+              .map((path) => path.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()))
+              .join(','),
+          );
       case '.google.protobuf.Empty':
-        return () => ({});
+        return () => '{}';
       default:
         break;
     }
@@ -153,40 +233,36 @@ export class JsonPrinter {
       const inner = this.valueWriter(type.fields.value!);
       return (message) => inner(message.value);
     }
-    const fields = type.fieldsArray.map((field) => ({
-      name: field.name,
-      oneof: field.partOf !== null,
-      write: this.fieldWriter(field),
-    }));
-    return (message) => {
-      const out: { [key: string]: Json } = {};
-      for (const field of fields) {
-        const value = message[field.name];
-        // A oneof member (or proto3 optional) that is not set is absent from the JSON, as in jsonpb.
-        if (
-          field.oneof &&
-          (value === undefined ||
-            value === null ||
-            !Object.prototype.hasOwnProperty.call(message, field.name))
-        )
-          continue;
-        out[field.name] = field.write(value);
-      }
-      return out;
-    };
+    return messageWriter(
+      type.fieldsArray.map((field) => ({
+        name: field.name,
+        oneof: field.partOf !== null,
+        write: this.fieldWriter(field),
+      })),
+    );
   }
 
   private fieldWriter(field: Field): Writer {
     const one = this.valueWriter(field);
     if (field.map) {
+      // Object.entries order is the order the object printer's JSON.stringify produced (integer-like keys first).
       return (value) => {
-        const out: { [key: string]: Json } = {};
-        for (const [key, item] of Object.entries((value as Record<string, unknown> | undefined) ?? {}))
-          out[key] = one(item);
-        return out;
+        let out = '{';
+        for (const [key, item] of Object.entries((value as Record<string, unknown> | undefined) ?? {})) {
+          out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${one(item)}`;
+        }
+        return `${out}}`;
       };
     }
-    if (field.repeated) return (value) => ((value as unknown[] | undefined) ?? []).map(one);
+    if (field.repeated) {
+      return (value) => {
+        const items = (value as unknown[] | undefined) ?? [];
+        if (items.length === 0) return '[]';
+        let out = `[${one(items[0])}`;
+        for (let i = 1; i < items.length; i += 1) out += `,${one(items[i])}`;
+        return `${out}]`;
+      };
+    }
     return one;
   }
 
@@ -196,34 +272,36 @@ export class JsonPrinter {
     if (resolved instanceof Type) {
       const nested = this.writerFor(resolved);
       return (value) =>
-        value === null || value === undefined ? null : nested(value as Record<string, unknown>);
+        value === null || value === undefined ? 'null' : nested(value as Record<string, unknown>);
     }
     if (resolved instanceof Enum) {
-      const names = resolved.valuesById;
+      const names: Record<string, string> = {};
+      for (const [id, name] of Object.entries(resolved.valuesById)) names[id] = JSON.stringify(name);
       return (value) => {
         const number = typeof value === 'number' ? value : Number(value ?? 0);
-        return names[number] ?? number;
+        // A number the descriptor does not name (a newer node's value) prints as the number.
+        return names[number] ?? numberJson(number);
       };
     }
-    if (SIXTY_FOUR.has(field.type)) return int64;
+    if (SIXTY_FOUR.has(field.type)) return int64Json;
     switch (field.type) {
       case 'double':
       case 'float':
-        return (value) => printFloat(Number(value ?? 0));
+        return (value) => floatJson(Number(value ?? 0));
       case 'bool':
-        return (value) => value === true;
+        return (value) => (value === true ? 'true' : 'false');
       case 'string':
-        return (value) => (typeof value === 'string' ? value : '');
+        return (value) => (typeof value === 'string' ? JSON.stringify(value) : '""');
       case 'bytes':
-        return printBytes;
+        return bytesJson;
       default:
-        return (value) => Number(value ?? 0);
+        return (value) => numberJson(Number(value ?? 0));
     }
   }
 
-  private any(message: Record<string, unknown>): Json {
+  private any(message: Record<string, unknown>): string {
     const typeUrl = String(message.type_url ?? '');
-    if (typeUrl === '') return {};
+    if (typeUrl === '') return '{}';
     const name = typeUrl.slice(typeUrl.lastIndexOf('/') + 1);
     let type: Type;
     try {
@@ -233,37 +311,43 @@ export class JsonPrinter {
     }
     const bytes = message.value instanceof Uint8Array ? message.value : new Uint8Array();
     const inner = this.print(type, type.decode(bytes));
-    if (inner !== null && typeof inner === 'object' && !Array.isArray(inner))
-      return { '@type': typeUrl, ...inner };
-    return { '@type': typeUrl, value: inner };
+    if (inner.startsWith('{')) {
+      // Spread into one object with "@type": through a JavaScript object, so that JavaScript's key order (integer-like
+      // keys of a Struct first) and an inner Any's "@type" come out as they always have. Rare: no chain message has
+      // an Any.
+      return JSON.stringify({ '@type': typeUrl, ...(JSON.parse(inner) as Record<string, unknown>) });
+    }
+    return `{"@type":${JSON.stringify(typeUrl)},"value":${inner}}`;
   }
 
-  private struct(message: Record<string, unknown>): Json {
-    const out: { [key: string]: Json } = {};
+  private struct(message: Record<string, unknown>): string {
+    let out = '{';
     for (const [key, item] of Object.entries(
       (message.fields as Record<string, Record<string, unknown>> | undefined) ?? {},
     )) {
-      out[key] = this.value(item);
+      out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${this.value(item)}`;
     }
-    return out;
+    return `${out}}`;
   }
 
-  private value(message: Record<string, unknown>): Json {
+  private list(values: Record<string, unknown>[] | undefined): string {
+    return `[${(values ?? []).map((item) => this.value(item)).join(',')}]`;
+  }
+
+  private value(message: Record<string, unknown>): string {
     switch (message.kind) {
       case 'numberValue':
-        return printFloat(Number(message.numberValue));
+        return floatJson(Number(message.numberValue));
       case 'stringValue':
-        return String(message.stringValue);
+        return JSON.stringify(String(message.stringValue));
       case 'boolValue':
-        return message.boolValue === true;
+        return message.boolValue === true ? 'true' : 'false';
       case 'structValue':
         return this.struct(message.structValue as Record<string, unknown>);
       case 'listValue':
-        return ((message.listValue as { values?: Record<string, unknown>[] }).values ?? []).map((item) =>
-          this.value(item),
-        );
+        return this.list((message.listValue as { values?: Record<string, unknown>[] }).values);
       default:
-        return null;
+        return 'null';
     }
   }
 }
