@@ -61,6 +61,9 @@ function startsWithSegments(path: string, prefix: string): boolean {
  */
 export class TranscoderService {
   private readonly logger = new Logger('Transcoder');
+  private readonly disabled: ReadonlySet<Route>;
+  /** The request of a route called without path values or query: always the same bytes. */
+  private readonly emptyRequests = new Map<Route, Buffer>();
 
   constructor(
     private readonly routes: RouteTable,
@@ -69,7 +72,13 @@ export class TranscoderService {
     private readonly reflection: ReflectionMonitor,
     private readonly access: AccessPolicy,
     private readonly options: TranscoderOptions,
-  ) {}
+  ) {
+    this.disabled = new Set(
+      routes.routes.filter((route) =>
+        options.disabledMethods.some((selector) => selectorMatches(selector, route)),
+      ),
+    );
+  }
 
   async handle(request: GatewayRequest): Promise<GatewayResponse> {
     const queryStart = request.url.indexOf('?');
@@ -92,7 +101,7 @@ export class TranscoderService {
     const { route, pathParams } = match;
 
     this.access.authorize(request.headers, route);
-    if (this.options.disabledMethods.some((selector) => selectorMatches(selector, route))) {
+    if (this.disabled.has(route)) {
       throw new GatewayError(GrpcCode.UNIMPLEMENTED, `${route.fullMethod} is disabled on this gateway`, 501);
     }
     if (!this.reflection.isServed(route.service)) {
@@ -128,9 +137,23 @@ export class TranscoderService {
   }
 
   private encode(route: Route, pathParams: Array<[string, string]>, query: string): Buffer {
+    if (pathParams.length === 0 && query === '') {
+      let bytes = this.emptyRequests.get(route);
+      if (!bytes) {
+        bytes = this.bind(route, pathParams, []);
+        this.emptyRequests.set(route, bytes);
+      }
+      return bytes;
+    }
+    return this.bind(route, pathParams, query === '' ? [] : [...new URLSearchParams(query)]);
+  }
+
+  private bind(route: Route, pathParams: Array<[string, string]>, query: Array<[string, string]>): Buffer {
     try {
-      const plain = bindRequest(route.requestType, pathParams, [...new URLSearchParams(query).entries()]);
-      return Buffer.from(route.requestType.encode(route.requestType.fromObject(plain)).finish());
+      const plain = bindRequest(route.requestType, pathParams, query);
+      const bytes = route.requestType.encode(route.requestType.fromObject(plain)).finish();
+      // protobufjs' writer already hands out a fresh Buffer under Node; copying it again is waste.
+      return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);
     } catch (error) {
       if (error instanceof BindError) throw new GatewayError(GrpcCode.INVALID_ARGUMENT, error.message, 400);
       throw error;
@@ -139,10 +162,10 @@ export class TranscoderService {
 
   private metadataFor(request: GatewayRequest): Metadata {
     const metadata = new Metadata();
-    for (const [name, value] of Object.entries(request.headers)) {
-      const text = firstValue(value);
-      if (text === undefined) continue;
+    for (const name of Object.keys(request.headers)) {
       if (name.startsWith(METADATA_HEADER_PREFIX)) {
+        const text = firstValue(request.headers[name]);
+        if (text === undefined) continue;
         const key = name.slice(METADATA_HEADER_PREFIX.length);
         if (!METADATA_KEY.test(key) || RESERVED_METADATA.test(key) || key.endsWith('-bin')) {
           throw new GatewayError(

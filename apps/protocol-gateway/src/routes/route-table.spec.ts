@@ -148,6 +148,58 @@ describe('path templates', () => {
     expect(own.match('GET', '/ixo/shelves/1/a')).toBeUndefined();
   });
 
+  it('lists every matching route, most specific first, whatever the number of segments', () => {
+    const mixed = parse(
+      `syntax = "proto3"; package m; import "google/api/annotations.proto";
+       message R { string x = 1; string y = 2; string p = 3; } message S {}
+       service Q {
+         rpc Rest(R) returns (S) { option (google.api.http).get = "/ixo/{p=**}"; }
+         rpc ARest(R) returns (S) { option (google.api.http).get = "/ixo/a/{y=**}"; }
+         rpc AX(R) returns (S) { option (google.api.http).get = "/ixo/a/{x}"; }
+         rpc AB(R) returns (S) { option (google.api.http).get = "/ixo/a/b"; }
+         rpc ABC(R) returns (S) { option (google.api.http).get = "/ixo/a/b/c"; }
+         rpc Peek(R) returns (S) { option (google.api.http).get = "/ixo/c/{x}:peek"; }
+       }`,
+      root,
+      { keepCase: true },
+    ).root;
+    mixed.resolveAll();
+    const own = RouteTable.fromRoot(mixed, ['m.Q']);
+    const found = (path: string): Array<[string, Array<[string, string]>]> =>
+      own.matchPath(path).map((match) => [match.route.method, match.pathParams]);
+    expect(found('/ixo')).toEqual([['Rest', [['p', '']]]]);
+    expect(found('/ixo/a')).toEqual([
+      ['ARest', [['y', '']]],
+      ['Rest', [['p', 'a']]],
+    ]);
+    expect(found('/ixo/a/b')).toEqual([
+      ['AB', []],
+      ['AX', [['x', 'b']]],
+      ['ARest', [['y', 'b']]],
+      ['Rest', [['p', 'a/b']]],
+    ]);
+    expect(found('/ixo/c/1:peek')).toEqual([
+      ['Peek', [['x', '1']]],
+      ['Rest', [['p', 'c/1:peek']]],
+    ]);
+    expect(found('/ixo/c/1')).toEqual([['Rest', [['p', 'c/1']]]]);
+    expect(found('/ixo/a/b/c')).toEqual([
+      ['ABC', []],
+      ['ARest', [['y', 'b/c']]],
+      ['Rest', [['p', 'a/b/c']]],
+    ]);
+    expect(found('/ixo/a/b/c/d/e/f/g/h')).toEqual([
+      ['ARest', [['y', 'b/c/d/e/f/g/h']]],
+      ['Rest', [['p', 'a/b/c/d/e/f/g/h']]],
+    ]);
+    expect(found('/ixo/a/%2Fb%3A')).toEqual([
+      ['AX', [['x', '/b:']]],
+      ['ARest', [['y', '/b:']]],
+      ['Rest', [['p', 'a//b:']]],
+    ]);
+    expect(found('/other/a/b')).toEqual([]);
+  });
+
   it.each(['ixo/x', '/ixo/{', '/ixo/{a b}', '/ixo/**/x', '/ixo/{id}/{id}', '/ixo/a b'])(
     'rejects %j',
     (template) => {

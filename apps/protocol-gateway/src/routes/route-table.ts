@@ -88,11 +88,16 @@ function compareSpecificity(a: Route, b: Route): number {
 }
 
 function decodeSegment(raw: string): string | undefined {
+  if (!raw.includes('%')) return raw;
   try {
     return decodeURIComponent(raw);
   } catch {
     return undefined;
   }
+}
+
+function endsWithRest(route: Route): boolean {
+  return route.template.segments[route.template.segments.length - 1]?.kind === 'rest';
 }
 
 function matchSegments(route: Route, parts: string[]): RouteMatch | undefined {
@@ -114,6 +119,12 @@ function matchSegments(route: Route, parts: string[]): RouteMatch | undefined {
   const pathParams: Array<[string, string]> = [];
   for (const variable of variables) {
     const end = segments[variable.end - 1]?.kind === 'rest' ? own.length : variable.end;
+    if (end - variable.start === 1) {
+      const decoded = decodeSegment(own[variable.start]!);
+      if (decoded === undefined) return undefined;
+      pathParams.push([variable.fieldPath, decoded]);
+      continue;
+    }
     const raw = own.slice(variable.start, end);
     const decoded = raw.map(decodeSegment);
     if (decoded.some((part) => part === undefined)) return undefined;
@@ -129,10 +140,26 @@ function matchSegments(route: Route, parts: string[]): RouteMatch | undefined {
 export class RouteTable {
   readonly routes: readonly Route[];
   readonly prefix: string;
+  /**
+   * By a path's number of segments, the routes that can match it, in specificity order: only a template ending in
+   * `**` spans a varying number of segments, so a request is tried against a handful of routes instead of all.
+   */
+  private readonly candidatesBySegments: ReadonlyArray<readonly Route[]>;
+  /** The candidates of paths longer than every fixed-length template. */
+  private readonly restRoutes: readonly Route[];
 
   private constructor(routes: Route[], prefix: string) {
     this.routes = routes.sort(compareSpecificity);
     this.prefix = prefix;
+    const longest = Math.max(0, ...this.routes.map((route) => route.template.segments.length));
+    this.candidatesBySegments = Array.from({ length: longest + 1 }, (_, count) =>
+      this.routes.filter((route) =>
+        endsWithRest(route)
+          ? count >= route.template.segments.length - 1
+          : count === route.template.segments.length,
+      ),
+    );
+    this.restRoutes = this.routes.filter(endsWithRest);
   }
 
   static fromRoot(root: Root, services: readonly string[], prefix: string = ANNOTATION_PREFIX): RouteTable {
@@ -167,8 +194,9 @@ export class RouteTable {
   /** All routes whose path matches, for any HTTP method (405 needs to know the path exists). */
   matchPath(path: string): RouteMatch[] {
     const parts = path.split('/').slice(1);
+    const candidates = this.candidatesBySegments[parts.length] ?? this.restRoutes;
     const matches: RouteMatch[] = [];
-    for (const route of this.routes) {
+    for (const route of candidates) {
       const match = matchSegments(route, parts);
       if (match) matches.push(match);
     }
