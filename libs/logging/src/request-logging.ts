@@ -1,10 +1,29 @@
 // nestjs-pino's PinoLogger and Logger read the request's logger from this store; binding it here (instead of
 // through pino-http) is what lets every line written while serving a request carry the request id.
-import { storage, Store } from 'nestjs-pino/storage';
+import { storage, type Store } from 'nestjs-pino/storage';
+import type { Logger as PinoInstance } from 'pino';
 import type { ServiceLoggers } from './logger-options';
 
 /** Opaque: the per-request logger as nestjs-pino's store holds it. */
 export type RequestLogBinding = Store;
+
+/**
+ * nestjs-pino's store with the child logger made on first use: most requests log nothing but their access line,
+ * and a child logger per request was the largest remaining cost of logging a trivial request.
+ */
+class LazyRequestStore implements Store {
+  private child: PinoInstance | undefined;
+
+  constructor(
+    private readonly root: PinoInstance,
+    private readonly requestId: string,
+  ) {}
+
+  get logger(): PinoInstance {
+    this.child ??= this.root.child({ requestId: this.requestId });
+    return this.child;
+  }
+}
 
 export interface CompletedRequest {
   requestId: string;
@@ -33,7 +52,7 @@ export class RequestLogging {
 
   /** What `serveWith` binds: the root logger with the request id on every line. */
   bind(requestId: string): RequestLogBinding {
-    return new Store(this.loggers.root.child({ requestId }));
+    return new LazyRequestStore(this.loggers.root, requestId);
   }
 
   /** Runs `serve` (the rest of the request's pipeline) with the request's logger as the current one. */
