@@ -1,7 +1,7 @@
 import { normalizeException, DependencyUnavailableError } from '@dmrv/errors';
 import { BadRequestException } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
-import { PhoneRateLimitedError } from './rate-limit/rate-limit.guard';
+import { IpRateLimitedError, PhoneRateLimitedError } from './rate-limit/rate-limit.policy';
 import { INVALID_INPUT_REPLY, PHONE_RATE_LIMITED_REPLY, renderUssdError, UNAVAILABLE_REPLY } from './ussd-error.renderer';
 
 const session = { method: 'POST', url: '/api/ussd' };
@@ -17,7 +17,9 @@ describe('renderUssdError', () => {
   });
 
   it('keeps the per-IP 429 and every other endpoint as JSON {message}', () => {
-    expect(render(new ThrottlerException())).toMatchObject({ status: 429, body: { message: expect.any(String) } });
+    expect(render(new ThrottlerException())).toEqual({ status: 429, body: { message: 'ThrottlerException: Too Many Requests' } });
+    // The session endpoint's own refusal is indistinguishable from the guard's.
+    expect(render(new IpRateLimitedError())).toEqual(render(new ThrottlerException()));
     expect(render(new BadRequestException('bad'), { method: 'GET', url: '/api/ussd/sessions' })).toEqual({ status: 400, body: { message: 'bad' } });
   });
 });

@@ -1,29 +1,19 @@
 import { DynamicModule, ExecutionContext, Logger, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
+import { ThrottlerGuard, ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
 import type Redis from 'ioredis';
+import { MemoryRateLimitStorage } from '@dmrv/rate-limit';
 import { UssdConfig } from '../config/ussd.config';
 import { REDIS_CLIENT } from '../redis/redis.module';
 import { AddressList } from './address-list';
-import { IP_THROTTLER, PHONE_THROTTLER, RateLimitGuard } from './rate-limit.guard';
-import { MemoryRateLimitStorage } from '@dmrv/rate-limit';
-import { RedisRateLimitStorage } from './rate-limit.storage';
+import { IP_LIMIT, RateLimitPolicy, rateLimitKey } from './rate-limit.policy';
+import { RateLimitCount, RedisRateLimitStorage } from './rate-limit.storage';
+
+/** The counters every limit of this instance uses: Redis when configured, else process memory. */
+export const RATE_LIMIT_STORAGE = Symbol('RATE_LIMIT_STORAGE');
 
 interface RequestView {
   ip?: string;
-  method?: string;
-  url?: string;
-  body?: unknown;
-}
-
-const requestOf = (context: ExecutionContext): RequestView => context.switchToHttp().getRequest<RequestView>();
-
-const isSessionRequest = (request: RequestView): boolean =>
-  request.method === 'POST' && (request.url ?? '').split('?')[0] === '/api/ussd';
-
-function phoneOf(request: RequestView): string {
-  const body = request.body as { phoneNumber?: unknown } | undefined;
-  return typeof body?.phoneNumber === 'string' ? body.phoneNumber.slice(0, 32) : 'unknown';
 }
 
 /** Rate-limit counters must not turn a Redis outage into a 500 on /health: the limiter fails open, loudly. */
@@ -34,7 +24,7 @@ class FailOpenStorage implements ThrottlerStorage {
 
   constructor(private readonly inner: ThrottlerStorage) {}
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, name: string) {
+  async increment(key: string, ttl: number, limit: number, blockDuration: number, name: string): Promise<RateLimitCount> {
     let timer: NodeJS.Timeout | undefined;
     try {
       return await Promise.race([
@@ -50,44 +40,49 @@ class FailOpenStorage implements ThrottlerStorage {
   }
 }
 
+/**
+ * Every endpoint but the session one goes through @nestjs/throttler (per client IP, exempt addresses skipped). A
+ * session request is counted by the session store in the round trip that locks the session (see README, "Rate
+ * limiting"): same policy, same counters, one Redis round trip fewer per hop.
+ */
 @Module({})
 export class RateLimitModule {
   static forRoot(config: UssdConfig): DynamicModule {
-    const exempt = new AddressList(config.RATE_LIMIT_EXEMPT_CIDRS);
-    const ttl = config.RATE_LIMIT_WINDOW_SECONDS * 1000;
+    const policy = new RateLimitPolicy({
+      perIp: config.RATE_LIMIT_PER_IP,
+      perPhone: config.RATE_LIMIT_PER_PHONE,
+      windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+      exempt: new AddressList(config.RATE_LIMIT_EXEMPT_CIDRS),
+    });
+    const storage = {
+      provide: RATE_LIMIT_STORAGE,
+      inject: [REDIS_CLIENT],
+      useFactory: (redis: Redis | null): ThrottlerStorage =>
+        new FailOpenStorage(redis ? new RedisRateLimitStorage(redis, config.REDIS_KEY_PREFIX) : new MemoryRateLimitStorage()),
+    };
     return {
       module: RateLimitModule,
+      global: true,
       imports: [
         ThrottlerModule.forRootAsync({
-          inject: [REDIS_CLIENT],
-          useFactory: (redis: Redis | null) => ({
-            storage: new FailOpenStorage(
-              redis ? new RedisRateLimitStorage(redis, config.REDIS_KEY_PREFIX) : new MemoryRateLimitStorage(),
-            ),
-            generateKey: (_context: ExecutionContext, tracker: string, name: string) => `${name}:${tracker}`,
+          inject: [RATE_LIMIT_STORAGE],
+          useFactory: (shared: ThrottlerStorage) => ({
+            storage: shared,
+            generateKey: (_context: ExecutionContext, tracker: string, name: string) => rateLimitKey(name, tracker),
             throttlers: [
               {
-                name: IP_THROTTLER,
-                ttl,
-                limit: config.RATE_LIMIT_PER_IP,
-                skipIf: (context: ExecutionContext) => exempt.has(requestOf(context).ip),
+                name: IP_LIMIT,
+                ttl: policy.windowMs,
+                limit: policy.perIp,
+                skipIf: (context: ExecutionContext) => policy.isExempt(context.switchToHttp().getRequest<RequestView>().ip),
                 getTracker: (request: RequestView) => request.ip ?? 'unknown',
-              },
-              {
-                name: PHONE_THROTTLER,
-                ttl,
-                limit: config.RATE_LIMIT_PER_PHONE,
-                skipIf: (context: ExecutionContext) => {
-                  const request = requestOf(context);
-                  return !(isSessionRequest(request) && exempt.has(request.ip));
-                },
-                getTracker: (request: RequestView) => phoneOf(request),
               },
             ],
           }),
         }),
       ],
-      providers: [{ provide: APP_GUARD, useClass: RateLimitGuard }],
+      providers: [storage, { provide: RateLimitPolicy, useValue: policy }, { provide: APP_GUARD, useClass: ThrottlerGuard }],
+      exports: [RATE_LIMIT_STORAGE, RateLimitPolicy],
     };
   }
 }

@@ -1,36 +1,60 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type Redis from 'ioredis';
+import { redisScript } from '../redis/redis-script';
 
-type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+export type RateLimitCount = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
-// One round trip: count the hit, start the window on the first one, start a block when the limit is passed.
-const INCREMENT = `
-local hits = redis.call('INCR', KEYS[1])
-if hits == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('PTTL', KEYS[1])
-local blocked = redis.call('PTTL', KEYS[2])
-if blocked <= 0 and hits > tonumber(ARGV[2]) then
-  redis.call('SET', KEYS[2], '1', 'PX', ARGV[3])
-  blocked = tonumber(ARGV[3])
-end
-return {hits, ttl, blocked}`;
+/**
+ * Counts one hit of a fixed window, starts the window on its first hit and a block when the limit is passed;
+ * returns `{hits, ms left in the window, ms left of the block}`. A Lua function so that the session script can
+ * count in the same round trip (redis-session.store.ts): every counter of this service is the same code.
+ */
+export const COUNT_HIT_LUA = `
+local function count_hit(key, block_key, window_ms, limit, block_ms)
+  local hits = redis.call('INCR', key)
+  if hits == 1 then redis.call('PEXPIRE', key, window_ms) end
+  local ttl = redis.call('PTTL', key)
+  local blocked = redis.call('PTTL', block_key)
+  if blocked <= 0 and hits > tonumber(limit) then
+    redis.call('SET', block_key, '1', 'PX', block_ms)
+    blocked = tonumber(block_ms)
+  end
+  return {hits, ttl, blocked}
+end`;
+
+const INCREMENT = `${COUNT_HIT_LUA}
+return count_hit(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3])`;
 
 const seconds = (ms: number): number => Math.max(0, Math.ceil(ms / 1000));
 
+/** The counter and block keys of a rate-limit key, under `<prefix>rl:`. */
+export function rateLimitKeys(prefix: string, key: string): [counter: string, block: string] {
+  const base = `${prefix}rl:${key}`;
+  return [base, `${base}:block`];
+}
+
+/** What `count_hit` returns, in @nestjs/throttler's terms (seconds). */
+export function countOf(hits: number, ttlMs: number, blockedMs: number): RateLimitCount {
+  return { totalHits: hits, timeToExpire: seconds(ttlMs), isBlocked: blockedMs > 0, timeToBlockExpire: seconds(blockedMs) };
+}
+
 /** Counters shared by every instance: fixed windows in Redis under `<prefix>rl:`. */
 export class RedisRateLimitStorage implements ThrottlerStorage {
-  constructor(
-    private readonly redis: Redis,
-    private readonly prefix: string,
-  ) {}
+  private readonly incrementScript;
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number): Promise<ThrottlerStorageRecord> {
-    const base = `${this.prefix}rl:${key}`;
-    const [hits, ttlMs, blockedMs] = (await this.redis.eval(INCREMENT, 2, base, `${base}:block`, ttl, limit, blockDuration)) as [
+  constructor(
+    redis: Redis,
+    private readonly prefix: string,
+  ) {
+    this.incrementScript = redisScript(redis, 'ussdRateLimitIncrement', INCREMENT, 2);
+  }
+
+  async increment(key: string, ttl: number, limit: number, blockDuration: number): Promise<RateLimitCount> {
+    const [hits, ttlMs, blockedMs] = (await this.incrementScript(...rateLimitKeys(this.prefix, key), ttl, limit, blockDuration)) as [
       number,
       number,
       number,
     ];
-    return { totalHits: hits, timeToExpire: seconds(ttlMs), isBlocked: blockedMs > 0, timeToBlockExpire: seconds(blockedMs) };
+    return countOf(hits, ttlMs, blockedMs);
   }
 }

@@ -1,4 +1,7 @@
+import { MemoryRateLimitStorage } from '@dmrv/rate-limit';
 import { initialState } from '../menus/menu-machine';
+import type { RateLimitHit } from '../rate-limit/rate-limit.policy';
+import type { RateLimitCount } from '../rate-limit/rate-limit.storage';
 import { MemorySessionStore } from './memory-session.store';
 import { SessionBusyError, SessionRecord } from './session-store';
 
@@ -78,5 +81,29 @@ describe('MemorySessionStore', () => {
     release();
     await held;
     await expect(store.withLock('s', 10, async () => 'free')).resolves.toBe('free');
+  });
+
+  it('counts the hop in the shared counter before it runs, and a refusal runs nothing', async () => {
+    const counter = new MemoryRateLimitStorage();
+    const store = new MemorySessionStore(Date.now, counter);
+    const hit: RateLimitHit = { name: 'default', key: 'default:10.0.0.1', limit: 2, ttlMs: 60_000, blockMs: 60_000 };
+    const counts: RateLimitCount[] = [];
+    const admit = (count: RateLimitCount) => {
+      counts.push(count);
+      if (count.isBlocked) throw new Error('refused');
+    };
+    const options = { waitMs: 100, ttlSeconds: 60, rateLimit: { hit, admit } };
+    await store.withSession('r', options, async () => ({ value: undefined, save: record('r') }));
+    await store.withSession('r', options, async () => ({ value: undefined }));
+    const work = jest.fn(async () => ({ value: undefined }));
+    await expect(store.withSession('r', options, work)).rejects.toThrow('refused');
+    expect(work).not.toHaveBeenCalled();
+    expect(counts.map((count) => [count.totalHits, count.isBlocked])).toEqual([
+      [1, false],
+      [2, false],
+      [3, true],
+    ]);
+    // The same counter the other endpoints are counted in.
+    await expect(counter.increment(hit.key, hit.ttlMs, hit.limit, hit.blockMs)).resolves.toMatchObject({ totalHits: 4 });
   });
 });

@@ -1,4 +1,6 @@
-import { SessionBusyError, SessionRecord, SessionStore, SessionWork } from './session-store';
+import type { ThrottlerStorage } from '@nestjs/throttler';
+import { MemoryRateLimitStorage } from '@dmrv/rate-limit';
+import { HopOptions, SessionBusyError, SessionRecord, SessionStore, SessionWork } from './session-store';
 
 interface Entry {
   json: string;
@@ -15,7 +17,11 @@ export class MemorySessionStore implements SessionStore {
   private readonly locks = new Map<string, Promise<void>>();
   private writes = 0;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /** `counter` counts hops against their rate limit: pass the storage the other endpoints count in. */
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly counter: ThrottlerStorage = new MemoryRateLimitStorage(now),
+  ) {}
 
   async get(sessionId: string): Promise<SessionRecord | null> {
     const entry = this.entries.get(sessionId);
@@ -47,7 +53,11 @@ export class MemorySessionStore implements SessionStore {
       .map(([id]) => id);
   }
 
-  async withSession<T>(sessionId: string, options: { waitMs: number; ttlSeconds: number }, work: SessionWork<T>): Promise<T> {
+  async withSession<T>(sessionId: string, options: HopOptions, work: SessionWork<T>): Promise<T> {
+    if (options.rateLimit) {
+      const { hit, admit } = options.rateLimit;
+      admit(await this.counter.increment(hit.key, hit.ttlMs, hit.limit, hit.blockMs, hit.name));
+    }
     return this.withLock(sessionId, options.waitMs, async () => {
       const { value, save } = await work(await this.get(sessionId));
       if (save) await this.save(save, options.ttlSeconds);

@@ -1,6 +1,8 @@
 import Redis from 'ioredis';
 import { createTestRedisNamespace, TEST_REDIS_URL, TestRedisNamespace } from '@dmrv/testing';
 import { initialState } from '../menus/menu-machine';
+import type { RateLimitHit } from '../rate-limit/rate-limit.policy';
+import { RateLimitCount, RedisRateLimitStorage } from '../rate-limit/rate-limit.storage';
 import { RedisSessionStore } from './redis-session.store';
 import { SessionBusyError, SessionRecord } from './session-store';
 
@@ -87,5 +89,48 @@ describe('RedisSessionStore', () => {
     release();
     await expect(first).resolves.toBe('first');
     await expect(other.withSession('s', { waitMs: 100, ttlSeconds: 60 }, async (found) => ({ value: found?.sessionId }))).resolves.toBe('s');
+  });
+
+  describe('with a rate-limit hit', () => {
+    const hit: RateLimitHit = { name: 'default', key: 'default:10.9.0.1', limit: 2, ttlMs: 60_000, blockMs: 30_000 };
+    const counts: RateLimitCount[] = [];
+    const admit = (count: RateLimitCount) => {
+      counts.push(count);
+      if (count.isBlocked) throw new Error('refused');
+    };
+
+    it('counts once per hop, also when the hop waits for the lock, in the counter the other endpoints use', async () => {
+      let release!: () => void;
+      let acquired!: () => void;
+      const holding = new Promise<void>((resolve) => (acquired = resolve));
+      const first = store.withSession('rl', { waitMs: 2000, ttlSeconds: 60, rateLimit: { hit, admit } }, async () => {
+        acquired();
+        await new Promise<void>((resolve) => (release = resolve));
+        return { value: 'first', save: record('rl') };
+      });
+      await holding;
+      let waited!: () => void;
+      const secondStarted = new Promise<void>((resolve) => (waited = resolve));
+      const second = store.withSession('rl', { waitMs: 2000, ttlSeconds: 60, rateLimit: { hit, admit: (count) => (admit(count), waited()) } }, async (found) => ({
+        value: found?.sessionId,
+      }));
+      await secondStarted;
+      release();
+      await expect(first).resolves.toBe('first');
+      await expect(second).resolves.toBe('rl');
+      expect(counts.map((count) => count.totalHits)).toEqual([1, 2]);
+      expect(counts[0]).toMatchObject({ isBlocked: false, timeToExpire: 60 });
+      const storage = new RedisRateLimitStorage(redis, namespace.keyPrefix);
+      await expect(storage.increment(hit.key, hit.ttlMs, 1000, hit.blockMs)).resolves.toMatchObject({ totalHits: 3 });
+    });
+
+    it('takes no lock and runs nothing for a request past the limit', async () => {
+      const work = jest.fn(async () => ({ value: 'never' }));
+      await expect(store.withSession('rl-refused', { waitMs: 500, ttlSeconds: 60, rateLimit: { hit, admit } }, work)).rejects.toThrow('refused');
+      expect(work).not.toHaveBeenCalled();
+      expect(counts.at(-1)).toMatchObject({ totalHits: 4, isBlocked: true, timeToBlockExpire: 30 });
+      expect(await redis.exists(`${namespace.keyPrefix}lock:rl-refused`)).toBe(0);
+      expect(await redis.pttl(`${namespace.keyPrefix}rl:${hit.key}:block`)).toBeGreaterThan(29_000);
+    });
   });
 });

@@ -1,9 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
-import { SessionBusyError, SessionRecord, SessionStore, SessionWork } from './session-store';
+import { COUNT_HIT_LUA, countOf, rateLimitKeys } from '../rate-limit/rate-limit.storage';
+import { redisScript } from '../redis/redis-script';
+import { HopOptions, SessionBusyError, SessionRecord, SessionStore, SessionWork } from './session-store';
 
-// A hop costs three round trips to Redis (rate limit, lock-and-read, write-and-unlock), not five.
+// A hop costs two round trips to Redis, as few as a read and a write can: count-lock-and-read, write-and-unlock.
 const RELEASE_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+// The rate-limit counter is charged before the lock: a refused request takes no lock, and a request waiting for
+// the lock is counted once (retries use LOCK_AND_READ).
+const COUNT_LOCK_AND_READ = `${COUNT_HIT_LUA}
+local count = count_hit(KEYS[3], KEYS[4], ARGV[3], ARGV[4], ARGV[5])
+if count[3] > 0 or not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {0, count[1], count[2], count[3]} end
+local record = redis.call('GET', KEYS[2])
+if not record then return {1, count[1], count[2], count[3]} end
+return {1, count[1], count[2], count[3], record}`;
 const LOCK_AND_READ = `
 if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {0} end
 local record = redis.call('GET', KEYS[2])
@@ -24,11 +34,21 @@ const LOCK_RETRY_MS = 20;
  * expiry time: listing reads that index instead of walking the keyspace.
  */
 export class RedisSessionStore implements SessionStore {
+  private readonly releaseLock;
+  private readonly countLockAndRead;
+  private readonly lockAndRead;
+  private readonly writeAndUnlock;
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.releaseLock = redisScript(redis, 'ussdReleaseLock', RELEASE_LOCK, 1);
+    this.countLockAndRead = redisScript(redis, 'ussdCountLockAndRead', COUNT_LOCK_AND_READ, 4);
+    this.lockAndRead = redisScript(redis, 'ussdLockAndRead', LOCK_AND_READ, 2);
+    this.writeAndUnlock = redisScript(redis, 'ussdWriteAndUnlock', WRITE_AND_UNLOCK, 3);
+  }
 
   private key(sessionId: string): string {
     return `${this.prefix}session:${sessionId}`;
@@ -49,9 +69,7 @@ export class RedisSessionStore implements SessionStore {
 
   private async write(record: SessionRecord, ttlSeconds: number, lockToken: string): Promise<void> {
     const now = this.now();
-    await this.redis.eval(
-      WRITE_AND_UNLOCK,
-      3,
+    await this.writeAndUnlock(
       this.key(record.sessionId),
       this.indexKey,
       this.lockKey(record.sessionId),
@@ -80,17 +98,41 @@ export class RedisSessionStore implements SessionStore {
     return ids as string[];
   }
 
-  async withSession<T>(sessionId: string, options: { waitMs: number; ttlSeconds: number }, work: SessionWork<T>): Promise<T> {
+  async withSession<T>(sessionId: string, options: HopOptions, work: SessionWork<T>): Promise<T> {
     const lockKey = this.lockKey(sessionId);
+    const sessionKey = this.key(sessionId);
     const token = randomBytes(12).toString('hex');
     const deadline = this.now() + options.waitMs;
+    // The lock expires on its own, so a crashed instance cannot wedge a session for longer than one hop budget.
+    const lockMs = options.waitMs * 2;
+    let uncounted = options.rateLimit;
     let record: SessionRecord | null;
     for (;;) {
-      // The lock expires on its own, so a crashed instance cannot wedge a session for longer than one hop budget.
-      const [acquired, json] = (await this.redis.eval(LOCK_AND_READ, 2, lockKey, this.key(sessionId), token, options.waitMs * 2)) as [
-        number,
-        string | undefined,
-      ];
+      let acquired: number;
+      let json: string | undefined;
+      if (uncounted) {
+        const { hit, admit } = uncounted;
+        uncounted = undefined;
+        let hits: number, ttlMs: number, blockedMs: number;
+        [acquired, hits, ttlMs, blockedMs, json] = (await this.countLockAndRead(
+          lockKey,
+          sessionKey,
+          ...rateLimitKeys(this.prefix, hit.key),
+          token,
+          lockMs,
+          hit.ttlMs,
+          hit.limit,
+          hit.blockMs,
+        )) as [number, number, number, number, string | undefined];
+        try {
+          admit(countOf(hits, ttlMs, blockedMs));
+        } catch (refusal) {
+          if (acquired === 1) await this.releaseLock(lockKey, token).catch(() => undefined);
+          throw refusal;
+        }
+      } else {
+        [acquired, json] = (await this.lockAndRead(lockKey, sessionKey, token, lockMs)) as [number, string | undefined];
+      }
       if (acquired === 1) {
         record = json === undefined ? null : (JSON.parse(json) as SessionRecord);
         break;
@@ -102,11 +144,11 @@ export class RedisSessionStore implements SessionStore {
     try {
       outcome = await work(record);
     } catch (error) {
-      await this.redis.eval(RELEASE_LOCK, 1, lockKey, token).catch(() => undefined);
+      await this.releaseLock(lockKey, token).catch(() => undefined);
       throw error;
     }
     if (outcome.save) await this.write(outcome.save, options.ttlSeconds, token);
-    else await this.redis.eval(RELEASE_LOCK, 1, lockKey, token);
+    else await this.releaseLock(lockKey, token);
     return outcome.value;
   }
 }

@@ -1,4 +1,6 @@
 import type { MenuState } from '../menus/menu-machine';
+import type { RateLimitHit } from '../rate-limit/rate-limit.policy';
+import type { RateLimitCount } from '../rate-limit/rate-limit.storage';
 import type { ConsumedMark } from '../ussd/cumulative-text';
 
 /** Everything a session is, as plain JSON: any instance can serve its next hop, and a restart loses nothing. */
@@ -33,7 +35,17 @@ export interface SessionStore {
    * the original) apply one after the other. Rejects with SessionBusyError when the lock is not free within
    * `waitMs`; a failing `work` saves nothing.
    */
-  withSession<T>(sessionId: string, options: { waitMs: number; ttlSeconds: number }, work: SessionWork<T>): Promise<T>;
+  withSession<T>(sessionId: string, options: HopOptions, work: SessionWork<T>): Promise<T>;
+}
+
+export interface HopOptions {
+  waitMs: number;
+  ttlSeconds: number;
+  /**
+   * The request's rate-limit hit, counted once, in the same round trip that takes the lock. `admit` sees the count
+   * before anything else happens and refuses the hop by throwing; a count past the limit takes no lock.
+   */
+  rateLimit?: { hit: RateLimitHit; admit(count: RateLimitCount): void };
 }
 
 export type SessionWork<T> = (record: SessionRecord | null) => Promise<{ value: T; save?: SessionRecord }>;

@@ -1,5 +1,7 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import type { ThrottlerStorage } from '@nestjs/throttler';
+import type { UssdSessionRequest } from '@dmrv/contracts';
 import { DependencyUnavailableError, DomainError, InvalidInputError } from '@dmrv/errors';
 import { InjectPinoLogger, PinoLogger } from '@dmrv/logging';
 import { AccountsService } from '../accounts/accounts.service';
@@ -8,12 +10,22 @@ import { MenuRenderer } from '../menus/menu-renderer';
 import { applyEffectResult, applyInput, Effect, EffectResult, initialState, isEnded, MenuState } from '../menus/menu-machine';
 import { MAX_REMEMBERED_REPLIES, SESSION_STORE, SessionRecord, SessionStore } from '../sessions/session-store';
 import { parseKey } from '../accounts/pin-vault';
+import { RATE_LIMIT_STORAGE } from '../rate-limit/rate-limit.module';
+import { RateLimitPolicy } from '../rate-limit/rate-limit.policy';
+import type { RateLimitCount } from '../rate-limit/rate-limit.storage';
 import { deriveNewInputs, markOf } from './cumulative-text';
-import { UssdRequestDto } from './ussd-request.dto';
+import { parseUssdRequest } from './ussd-request';
 
 export const MENU_RENDERER = Symbol('MENU_RENDERER');
 export const OUT_OF_STEP_REPLY = 'END This session is out of step. Please dial again.';
 export const ENDED_REPLY = 'END This session has ended. Please dial again.';
+
+/** The sender of a hop, as far as its rate limit is concerned. */
+export interface HopCaller {
+  /** The client address (X-Forwarded-For only from trusted proxies). */
+  ip: string | undefined;
+  setHeaders(headers: Record<string, string>): void;
+}
 
 class HopTimeoutError extends Error {
   constructor(ms: number) {
@@ -40,6 +52,8 @@ export class UssdSessionService {
     @Inject(MENU_RENDERER) private readonly renderer: MenuRenderer,
     private readonly accounts: AccountsService,
     private readonly config: UssdConfig,
+    private readonly limits: RateLimitPolicy,
+    @Inject(RATE_LIMIT_STORAGE) private readonly counter: ThrottlerStorage,
     @InjectPinoLogger(UssdSessionService.name) private readonly logger: PinoLogger,
   ) {
     this.digestKey = Buffer.from(hkdfSync('sha256', parseKey(config.PIN_ENCRYPTION_KEY), 'ussd-session', 'cumulative-text digest', 32));
@@ -47,14 +61,29 @@ export class UssdSessionService {
 
   private readonly digest = (text: string): string => createHmac('sha256', this.digestKey).update(text).digest('base64url');
 
-  async handle(request: UssdRequestDto): Promise<string> {
+  /**
+   * Every request is counted against its rate limit, valid or not; a refused one gets the limit's answer whatever
+   * its body. A valid hop is counted by the session store in the round trip that takes the session's lock.
+   */
+  async handle(body: unknown, caller: HopCaller): Promise<string> {
+    const parsed = parseUssdRequest(body);
+    const hit = this.limits.sessionHit(caller.ip, (body as { phoneNumber?: unknown } | null)?.phoneNumber);
+    const admit = (count: RateLimitCount): void => {
+      caller.setHeaders(this.limits.headers(hit, count));
+      if (count.isBlocked) throw this.limits.refusal(hit);
+    };
+    if (!parsed.valid) {
+      admit(await this.counter.increment(hit.key, hit.ttlMs, hit.limit, hit.blockMs, hit.name));
+      throw new InvalidInputError(`invalid session request: ${parsed.invalidFields.join(', ')}`);
+    }
+    const request = parsed.request;
     const budget = this.config.HOP_TIMEOUT_MS;
     let timer: NodeJS.Timeout | undefined;
     try {
       return await Promise.race([
         this.store.withSession(
           request.sessionId,
-          { waitMs: Math.floor(budget / 2), ttlSeconds: this.config.SESSION_TTL_SECONDS },
+          { waitMs: Math.floor(budget / 2), ttlSeconds: this.config.SESSION_TTL_SECONDS, rateLimit: { hit, admit } },
           (existing) => this.hop(request, existing),
         ),
         new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new HopTimeoutError(budget)), budget))),
@@ -70,7 +99,7 @@ export class UssdSessionService {
     }
   }
 
-  private async hop(request: UssdRequestDto, existing: SessionRecord | null): Promise<{ value: string; save?: SessionRecord }> {
+  private async hop(request: UssdSessionRequest, existing: SessionRecord | null): Promise<{ value: string; save?: SessionRecord }> {
     if (existing && existing.phoneNumber !== request.phoneNumber) {
       throw new InvalidInputError('sessionId belongs to another phone number');
     }
@@ -113,7 +142,7 @@ export class UssdSessionService {
       save: {
         ...record,
         state,
-        consumed: markOf(request.text, this.digest),
+        consumed: { length: request.text.length, digest: textDigest },
         status: isEnded(state) ? 'ended' : 'active',
         replies: [...record.replies, { textDigest, reply }].slice(-MAX_REMEMBERED_REPLIES),
         updatedAt: now,

@@ -1,28 +1,28 @@
-import { BadRequestException, Body, Controller, Header, HttpCode, Post, ValidationPipe } from '@nestjs/common';
-import { UssdRequestDto } from './ussd-request.dto';
-import { UssdSessionService } from './ussd-session.service';
+import { Body, Controller, createParamDecorator, ExecutionContext, Header, HttpCode, Post } from '@nestjs/common';
+import { SkipThrottle } from '@nestjs/throttler';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HopCaller, UssdSessionService } from './ussd-session.service';
 
-/**
- * Aggregators add fields of their own (`networkCode`, …): unknown fields are dropped, not refused. Every rule
- * failure becomes the one invalid-input text (see ussd-error.renderer.ts).
- */
-const ussdValidationPipe = new ValidationPipe({
-  whitelist: true,
-  forbidNonWhitelisted: false,
-  transform: true,
-  stopAtFirstError: true,
-  validationError: { target: false, value: false },
-  exceptionFactory: (errors) => new BadRequestException(errors.map((error) => error.property).join(', ')),
+/** Who sent the hop (for its rate limit) and where the limit's headers go. */
+const Caller = createParamDecorator((_data: unknown, context: ExecutionContext): HopCaller => {
+  const http = context.switchToHttp();
+  const reply = http.getResponse<FastifyReply>();
+  return { ip: http.getRequest<FastifyRequest>().ip, setHeaders: (headers) => void reply.headers(headers) };
 });
 
 @Controller('api/ussd')
 export class UssdController {
   constructor(private readonly sessions: UssdSessionService) {}
 
+  /**
+   * Not throttled by the guard: the service counts a valid hop in the Redis round trip that locks its session
+   * (@nestjs/throttler would spend one of its own), an invalid request on its own, both under the same policy.
+   */
   @Post()
   @HttpCode(200)
+  @SkipThrottle()
   @Header('content-type', 'text/plain; charset=utf-8')
-  session(@Body(ussdValidationPipe) body: UssdRequestDto): Promise<string> {
-    return this.sessions.handle(body);
+  session(@Body() body: unknown, @Caller() caller: HopCaller): Promise<string> {
+    return this.sessions.handle(body, caller);
   }
 }

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import type { ThrottlerStorage } from '@nestjs/throttler';
 import type Redis from 'ioredis';
 import { AccountsModule } from '../accounts/accounts.module';
 import { UssdConfig } from '../config/ussd.config';
@@ -6,6 +7,7 @@ import { loadContent } from '../menus/content';
 import { MenuRenderer } from '../menus/menu-renderer';
 import { OperatorTokenGuard } from '../operators/operator-token.guard';
 import { OperatorsController } from '../operators/operators.controller';
+import { RATE_LIMIT_STORAGE } from '../rate-limit/rate-limit.module';
 import { REDIS_CLIENT } from '../redis/redis.module';
 import { MemorySessionStore } from '../sessions/memory-session.store';
 import { RedisSessionStore } from '../sessions/redis-session.store';
@@ -29,9 +31,9 @@ export class UssdModule {
         { provide: MENU_RENDERER, useValue: renderer },
         {
           provide: SESSION_STORE,
-          inject: [REDIS_CLIENT],
-          useFactory: (redis: Redis | null) =>
-            redis ? new RedisSessionStore(redis, config.REDIS_KEY_PREFIX) : new MemorySessionStore(),
+          inject: [REDIS_CLIENT, RATE_LIMIT_STORAGE],
+          useFactory: (redis: Redis | null, counter: ThrottlerStorage) =>
+            redis ? new RedisSessionStore(redis, config.REDIS_KEY_PREFIX) : new MemorySessionStore(Date.now, counter),
         },
       ],
     };

@@ -1,0 +1,100 @@
+import { throttlerMessage } from '@nestjs/throttler';
+import { DomainError } from '@dmrv/errors';
+import { AddressList } from './address-list';
+import type { RateLimitCount } from './rate-limit.storage';
+
+/** Named `default` so clients get the standard `Retry-After` and `X-RateLimit-*` headers, without a suffix. */
+export const IP_LIMIT = 'default';
+export const PHONE_LIMIT = 'phone';
+
+/** One hit to count: which limit, which counter, its budget. */
+export interface RateLimitHit {
+  name: typeof IP_LIMIT | typeof PHONE_LIMIT;
+  key: string;
+  limit: number;
+  ttlMs: number;
+  blockMs: number;
+}
+
+/** Past the per-IP limit: the spec's 429, with the body @nestjs/throttler gives the other endpoints. */
+export class IpRateLimitedError extends DomainError {
+  constructor() {
+    super('TOO_MANY_REQUESTS', throttlerMessage, 429);
+  }
+}
+
+/** Too many session requests for one phone number (aggregator traffic): answered as an END text, not a 429. */
+export class PhoneRateLimitedError extends DomainError {
+  constructor() {
+    super('PHONE_RATE_LIMITED', 'Too many requests for this phone number', 429);
+  }
+}
+
+/** The counter key of a limit, shared by the session endpoint and @nestjs/throttler on the others. */
+export const rateLimitKey = (name: string, tracker: string): string => `${name}:${tracker}`;
+
+/** Exemption checks are cached per address: aggregators come from a handful of them, on every hop. */
+const EXEMPTION_CACHE_SIZE = 1024;
+
+/**
+ * Who is counted for what. A client IP (Fastify's `request.ip`, which honours X-Forwarded-For only from trusted
+ * proxies) has `RATE_LIMIT_PER_IP` requests per window on every endpoint. Exempt aggregator addresses skip that
+ * limit; their session requests are counted per phone number instead. The limiter itself (the session script, or
+ * @nestjs/throttler elsewhere) only counts and reports: the answers are decided here.
+ */
+export class RateLimitPolicy {
+  private readonly exemptions = new Map<string, boolean>();
+  private readonly ttlMs: number;
+
+  constructor(
+    private readonly options: { perIp: number; perPhone: number; windowSeconds: number; exempt: AddressList },
+  ) {
+    this.ttlMs = options.windowSeconds * 1000;
+  }
+
+  get perIp(): number {
+    return this.options.perIp;
+  }
+
+  get windowMs(): number {
+    return this.ttlMs;
+  }
+
+  isExempt(ip: string | undefined): boolean {
+    if (ip === undefined || this.options.exempt.size === 0) return false;
+    let exempt = this.exemptions.get(ip);
+    if (exempt === undefined) {
+      exempt = this.options.exempt.has(ip);
+      if (this.exemptions.size >= EXEMPTION_CACHE_SIZE) this.exemptions.clear();
+      this.exemptions.set(ip, exempt);
+    }
+    return exempt;
+  }
+
+  /**
+   * The hit a session request counts, valid or not (as any request to any endpoint is). `phoneNumber` is whatever
+   * the body holds: an invalid request from an aggregator is still charged to the phone it names.
+   */
+  sessionHit(ip: string | undefined, phoneNumber: unknown): RateLimitHit {
+    const { perIp, perPhone } = this.options;
+    if (!this.isExempt(ip)) return { name: IP_LIMIT, key: rateLimitKey(IP_LIMIT, ip ?? 'unknown'), limit: perIp, ttlMs: this.ttlMs, blockMs: this.ttlMs };
+    const phone = typeof phoneNumber === 'string' ? phoneNumber.slice(0, 32) : 'unknown';
+    return { name: PHONE_LIMIT, key: rateLimitKey(PHONE_LIMIT, phone), limit: perPhone, ttlMs: this.ttlMs, blockMs: this.ttlMs };
+  }
+
+  /** The headers @nestjs/throttler sends: the budget when admitted, `Retry-After` when refused; suffixed but for `default`. */
+  headers(hit: RateLimitHit, count: RateLimitCount): Record<string, string> {
+    const suffix = hit.name === IP_LIMIT ? '' : `-${hit.name}`;
+    if (count.isBlocked) return { [`Retry-After${suffix}`]: String(count.timeToBlockExpire) };
+    return {
+      [`X-RateLimit-Limit${suffix}`]: String(hit.limit),
+      [`X-RateLimit-Remaining${suffix}`]: String(Math.max(0, hit.limit - count.totalHits)),
+      [`X-RateLimit-Reset${suffix}`]: String(count.timeToExpire),
+    };
+  }
+
+  /** What a refused request is answered with. */
+  refusal(hit: RateLimitHit): DomainError {
+    return hit.name === IP_LIMIT ? new IpRateLimitedError() : new PhoneRateLimitedError();
+  }
+}
