@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { MemoryRateLimitStorage } from '@dmrv/rate-limit';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -11,7 +11,6 @@ import { AuthModule } from './auth/auth.module';
 import { RateLimitGuard } from './auth/rate-limit.guard';
 import { apiBasePath, RegistryConfig } from './config/registry.config';
 import { dataSourceOptions } from './database/data-source';
-import { HttpCacheInterceptor } from './http/http-cache.interceptor';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { OPENAPI_DOCUMENT, SystemController } from './openapi/system.controller';
 import { RegistryModule } from './registry/registry.module';
@@ -45,7 +44,6 @@ export class AppModule {
         // Guards run in this order: who is calling, then how often they have called.
         { provide: APP_GUARD, useClass: ApiClientGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
-        { provide: APP_INTERCEPTOR, useFactory: () => new HttpCacheInterceptor(config.CACHE_MAX_AGE_SECONDS) },
       ],
       exports: [RegistryConfig],
     };

@@ -1,12 +1,16 @@
-import { etagMatches, etagOf } from './http-cache.interceptor';
+import { etagMatches, etagOf, renderJson } from './http-cache';
 
 describe('entity tags', () => {
-  const tag = etagOf({ a: 1 });
+  const tag = etagOf('{"a":1}');
 
   it('depends on the body only', () => {
-    expect(etagOf({ a: 1 })).toBe(tag);
-    expect(etagOf({ a: 2 })).not.toBe(tag);
+    expect(etagOf('{"a":1}')).toBe(tag);
+    expect(etagOf('{"a":2}')).not.toBe(tag);
     expect(tag).toMatch(/^W\/"[A-Za-z0-9_-]+"$/);
+  });
+
+  it('renders a body as the JSON text Fastify would send, tagged once', () => {
+    expect(renderJson({ a: 1 })).toEqual({ json: '{"a":1}', etag: tag });
   });
 
   it.each([
