@@ -27,6 +27,7 @@ describe('benchmark smoke run', () => {
       floorScript('registry'),
       floorScript('ussd'),
       floorScript('protocol'),
+      floorScript('constant'),
       SERVICE_BUILDS.registry.main,
       SERVICE_BUILDS.registry.cli,
       SERVICE_BUILDS.ussd.main,
@@ -81,6 +82,7 @@ describe('benchmark smoke run', () => {
       'registry-api',
       'ussd-gateway',
       'protocol-gateway',
+      'reference',
     ]);
   });
 
@@ -96,6 +98,12 @@ describe('benchmark smoke run', () => {
       true,
     );
     expect(registry.filter((row) => row.dataset === '3,000 households')).toHaveLength(5);
+  });
+
+  it('measures the framework reference: a one-route Nest app against node:http writing the same bytes', () => {
+    expect(report.rows.filter((row) => row.service === 'reference').map((row) => row.workload)).toEqual([
+      expect.stringContaining('constant JSON'),
+    ]);
   });
 
   it('drives three USSD session flows and three protocol queries', () => {
@@ -126,7 +134,7 @@ describe('benchmark smoke run', () => {
   it('prints a Markdown table with a row per workload', () => {
     const tableRows = report.markdown
       .split('\n')
-      .filter((line) => /^\| (registry-api|ussd-gateway|protocol-gateway) \|/.test(line));
+      .filter((line) => /^\| (registry-api|ussd-gateway|protocol-gateway|reference) \|/.test(line));
     expect(tableRows).toHaveLength(report.rows.length);
   });
 });

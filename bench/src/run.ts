@@ -6,6 +6,7 @@ import { Janitor } from './harness/janitor';
 import { BenchOptions, parseOptions, ServiceName, USAGE } from './harness/options';
 import { renderMarkdown, RunInfo } from './harness/report';
 import { assertReachable, ResourceSettings } from './harness/resources';
+import { frameworkSuite } from './suites/framework.suite';
 import { protocolSuite } from './suites/protocol.suite';
 import { registrySuite } from './suites/registry.suite';
 import { clearSeedCache } from './suites/registry-seed-cache';
@@ -17,6 +18,7 @@ const SUITES: Record<ServiceName, (ctx: SuiteContext) => Promise<void>> = {
   registry: registrySuite,
   ussd: ussdSuite,
   protocol: protocolSuite,
+  framework: frameworkSuite,
 };
 
 export interface BenchReport {

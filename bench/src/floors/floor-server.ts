@@ -6,6 +6,9 @@ export type FloorHandler = (
   response: ServerResponse,
 ) => Promise<void>;
 
+/** What the framework reference (bench/src/reference) and its floor both answer. */
+export const CONSTANT_ANSWER = { message: 'the same answer every time' } as const;
+
 export function requireEnv(name: string): string {
   const value = process.env[name];
   if (!value) {

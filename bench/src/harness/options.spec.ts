@@ -8,7 +8,7 @@ describe('parseOptions', () => {
       warmupS: 0.5,
       households: 100_000,
       scale: 10,
-      only: ['registry', 'ussd', 'protocol'],
+      only: ['registry', 'ussd', 'protocol', 'framework'],
       seedCache: true,
     });
   });

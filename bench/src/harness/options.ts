@@ -1,4 +1,4 @@
-export const SERVICES = ['registry', 'ussd', 'protocol'] as const;
+export const SERVICES = ['registry', 'ussd', 'protocol', 'framework'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 export interface BenchOptions {

@@ -56,6 +56,16 @@ describe('report', () => {
     expect(table).toContain('| 0.50 ⚠ |');
   });
 
+  it('never flags the framework reference, and says what it is', () => {
+    const rows = [row('GET /constant', 1000, 500, { service: 'reference', reference: true })];
+
+    const table = renderMarkdown(info, rows);
+
+    expect(table).toContain('| reference | GET /constant | – | 10 | 1,000 | 500 | 0.50 | ');
+    expect(table).not.toContain('0.50 ⚠');
+    expect(table).toContain('The `reference` row is not a service');
+  });
+
   it('pairs an aggregate at two data sizes and flags a slowdown above 1.5×', () => {
     const rows = [
       row('stats', 1000, 900, { growthKey: 'stats', dataset: '100,000 households' }),

@@ -68,7 +68,7 @@ export async function startService(
 /** Starts a floor (bench/dist/floors/*.js) and waits for its `{"listening"}` line. */
 export async function startFloor(
   ctx: SuiteContext,
-  name: 'registry' | 'ussd' | 'protocol',
+  name: 'registry' | 'ussd' | 'protocol' | 'constant',
   env: Record<string, string>,
 ): Promise<Endpoint> {
   const port = await freePort();

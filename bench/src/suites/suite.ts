@@ -27,6 +27,7 @@ export interface Comparison {
   workload: string;
   dataset?: string;
   growthKey?: string;
+  reference?: boolean;
   floor: Endpoint & { plan: LoadPlan };
   target: Endpoint & { plan: LoadPlan };
 }
@@ -92,6 +93,7 @@ export async function compare(ctx: SuiteContext, comparison: Comparison): Promis
     workload: comparison.workload,
     dataset: comparison.dataset,
     growthKey: comparison.growthKey,
+    ...(comparison.reference ? { reference: true } : {}),
     connections: comparison.target.plan.connections,
     floor,
     target,
