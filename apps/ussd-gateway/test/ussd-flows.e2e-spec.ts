@@ -1,8 +1,9 @@
+import crypto from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { TEST_REDIS_URL } from '@dmrv/testing';
-import { Backing, createBacking, Handset, OPERATOR_TOKEN, post, SERVICE_CODE, startApp } from './ussd-test-kit';
+import { Backing, captureLogs, createBacking, Handset, OPERATOR_TOKEN, post, SERVICE_CODE, startApp } from './ussd-test-kit';
 
 const INVALID = 'END Invalid input. Please try again.';
 const GOODBYE = 'END Thank you for using our service. Goodbye!';
@@ -259,6 +260,63 @@ describe('account creation', () => {
   });
 });
 
+describe('PIN handling', () => {
+  it('hashes a new PIN once per account creation and once per log-in', async () => {
+    const scrypt = jest.spyOn(crypto, 'scrypt');
+    try {
+      const { customerId } = await createAccount('Scrypt Counter', null, '24680');
+      expect(scrypt).toHaveBeenCalledTimes(1);
+      scrypt.mockClear();
+      const handset = new Handset(app);
+      await handset.dial();
+      expect(await handset.sendAll('2', '1', customerId, '24680')).toMatch(/^CON Welcome, Scrypt/);
+      expect(scrypt).toHaveBeenCalledTimes(1);
+    } finally {
+      scrypt.mockRestore();
+    }
+  });
+
+  it('keeps no PIN in clear in the session, the debug record or the logs, through a mismatch and a PIN change', async () => {
+    const logs = captureLogs();
+    const { app: logged } = await startApp(backing.env({ LOG_LEVEL: 'trace', RATE_LIMIT_PER_IP: '100000', REDIS_KEY_PREFIX: `${backing.redis.keyPrefix}logged:` }), {
+      logDestination: logs.stream,
+    });
+    const redis = new Redis(TEST_REDIS_URL);
+    const rawSession = (sessionId: string) => redis.get(`${backing.redis.keyPrefix}logged:session:${sessionId}`);
+    const debugOf = (sessionId: string) =>
+      logged.inject({ method: 'GET', url: `/api/ussd/debug/${encodeURIComponent(sessionId)}`, headers: { 'x-operator-token': OPERATOR_TOKEN } });
+    const seen: string[] = [];
+    try {
+      const creator = new Handset(logged);
+      await creator.dial();
+      await creator.sendAll('2', '2', 'Held Pin', '00', '86420');
+      seen.push((await rawSession(creator.sessionId))!, (await debugOf(creator.sessionId)).body);
+      expect(await creator.send('86421')).toMatch(/^CON The PINs did not match\./);
+      expect(await creator.send('86420')).toMatch(/^CON Enter the same PIN again/);
+      seen.push((await rawSession(creator.sessionId))!, (await debugOf(creator.sessionId)).body);
+      const created = await creator.send('86420');
+      const customerId = /C[0-9A-F]{8}/.exec(created)![0];
+
+      const changer = new Handset(logged);
+      await changer.dial();
+      await changer.sendAll('2', '1', customerId, '86420', '2', '86420', '75319');
+      const changing = (await rawSession(changer.sessionId))!;
+      expect(changing).toMatch(/"heldPin":"h1\.k1\./);
+      seen.push(changing, (await debugOf(changer.sessionId)).body);
+      expect(await changer.send('75319')).toMatch(/^CON Your PIN has been changed\./);
+      seen.push((await rawSession(changer.sessionId))!);
+    } finally {
+      redis.disconnect();
+      await logged.close();
+    }
+    const everything = [...seen, ...logs.raw].join('\n');
+    expect(logs.raw.length).toBeGreaterThan(10);
+    for (const pin of ['86420', '86421', '75319']) expect(everything).not.toContain(pin);
+    expect(logs.raw.join('')).not.toMatch(/h1\.k1\.|v1\.k1\./);
+    for (const debugBody of [seen[1], seen[3], seen[5]]) expect(debugBody).not.toMatch(/h1\.|v1\./);
+  });
+});
+
 describe('log in, lockout, change PIN, log out', () => {
   it('logs in, shows the account, changes the PIN and logs out', async () => {
     const { customerId, handset: creator } = await createAccount('Amina Njeri', 'amina@example.org');
@@ -350,6 +408,7 @@ describe('operator endpoints', () => {
     expect(record.activeSessions).toContain(handset.sessionId);
     expect(response.body).not.toContain('24680');
     expect(response.body).not.toContain('v1.k1');
+    expect(response.body).not.toContain('h1.k1');
 
     const list = await app.inject({ method: 'GET', url: '/api/ussd/sessions', headers: { 'x-operator-token': OPERATOR_TOKEN } });
     expect(list.statusCode).toBe(200);
@@ -362,6 +421,10 @@ describe('operator endpoints', () => {
       const raw = await redis.get(`${backing.redis.keyPrefix}session:${handset.sessionId}`);
       expect(raw).toContain('createPinConfirm');
       expect(raw).not.toContain('24680');
+      // The first entry is held encrypted (not hashed) until the confirmation; never shown to an operator.
+      const heldPin = (JSON.parse(raw!) as { state: { draft: { heldPin: string } } }).state.draft.heldPin;
+      expect(heldPin).toMatch(/^h1\.k1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+      expect(response.body).not.toContain(heldPin.split('.')[4]);
       expect(await redis.ttl(`${backing.redis.keyPrefix}session:${handset.sessionId}`)).toBeGreaterThan(170);
     } finally {
       redis.disconnect();

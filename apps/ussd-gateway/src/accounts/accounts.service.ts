@@ -26,20 +26,24 @@ export class AccountsService {
     @InjectPinoLogger(AccountsService.name) private readonly logger: PinoLogger,
   ) {}
 
-  seal(pin: string): Promise<string> {
-    return this.vault.seal(pin);
+  /** A new PIN as first entered, kept (encrypted) in the session until it is confirmed. */
+  hold(pin: string): string {
+    return this.vault.hold(pin);
   }
 
-  matches(pin: string, sealed: string): Promise<boolean> {
-    return this.vault.verify(pin, sealed);
+  /** Whether the confirmation matches the held PIN; no scrypt (see PinVault). */
+  matches(pin: string, heldPin: string): Promise<boolean> {
+    return this.vault.matchesHeld(pin, heldPin);
   }
 
   /** Creates the account and returns its new Customer ID, drawing again if the random one is taken. */
-  async create(input: { phoneNumber: string; fullName: string; email: string | null; sealedPin: string }): Promise<string> {
+  async create(input: { phoneNumber: string; fullName: string; email: string | null; heldPin: string }): Promise<string> {
+    const { heldPin, ...account } = input;
+    const pinHash = await this.vault.sealHeld(heldPin);
     for (let attempt = 1; ; attempt += 1) {
       const customerId = newCustomerId();
       try {
-        await this.accounts.create({ ...input, customerId, pinHash: input.sealedPin, pinKeyId: this.vault.keyIdOf(input.sealedPin) });
+        await this.accounts.create({ ...account, customerId, pinHash, pinKeyId: this.vault.keyIdOf(pinHash) });
         this.logger.info({ customerId }, 'account created');
         return customerId;
       } catch (error) {
@@ -78,10 +82,11 @@ export class AccountsService {
     return { customerId: account.customerId, fullName: account.fullName, email: account.email, phoneNumber: account.phoneNumber };
   }
 
-  async replacePin(customerId: string, sealedPin: string): Promise<void> {
+  async replacePin(customerId: string, heldPin: string): Promise<void> {
     const account = await this.accounts.findByCustomerId(customerId);
     if (!account) throw new Error('account vanished during a PIN change');
-    await this.accounts.replacePin(account.id, sealedPin, this.vault.keyIdOf(sealedPin));
+    const pinHash = await this.vault.sealHeld(heldPin);
+    await this.accounts.replacePin(account.id, pinHash, this.vault.keyIdOf(pinHash));
   }
 
   /** Re-encrypts every PIN sealed under a retired key; returns how many were rewrapped. */

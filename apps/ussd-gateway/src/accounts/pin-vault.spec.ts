@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import crypto, { randomBytes } from 'node:crypto';
 import { parseKey, PinVault } from './pin-vault';
 
 const key = (id: string) => ({ id, key: randomBytes(32) });
@@ -38,5 +38,56 @@ describe('PinVault', () => {
     expect(parseKey('00'.repeat(32))).toHaveLength(32);
     expect(parseKey(randomBytes(32).toString('base64'))).toHaveLength(32);
     expect(() => parseKey(randomBytes(16).toString('base64'))).toThrow('32 bytes');
+  });
+
+  describe('a new PIN held until its confirmation', () => {
+    afterEach(() => jest.restoreAllMocks());
+
+    it('is encrypted, never contains the PIN, and is compared without scrypt', async () => {
+      const scrypt = jest.spyOn(crypto, 'scrypt');
+      const [a, b] = [vault.hold('24680'), vault.hold('24680')];
+      expect(a).not.toBe(b);
+      expect(a.startsWith('h1.k2.')).toBe(true);
+      expect(a).not.toContain('24680');
+      expect(Buffer.from(a.split('.')[4]!, 'base64url').toString('latin1')).not.toContain('24680');
+      await expect(vault.matchesHeld('24680', a)).resolves.toBe(true);
+      await expect(vault.matchesHeld('24681', a)).resolves.toBe(false);
+      await expect(vault.matchesHeld('2468', a)).resolves.toBe(false);
+      expect(scrypt).not.toHaveBeenCalled();
+    });
+
+    it('is hashed once, when it is sealed for storage', async () => {
+      const scrypt = jest.spyOn(crypto, 'scrypt');
+      const sealed = await vault.sealHeld(vault.hold('24680'));
+      expect(scrypt).toHaveBeenCalledTimes(1);
+      expect(sealed.startsWith('v1.k2.')).toBe(true);
+      await expect(vault.verify('24680', sealed)).resolves.toBe(true);
+    });
+
+    it('and a sealed value never pass for each other, and tampering is refused', async () => {
+      const held = vault.hold('24680');
+      const sealed = await vault.seal('24680');
+      await expect(vault.verify('24680', held)).rejects.toThrow('unknown sealed PIN format');
+      await expect(vault.verify('24680', held.replace(/^h1\./, 'v1.'))).rejects.toThrow();
+      await expect(vault.matchesHeld('24680', sealed.replace(/^v1\./, 'h1.'))).rejects.toThrow();
+      await expect(vault.sealHeld(sealed.replace(/^v1\./, 'h1.'))).rejects.toThrow();
+      const parts = held.split('.');
+      const flipped = [...parts.slice(0, 4), Buffer.from('13579').toString('base64url')].join('.');
+      await expect(vault.matchesHeld('13579', flipped)).rejects.toThrow();
+    });
+
+    it('opens under a retired key (a rotation during the session)', async () => {
+      const held = new PinVault(retired).hold('24680');
+      await expect(vault.matchesHeld('24680', held)).resolves.toBe(true);
+      const sealed = await vault.sealHeld(held);
+      expect(vault.keyIdOf(sealed)).toBe('k2');
+    });
+
+    it('accepts the sealed form that drafts saved before this change hold', async () => {
+      const sealed = await vault.seal('24680');
+      await expect(vault.matchesHeld('24680', sealed)).resolves.toBe(true);
+      await expect(vault.matchesHeld('24681', sealed)).resolves.toBe(false);
+      await expect(vault.sealHeld(sealed)).resolves.toBe(sealed);
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes, scrypt, ScryptOptions, timingSafeEqual } from 'node:crypto';
+import { BinaryLike, createCipheriv, createDecipheriv, createHash, randomBytes, scrypt, ScryptOptions, timingSafeEqual } from 'node:crypto';
 
 /**
  * PINs at rest: a slow salted hash (scrypt), then that hash encrypted with AES-256-GCM under a named key. A five-digit
@@ -7,6 +7,10 @@ import { createCipheriv, createDecipheriv, randomBytes, scrypt, ScryptOptions, t
  *
  * Sealed form: `v1.<keyId>.<iv>.<tag>.<ciphertext>` (base64url), where the plaintext is
  * `scrypt$<log2 N>$<r>$<p>$<salt>$<hash>` (base64url).
+ *
+ * Held form (a new PIN between its entry and its confirmation, in the session only): `h1.<keyId>.<iv>.<tag>.<ciphertext>`,
+ * the PIN itself encrypted under the same key. Not hashed: a new PIN costs one scrypt, when it is written. The two
+ * forms are authenticated under different associated data, so neither opens as the other.
  */
 
 export interface PinKey {
@@ -22,13 +26,23 @@ export function parseKey(value: string): Buffer {
   return key;
 }
 
-function scryptAsync(pin: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
+function scryptAsync(pin: BinaryLike, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
     scrypt(pin, salt, keyLength, options, (error, derived) => (error ? reject(error) : resolve(derived))),
   );
 }
 
 const b64 = (buffer: Buffer): string => buffer.toString('base64url');
+const sha256 = (data: Buffer): Buffer => createHash('sha256').update(data).digest();
+
+interface ValueForm {
+  name: string;
+  version: string;
+  aad(keyId: string): Buffer;
+}
+
+const SEALED: ValueForm = { name: 'sealed', version: 'v1', aad: (keyId) => Buffer.from(keyId) };
+const HELD: ValueForm = { name: 'held', version: 'h1', aad: (keyId) => Buffer.from(`held PIN:${keyId}`) };
 const unb64 = (text: string): Buffer => Buffer.from(text, 'base64url');
 
 export class PinVault {
@@ -45,16 +59,46 @@ export class PinVault {
     return this.current.id;
   }
 
-  async seal(pin: string): Promise<string> {
+  async seal(pin: BinaryLike): Promise<string> {
     const { log2N, r, p, keyLength, saltLength } = SCRYPT;
     const salt = randomBytes(saltLength);
     const hash = await scryptAsync(pin, salt, keyLength, { N: 2 ** log2N, r, p, maxmem: 64 * 1024 * 1024 });
-    return this.encrypt(`scrypt$${log2N}$${r}$${p}$${b64(salt)}$${b64(hash)}`);
+    return this.encrypt(SEALED, Buffer.from(`scrypt$${log2N}$${r}$${p}$${b64(salt)}$${b64(hash)}`));
+  }
+
+  /** A new PIN kept until it is confirmed: encrypted, not hashed (see the held form above). */
+  hold(pin: string): string {
+    return this.encrypt(HELD, Buffer.from(pin, 'utf8'));
+  }
+
+  /**
+   * Whether `pin` is the held one, in constant time (both sides digested to one length first). A value sealed by an
+   * earlier version of this service (drafts in sessions that straddle a deployment) is verified the old way.
+   */
+  async matchesHeld(pin: string, held: string): Promise<boolean> {
+    if (held.startsWith(`${SEALED.version}.`)) return this.verify(pin, held);
+    const expected = this.decrypt(HELD, held);
+    try {
+      return timingSafeEqual(sha256(expected), sha256(Buffer.from(pin, 'utf8')));
+    } finally {
+      expected.fill(0);
+    }
+  }
+
+  /** Seals a held PIN for storage: the one scrypt of its life. */
+  async sealHeld(held: string): Promise<string> {
+    if (held.startsWith(`${SEALED.version}.`)) return held;
+    const pin = this.decrypt(HELD, held);
+    try {
+      return await this.seal(pin);
+    } finally {
+      pin.fill(0);
+    }
   }
 
   /** Constant-time comparison of the candidate's hash with the stored one. */
   async verify(pin: string, sealed: string): Promise<boolean> {
-    const parts = this.decrypt(sealed).split('$');
+    const parts = this.decrypt(SEALED, sealed).toString('utf8').split('$');
     if (parts.length !== 6 || parts[0] !== 'scrypt') throw new Error('unknown PIN hash format');
     const [, log2N, r, p, salt, hash] = parts as [string, string, string, string, string, string];
     const expected = unb64(hash);
@@ -73,27 +117,27 @@ export class PinVault {
 
   /** Re-encrypts under the current key without knowing the PIN (used when a retired key is still in use). */
   rewrap(sealed: string): string {
-    return this.encrypt(this.decrypt(sealed));
+    return this.encrypt(SEALED, this.decrypt(SEALED, sealed));
   }
 
-  private encrypt(plaintext: string): string {
+  private encrypt(form: ValueForm, plaintext: Buffer): string {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.current.key, iv);
     // The key id is authenticated data: moving a value under another id makes it fail to open.
-    cipher.setAAD(Buffer.from(this.current.id));
-    const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return ['v1', this.current.id, b64(iv), b64(cipher.getAuthTag()), b64(ciphertext)].join('.');
+    cipher.setAAD(form.aad(this.current.id));
+    const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+    return [form.version, this.current.id, b64(iv), b64(cipher.getAuthTag()), b64(ciphertext)].join('.');
   }
 
-  private decrypt(sealed: string): string {
-    const [version, keyId, iv, tag, ciphertext] = sealed.split('.');
-    if (version !== 'v1' || !keyId || !iv || !tag || ciphertext === undefined) throw new Error('unknown sealed PIN format');
+  private decrypt(form: ValueForm, value: string): Buffer {
+    const [version, keyId, iv, tag, ciphertext] = value.split('.');
+    if (version !== form.version || !keyId || !iv || !tag || ciphertext === undefined) throw new Error(`unknown ${form.name} PIN format`);
     const key = this.keys.get(keyId);
     if (!key) throw new Error(`PIN key "${keyId}" is not configured (PIN_ENCRYPTION_KEY_ID / PIN_PREVIOUS_KEYS)`);
     const decipher = createDecipheriv('aes-256-gcm', key, unb64(iv));
-    decipher.setAAD(Buffer.from(keyId));
+    decipher.setAAD(form.aad(keyId));
     decipher.setAuthTag(unb64(tag));
-    return Buffer.concat([decipher.update(unb64(ciphertext)), decipher.final()]).toString('utf8');
+    return Buffer.concat([decipher.update(unb64(ciphertext)), decipher.final()]);
   }
 }
 

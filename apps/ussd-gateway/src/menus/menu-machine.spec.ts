@@ -26,7 +26,7 @@ function settle(step: Step, results: Partial<Record<Effect['type'], EffectResult
 }
 
 const defaults: Partial<Record<Effect['type'], EffectResult>> = {
-  sealPin: { type: 'sealed', sealed: 'sealed-pin' },
+  holdPin: { type: 'held', heldPin: 'held-pin' },
   matchPin: { type: 'matched', match: true },
   createAccount: { type: 'created', customerId: 'C0A1B2C3D' },
   verifyPin: { type: 'verified', outcome: { kind: 'ok', firstName: 'Jane' } },
@@ -63,7 +63,7 @@ describe('menu machine', () => {
       const state: MenuState = {
         screen,
         topic: 'about',
-        draft: { fullName: 'Jane', sealedPin: 'x' },
+        draft: { fullName: 'Jane', heldPin: 'x' },
         loginCustomerId: 'C0A1B2C3D',
         auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' },
       };
@@ -109,10 +109,31 @@ describe('menu machine', () => {
     expect(text(mismatch)).toContain('The PINs did not match.');
   });
 
-  it('never keeps a PIN in the state, only the sealed form', () => {
-    const state = walk(['2', '2', 'Jane', '00', '24680']);
+  it('never keeps a PIN in the state, only the held form, which goes to the confirmation and the write', () => {
+    const pinEntered = applyInput(walk(['2', '2', 'Jane', '00']), '24680', renderer);
+    expect(pinEntered.effect).toEqual({ type: 'holdPin', pin: '24680' });
+    const state = applyEffectResult(pinEntered.state, { type: 'held', heldPin: 'held-pin' }).state;
     expect(JSON.stringify(state)).not.toContain('24680');
-    expect(state.draft?.sealedPin).toBe('sealed-pin');
+    expect(state.draft?.heldPin).toBe('held-pin');
+    const confirmed = applyInput(state, '24680', renderer);
+    expect(confirmed.effect).toEqual({ type: 'matchPin', pin: '24680', heldPin: 'held-pin' });
+    expect(applyEffectResult(confirmed.state, { type: 'matched', match: true }).effect).toEqual({
+      type: 'createAccount',
+      fullName: 'Jane',
+      email: null,
+      heldPin: 'held-pin',
+    });
+    const changing = walk(['2', '24680', '97531'], defaults, { screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } });
+    expect(changing).toMatchObject({ screen: 'changePinConfirm', draft: { heldPin: 'held-pin' } });
+    const changed = applyInput(changing, '97531', renderer);
+    expect(applyEffectResult(changed.state, { type: 'matched', match: true }).effect).toEqual({ type: 'replacePin', customerId: 'C0A1B2C3D', heldPin: 'held-pin' });
+  });
+
+  it('confirms a draft saved before PINs were held (its sealed form) the same way', () => {
+    const legacy: MenuState = { screen: 'createPinConfirm', draft: { fullName: 'Jane', email: null, sealedPin: 'v1.k1.sealed' } };
+    const confirmed = applyInput(legacy, '24680', renderer);
+    expect(confirmed.effect).toEqual({ type: 'matchPin', pin: '24680', heldPin: 'v1.k1.sealed' });
+    expect(applyEffectResult(confirmed.state, { type: 'matched', match: true }).effect).toMatchObject({ type: 'createAccount', heldPin: 'v1.k1.sealed' });
   });
 
   it('logs in, shows details, changes the PIN and logs out', () => {
@@ -160,7 +181,7 @@ describe('menu machine', () => {
 describe('every reachable screen fits on a handset', () => {
   const inputs = ['', '1', '2', '3', '98', '0', '00', '*', '9', 'x', 'Bartholomew Alexandre Çelebi-Øvergård', 'a@b.co', '24680', '12345', '123', 'C0A1B2C3D'];
   const outcomes: Record<Effect['type'], EffectResult[]> = {
-    sealPin: [{ type: 'sealed', sealed: 'sealed-pin' }],
+    holdPin: [{ type: 'held', heldPin: 'held-pin' }],
     matchPin: [
       { type: 'matched', match: true },
       { type: 'matched', match: false },

@@ -4,7 +4,8 @@ import { isPinShaped, isTrivialPin, normalizeCustomerId, normalizeEmail, normali
 /**
  * The menu logic as a pure state machine: state in, input out, no I/O. Work that needs the database or the PIN
  * vault is requested as an `Effect`; the caller performs it and feeds the `EffectResult` back. The state is plain
- * JSON (any instance can continue a session) and never holds a PIN: only the sealed (hashed, encrypted) form.
+ * JSON (any instance can continue a session) and never holds a PIN in clear: a new PIN waiting for its confirmation
+ * is held encrypted (PinVault's held form), and hashed only when it is written.
  */
 
 export const SCREENS = [
@@ -61,7 +62,17 @@ export interface MenuState {
   topic?: InfoTopic;
   /** Page of a long body (information texts, account details), from 0. */
   page?: number;
-  draft?: { fullName?: string; email?: string | null; sealedPin?: string };
+  draft?: {
+    fullName?: string;
+    email?: string | null;
+    /** The new PIN as first entered, encrypted (never hashed here: that happens once, when it is written). */
+    heldPin?: string;
+    /**
+     * Drafts saved before PINs were held rather than sealed carry the sealed form here; read for as long as such a
+     * session can live (SESSION_TTL_SECONDS after the deployment), then this field can go.
+     */
+    sealedPin?: string;
+  };
   loginCustomerId?: string;
   auth?: { customerId: string; firstName: string };
   details?: AccountDetails;
@@ -69,12 +80,12 @@ export interface MenuState {
 }
 
 export type Effect =
-  | { type: 'sealPin'; pin: string }
-  | { type: 'matchPin'; pin: string; sealed: string }
-  | { type: 'createAccount'; fullName: string; email: string | null; sealedPin: string }
+  | { type: 'holdPin'; pin: string }
+  | { type: 'matchPin'; pin: string; heldPin: string }
+  | { type: 'createAccount'; fullName: string; email: string | null; heldPin: string }
   | { type: 'verifyPin'; customerId: string; pin: string }
   | { type: 'loadAccount'; customerId: string }
-  | { type: 'replacePin'; customerId: string; sealedPin: string };
+  | { type: 'replacePin'; customerId: string; heldPin: string };
 
 export type VerifyOutcome =
   | { kind: 'ok'; firstName: string }
@@ -83,7 +94,7 @@ export type VerifyOutcome =
   | { kind: 'unknown' };
 
 export type EffectResult =
-  | { type: 'sealed'; sealed: string }
+  | { type: 'held'; heldPin: string }
   | { type: 'matched'; match: boolean }
   | { type: 'created'; customerId: string }
   | { type: 'verified'; outcome: VerifyOutcome }
@@ -225,11 +236,11 @@ export function applyInput(current: MenuState, rawInput: string, context: Machin
     case 'changePinNew':
       if (!isPinShaped(input)) return stay(state, { kind: 'invalidPin' });
       if (isTrivialPin(input)) return stay(state, { kind: 'trivialPin' });
-      return { state, effect: { type: 'sealPin', pin: input } };
+      return { state, effect: { type: 'holdPin', pin: input } };
     case 'createPinConfirm':
     case 'changePinConfirm':
       if (!isPinShaped(input)) return stay(state, { kind: 'invalidPin' });
-      return { state, effect: { type: 'matchPin', pin: input, sealed: requireValue(state.draft?.sealedPin, 'draft.sealedPin') } };
+      return { state, effect: { type: 'matchPin', pin: input, heldPin: heldPinOf(state) } };
     case 'accountHome': {
       const auth = requireValue(state.auth, 'auth');
       if (input === '1') return { state, effect: { type: 'loadAccount', customerId: auth.customerId } };
@@ -247,22 +258,22 @@ export function applyInput(current: MenuState, rawInput: string, context: Machin
 /** The answer to the effect that `state` asked for. */
 export function applyEffectResult(state: MenuState, result: EffectResult): Step {
   switch (result.type) {
-    case 'sealed':
-      if (state.screen === 'createPin') return go(state, 'createPinConfirm', { draft: { ...state.draft, sealedPin: result.sealed } });
-      if (state.screen === 'changePinNew') return go(state, 'changePinConfirm', { draft: { sealedPin: result.sealed } });
+    case 'held':
+      if (state.screen === 'createPin') return go(state, 'createPinConfirm', { draft: { ...state.draft, heldPin: result.heldPin } });
+      if (state.screen === 'changePinNew') return go(state, 'changePinConfirm', { draft: { heldPin: result.heldPin } });
       break;
     case 'matched': {
-      const sealedPin = requireValue(state.draft?.sealedPin, 'draft.sealedPin');
+      const heldPin = heldPinOf(state);
       if (state.screen === 'createPinConfirm') {
         if (!result.match) {
           return go(state, 'createPin', { draft: { fullName: state.draft?.fullName, email: state.draft?.email }, notice: { kind: 'pinMismatch' } });
         }
         const fullName = requireValue(state.draft?.fullName, 'draft.fullName');
-        return { state, effect: { type: 'createAccount', fullName, email: state.draft?.email ?? null, sealedPin } };
+        return { state, effect: { type: 'createAccount', fullName, email: state.draft?.email ?? null, heldPin } };
       }
       if (state.screen === 'changePinConfirm') {
         if (!result.match) return go(state, 'changePinNew', { notice: { kind: 'pinMismatch' } });
-        return { state, effect: { type: 'replacePin', customerId: requireValue(state.auth, 'auth').customerId, sealedPin } };
+        return { state, effect: { type: 'replacePin', customerId: requireValue(state.auth, 'auth').customerId, heldPin } };
       }
       break;
     }
@@ -300,6 +311,10 @@ function afterVerify(state: MenuState, outcome: VerifyOutcome): Step {
       return go(state, 'loginCustomerId', { notice: { kind: 'wrongCredentials' } });
   }
   return assertNever(outcome);
+}
+
+function heldPinOf(state: MenuState): string {
+  return requireValue(state.draft?.heldPin ?? state.draft?.sealedPin, 'draft.heldPin');
 }
 
 function requireValue<T>(value: T | undefined | null, name: string): T {

@@ -26,7 +26,7 @@ export class OperatorsController {
         context: {
           sessionId: record.sessionId,
           phoneNumber: record.phoneNumber,
-          // The screen text only; the state (which holds the sealed PIN of a flow in progress) is never shown.
+          // The screen text only; the state (which holds the encrypted new PIN of a flow in progress) is never shown.
           message: last.replace(/^(CON|END) /, ''),
           isAuthenticated: isAuthenticated(record.state),
         },

@@ -158,10 +158,10 @@ export class UssdSessionService {
 
   private async perform(effect: Effect, session: SessionRecord): Promise<EffectResult> {
     switch (effect.type) {
-      case 'sealPin':
-        return { type: 'sealed', sealed: await this.accounts.seal(effect.pin) };
+      case 'holdPin':
+        return { type: 'held', heldPin: this.accounts.hold(effect.pin) };
       case 'matchPin':
-        return { type: 'matched', match: await this.accounts.matches(effect.pin, effect.sealed) };
+        return { type: 'matched', match: await this.accounts.matches(effect.pin, effect.heldPin) };
       case 'createAccount':
         return {
           type: 'created',
@@ -169,7 +169,7 @@ export class UssdSessionService {
             phoneNumber: session.phoneNumber,
             fullName: effect.fullName,
             email: effect.email,
-            sealedPin: effect.sealedPin,
+            heldPin: effect.heldPin,
           }),
         };
       case 'verifyPin':
@@ -177,7 +177,7 @@ export class UssdSessionService {
       case 'loadAccount':
         return { type: 'loaded', account: await this.accounts.details(effect.customerId) };
       case 'replacePin':
-        await this.accounts.replacePin(effect.customerId, effect.sealedPin);
+        await this.accounts.replacePin(effect.customerId, effect.heldPin);
         return { type: 'replaced' };
     }
   }
