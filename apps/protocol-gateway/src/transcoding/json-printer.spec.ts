@@ -289,6 +289,19 @@ describe('JsonPrinter prints the very bytes the gateway sent before (JSON.string
     ]);
   });
 
+  it('escapes strings, map keys and the rest exactly as JSON.stringify did, for every UTF-16 code unit', () => {
+    const type = fixtures.lookupType('dmrv.fixture.EverythingElse');
+    const units = Array.from({ length: 0x10000 }, (_, unit) => String.fromCharCode(unit));
+    const labels = Object.fromEntries(units.map((unit) => [`k${unit}`, `${unit}v`]));
+    const message = type.fromObject({
+      strings: [...units, units.join(''), '😀', '\ud83d', '\ude00x', 'x\ud83d'],
+      labels,
+      mask: { paths: ['a"b', 'c\\d\u0001'] },
+    }) as unknown as Record<string, unknown>;
+    const { ours, old } = both(fixtures, type, message);
+    expect(ours).toBe(old);
+  });
+
   it('on every record of the local chain node seed', () => {
     const seed = buildSeed();
     const entities = seed.entities.map((entity, index) => ({

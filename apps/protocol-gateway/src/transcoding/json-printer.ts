@@ -1,4 +1,5 @@
 import { Enum, Field, Message, Root, Type } from 'protobufjs';
+import { utcDateTime } from './rfc3339';
 
 /** A response that cannot be printed (e.g. an Any of a type we have no descriptor for). */
 export class PrintError extends Error {
@@ -81,7 +82,17 @@ function int64Json(value: unknown): string {
       high < SAFE_HIGH_WORD && high >= -SAFE_HIGH_WORD ? String(longToNumber(value)) : value.toString();
     return `"${digits}"`;
   }
-  return JSON.stringify(int64Text(value));
+  return jsonString(int64Text(value));
+}
+
+// What JSON.stringify escapes in a string: quote, backslash, control characters, and surrogates (lone ones are
+// escaped; paired ones, rare, simply take the slow path).
+// eslint-disable-next-line no-control-regex -- control characters are exactly what must be found
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** JSON.stringify of a string; most strings (DIDs, addresses, names) need no escaping and skip its set-up cost. */
+function jsonString(value: string): string {
+  return NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
 }
 
 /** JSON.stringify of a number: finite numbers print as JavaScript prints them, anything else as null. */
@@ -98,7 +109,7 @@ function floatJson(value: number): string {
 }
 
 function bytesJson(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'string') return jsonString(value);
   if (value instanceof Uint8Array)
     return `"${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64')}"`;
   return '""';
@@ -119,8 +130,7 @@ function timestampJson(message: Record<string, unknown>): string {
   if (seconds < MIN_TIMESTAMP || seconds > MAX_TIMESTAMP || nanos < 0 || nanos > 999_999_999) {
     throw new PrintError('timestamp out of range');
   }
-  const iso = new Date(seconds * 1000).toISOString(); // yyyy-mm-ddThh:mm:ss.000Z
-  return `"${iso.slice(0, 19)}${fraction(nanos)}Z"`;
+  return `"${utcDateTime(seconds)}${fraction(nanos)}Z"`;
 }
 
 function durationJson(message: Record<string, unknown>): string {
@@ -184,7 +194,8 @@ function messageWriter(fields: readonly CompiledField[]): MessageWriter {
  * field), so printing a page of 50 claims does not re-inspect descriptors for every value.
  */
 export class JsonPrinter {
-  private readonly writers = new Map<string, MessageWriter>();
+  // Keyed by the descriptor itself: protobufjs computes `fullName` afresh on every read.
+  private readonly writers = new Map<Type, MessageWriter>();
 
   constructor(private readonly root: Root) {}
 
@@ -194,12 +205,12 @@ export class JsonPrinter {
   }
 
   private writerFor(type: Type): MessageWriter {
-    const cached = this.writers.get(type.fullName);
+    const cached = this.writers.get(type);
     if (cached) return cached;
     // Registered before its fields are compiled, so recursive types resolve to the same writer.
     let compiled: MessageWriter | undefined;
     const writer: MessageWriter = (message) => (compiled ??= this.compile(type))(message);
-    this.writers.set(type.fullName, writer);
+    this.writers.set(type, writer);
     return writer;
   }
 
@@ -219,7 +230,7 @@ export class JsonPrinter {
         return (message) => this.list(message.values as Record<string, unknown>[] | undefined);
       case '.google.protobuf.FieldMask':
         return (message) =>
-          JSON.stringify(
+          jsonString(
             ((message.paths as string[] | undefined) ?? [])
               .map((path) => path.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()))
               .join(','),
@@ -249,7 +260,7 @@ export class JsonPrinter {
       return (value) => {
         let out = '{';
         for (const [key, item] of Object.entries((value as Record<string, unknown> | undefined) ?? {})) {
-          out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${one(item)}`;
+          out += `${out.length === 1 ? '' : ','}${jsonString(key)}:${one(item)}`;
         }
         return `${out}}`;
       };
@@ -291,7 +302,7 @@ export class JsonPrinter {
       case 'bool':
         return (value) => (value === true ? 'true' : 'false');
       case 'string':
-        return (value) => (typeof value === 'string' ? JSON.stringify(value) : '""');
+        return (value) => (typeof value === 'string' ? jsonString(value) : '""');
       case 'bytes':
         return bytesJson;
       default:
@@ -317,7 +328,7 @@ export class JsonPrinter {
       // an Any.
       return JSON.stringify({ '@type': typeUrl, ...(JSON.parse(inner) as Record<string, unknown>) });
     }
-    return `{"@type":${JSON.stringify(typeUrl)},"value":${inner}}`;
+    return `{"@type":${jsonString(typeUrl)},"value":${inner}}`;
   }
 
   private struct(message: Record<string, unknown>): string {
@@ -325,7 +336,7 @@ export class JsonPrinter {
     for (const [key, item] of Object.entries(
       (message.fields as Record<string, Record<string, unknown>> | undefined) ?? {},
     )) {
-      out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${this.value(item)}`;
+      out += `${out.length === 1 ? '' : ','}${jsonString(key)}:${this.value(item)}`;
     }
     return `${out}}`;
   }
@@ -339,7 +350,7 @@ export class JsonPrinter {
       case 'numberValue':
         return floatJson(Number(message.numberValue));
       case 'stringValue':
-        return JSON.stringify(String(message.stringValue));
+        return jsonString(String(message.stringValue));
       case 'boolValue':
         return message.boolValue === true ? 'true' : 'false';
       case 'structValue':
