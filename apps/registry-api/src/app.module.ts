@@ -10,6 +10,7 @@ import { ApiClientGuard } from './auth/api-client.guard';
 import { AuthModule } from './auth/auth.module';
 import { RateLimitGuard } from './auth/rate-limit.guard';
 import { apiBasePath, RegistryConfig } from './config/registry.config';
+import { DatabaseChangesModule } from './database/database-changes.module';
 import { dataSourceOptions } from './database/data-source';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { OPENAPI_DOCUMENT, SystemController } from './openapi/system.controller';
@@ -34,8 +35,9 @@ export class AppModule {
           // Not the default storage: it keeps a timer per hit and stalls the service under sustained load.
           storage: new MemoryRateLimitStorage(),
         }),
+        DatabaseChangesModule.forRoot(config),
         AuthModule.forRoot(config),
-        RegistryModule,
+        RegistryModule.forRoot(config),
       ],
       controllers: [SystemController],
       providers: [

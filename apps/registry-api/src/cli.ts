@@ -13,7 +13,7 @@ const USAGE = `usage: node dist/cli.js <command>
   refresh                                   refresh rollups and quarterly claims after loading records
   clients create --name NAME [--json]       create an API client and print its secret once
   clients list [--json]                     list API clients
-  clients revoke <client_id>                revoke an API client (401 from the next request on)
+  clients revoke <client_id>                revoke an API client (serving APIs refuse it within milliseconds)
 `;
 
 class UsageError extends Error {}

@@ -1,6 +1,8 @@
 import { EmbeddedPostgres, spawnEmbeddedPostgres } from '@dmrv/embedded-postgres';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createClient } from '../src/cli/clients';
+import { ApiClientCache } from '../src/auth/api-client-cache';
+import { createClient, revokeClient } from '../src/cli/clients';
+import { ChangeListener } from '../src/database/change-listener';
 import { createDataSource, runMigrations } from '../src/database/data-source';
 import { seedRegistry } from '../src/database/seed';
 import { get, startApp } from './registry-test-kit';
@@ -14,7 +16,7 @@ describe('registry-api on the embedded PostgreSQL (PGlite)', () => {
 
   beforeAll(async () => {
     embedded = await spawnEmbeddedPostgres();
-    expect(await runMigrations(embedded.url)).toEqual(['RegistrySchema1732240000000', 'TouchUpdatedAt1732240100000']);
+    expect(await runMigrations(embedded.url)).toEqual(['RegistrySchema1732240000000', 'TouchUpdatedAt1732240100000', 'ChangeNotifications1732240200000']);
     const dataSource = await createDataSource(embedded.url, 1).initialize();
     try {
       await seedRegistry((sql, params) => dataSource.query(sql, params), { households: 300, seed: 5, batchSize: 100 });
@@ -28,6 +30,21 @@ describe('registry-api on the embedded PostgreSQL (PGlite)', () => {
   afterAll(async () => {
     await app?.close();
     await embedded?.stop();
+  });
+
+  it('finds that PGlite does not deliver notifications across connections, and reads API clients per request', async () => {
+    expect(app.get(ChangeListener).state).toBe('unsupported');
+    expect(app.get(ApiClientCache).isTrusted).toBe(false);
+    const dataSource = await createDataSource(embedded.url, 1).initialize();
+    try {
+      const client = await createClient(dataSource, 'revoked at once');
+      expect((await get(app, '/v1/households/stats', { authorization: `Bearer ${client.bearerKey}` })).statusCode).toBe(200);
+      expect(await revokeClient(dataSource, client.clientId)).toBe(true);
+      const refused = await get(app, '/v1/households/stats', { authorization: `Bearer ${client.bearerKey}` });
+      expect({ status: refused.statusCode, body: refused.json() }).toEqual({ status: 401, body: { message: 'Invalid or revoked credentials' } });
+    } finally {
+      await dataSource.destroy();
+    }
   });
 
   it('is migrated once: a second run applies nothing', async () => {

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { createTestDatabase, TEST_PG_ADMIN_URL, TestDatabase } from '@dmrv/testing';
+import { createClient, revokeClient } from '../src/cli/clients';
+import { ChangeListener } from '../src/database/change-listener';
 import { basicAuth, loadFixture, RegistryFixture } from './fixtures/registry-fixture';
-import { get, startApp } from './registry-test-kit';
+import { changesApplied, get, startApp } from './registry-test-kit';
 
 // Production runs the service as a role that may only SELECT (migrations, seed and refresh run as the owner).
 describe('registry-api under a read-only role', () => {
@@ -47,6 +49,18 @@ describe('registry-api under a read-only role', () => {
       expect({ url, status: (await get(app, url, { authorization })).statusCode }).toEqual({ url, status: 200 });
     }
     expect((await get(app, '/health')).statusCode).toBe(200);
+  });
+
+  it('listens for changes with SELECT alone (LISTEN needs no privilege) and sees a revocation by the owner', async () => {
+    expect(app.get(ChangeListener).state).toBe('live');
+    const client = await createClient(fixture.dataSource, 'revoked by the owner');
+    await changesApplied(app);
+    const authorization = `Bearer ${client.bearerKey}`;
+    expect((await get(app, '/v1/households/stats', { authorization })).statusCode).toBe(200);
+    expect(await revokeClient(fixture.dataSource, client.clientId)).toBe(true);
+    await changesApplied(app);
+    const refused = await get(app, '/v1/households/stats', { authorization });
+    expect({ status: refused.statusCode, body: refused.json() }).toEqual({ status: 401, body: { message: 'Invalid or revoked credentials' } });
   });
 
   it('really is read-only', async () => {

@@ -16,7 +16,7 @@ import {
   PURCHASES,
   RegistryFixture,
 } from './fixtures/registry-fixture';
-import { get, schemaValidators, startApp } from './registry-test-kit';
+import { changesApplied, get, schemaValidators, startApp } from './registry-test-kit';
 
 // Expected values are computed here from the fixture arrays with plain loops; nothing below imports the app's
 // domain code.
@@ -451,11 +451,12 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
       expect(response.statusCode).toBe(200);
     });
 
-    it('rejects a revoked client from the next request on', async () => {
+    it('rejects a revoked client from the next request on, once the revocation has reached the service', async () => {
       const client = await createClient(fixture.dataSource, 'to be revoked');
       const header = { authorization: `Bearer ${client.bearerKey}` };
       expect((await get(app, '/v1/households/stats', header)).statusCode).toBe(200);
       expect(await revokeClient(fixture.dataSource, client.clientId)).toBe(true);
+      await changesApplied(app);
       await fails('/v1/households/stats', 401, /Invalid or revoked credentials/, header);
       expect(await revokeClient(fixture.dataSource, client.clientId)).toBe(false);
     });

@@ -2,6 +2,7 @@ import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { bootstrap } from '../src/bootstrap';
+import { ChangeListener } from '../src/database/change-listener';
 
 export interface TestResponse {
   statusCode: number;
@@ -14,7 +15,14 @@ export async function startApp(env: Record<string, string>): Promise<NestFastify
   const { app } = await bootstrap({ LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env });
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
+  // The listener connects in the background; tests start from a settled state (live, or not available).
+  await app.get(ChangeListener).started();
   return app;
+}
+
+/** Waits until every change committed so far has reached the app's in-memory caches. */
+export function changesApplied(app: NestFastifyApplication): Promise<void> {
+  return app.get(ChangeListener).synchronize();
 }
 
 export async function get(app: NestFastifyApplication, url: string, headers: Record<string, string> = {}): Promise<TestResponse> {

@@ -11,8 +11,8 @@ export class ApiClientsRepository {
   constructor(private readonly reader: SqlReader) {}
 
   /**
-   * Only clients that are not revoked can authenticate. Read on every request (so a revocation counts from the next
-   * one), hence one plain indexed query rather than the query builder.
+   * Only clients that are not revoked can authenticate. Read whenever the in-memory cache cannot answer (every
+   * request while the change listener is down), hence one plain indexed query rather than the query builder.
    */
   async findActive(id: string): Promise<ApiClientCredentialRow | null> {
     const rows = await this.reader.query<ApiClientCredentialRow>(

@@ -1,16 +1,39 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { RegistryConfig } from '../config/registry.config';
+import { API_CLIENT_CHANNEL, ChangeListener } from '../database/change-listener';
 import { SqlReader } from '../database/sql-reader';
+import { ApiClientCache } from './api-client-cache';
 import { ApiClientsRepository } from './api-clients.repository';
 import { AuthService } from './auth.service';
+
+/** The cache is trusted exactly while the listener is live, and forgets each client whose row changes. */
+export function followApiClientChanges(cache: ApiClientCache, listener: ChangeListener): ApiClientCache {
+  listener.on('live', () => cache.trust());
+  listener.on('down', () => cache.distrust());
+  listener.on('notification', (channel, payload) => {
+    if (channel === API_CLIENT_CHANNEL) cache.forget(payload);
+  });
+  if (listener.state === 'live') cache.trust();
+  return cache;
+}
 
 @Module({})
 export class AuthModule {
   static forRoot(config: RegistryConfig): DynamicModule {
     return {
       module: AuthModule,
-      providers: [{ provide: RegistryConfig, useValue: config }, SqlReader, ApiClientsRepository, AuthService],
-      exports: [AuthService],
+      providers: [
+        { provide: RegistryConfig, useValue: config },
+        SqlReader,
+        ApiClientsRepository,
+        {
+          provide: ApiClientCache,
+          inject: [ChangeListener],
+          useFactory: (listener: ChangeListener) => followApiClientChanges(new ApiClientCache(), listener),
+        },
+        AuthService,
+      ],
+      exports: [AuthService, ApiClientCache],
     };
   }
 }

@@ -2,7 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DomainError, UnauthenticatedError } from '@dmrv/errors';
 import { RegistryConfig } from '../config/registry.config';
-import { ApiClientsRepository } from './api-clients.repository';
+import { ApiClientCache } from './api-client-cache';
+import { ApiClientCredentialRow, ApiClientsRepository } from './api-clients.repository';
 import { DECOY_HASH, looksLikeSecret, parseAuthorization, secretFingerprint, verifySecret } from './credentials';
 import { FailureLimiter } from './failure-limiter';
 
@@ -23,8 +24,9 @@ export class TooManyFailuresError extends DomainError {
 
 /**
  * Verifies API client credentials. scrypt costs tens of milliseconds by design, so a successful verification is
- * remembered in memory as a SHA-256 fingerprint tied to the stored hash; the client row is still read on every
- * request, so a revocation takes effect on the next request.
+ * remembered in memory as a SHA-256 fingerprint tied to the stored hash. The client row comes from the in-memory
+ * `ApiClientCache` while the change listener is live (a revocation drops it as soon as its notification arrives)
+ * and from the database otherwise.
  */
 @Injectable()
 export class AuthService {
@@ -33,6 +35,7 @@ export class AuthService {
 
   constructor(
     private readonly clients: ApiClientsRepository,
+    private readonly cache: ApiClientCache,
     config: RegistryConfig,
   ) {
     this.failures = new FailureLimiter(config.AUTH_FAILURES_PER_MINUTE);
@@ -49,7 +52,7 @@ export class AuthService {
     }
     const retryAfter = this.failures.retryAfterSeconds(address);
     if (retryAfter > 0) throw new TooManyFailuresError(retryAfter);
-    const client = await this.clients.findActive(presented.clientId);
+    const client = this.cache.get(presented.clientId) ?? (await this.lookup(presented.clientId));
     const fingerprint = secretFingerprint(presented.secret);
     const known = client ? this.verified.get(client.id) : undefined;
     if (client && known && known.secretHash === client.secretHash && timingSafeEqual(known.fingerprint, fingerprint)) {
@@ -64,5 +67,12 @@ export class AuthService {
     if (this.verified.size >= MAX_VERIFIED) this.verified.clear();
     this.verified.set(client.id, { secretHash: client.secretHash, fingerprint });
     return client.id;
+  }
+
+  private async lookup(id: string): Promise<ApiClientCredentialRow | null> {
+    const ticket = this.cache.ticket();
+    const row = await this.clients.findActive(id);
+    if (row) this.cache.remember(row, ticket);
+    return row;
   }
 }

@@ -42,6 +42,24 @@ export class RegistryConfig extends BaseServiceConfig {
   @Min(0)
   @Max(86400)
   CACHE_MAX_AGE_SECONDS = 30;
+
+  /**
+   * How long an aggregate answer may be served from memory. A rollup refresh through our code (or a change to
+   * `projects`) drops the answers at once while the change listener is live; this bounds the staleness when it is not
+   * (refresh by hand, listener down, embedded PGlite). 0 turns the aggregate cache off.
+   */
+  @AsInteger()
+  @IsInt()
+  @Min(0)
+  @Max(86400)
+  AGGREGATE_CACHE_TTL_SECONDS = 60;
+
+  /** Most aggregate answers kept (oldest dropped first). */
+  @AsInteger()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  AGGREGATE_CACHE_MAX_ENTRIES = 2000;
 }
 
 export function apiBasePath(config: RegistryConfig): string {

@@ -1,4 +1,5 @@
 import { emissionReductionsSql } from '../domain/emission-reductions';
+import { ROLLUP_CHANNEL } from './change-listener';
 
 export type SqlRunner = (sql: string, params?: unknown[]) => Promise<unknown>;
 
@@ -36,15 +37,21 @@ export const UPSERT_CLAIMS_SQL = `
          emission_reduction_claims.ef_co2_t_per_tj, emission_reduction_claims.ef_non_co2_t_per_tj)
     IS DISTINCT FROM (EXCLUDED.fuel_kg, EXCLUDED.ncv_tj_per_t, EXCLUDED.fnrb, EXCLUDED.ef_co2_t_per_tj, EXCLUDED.ef_non_co2_t_per_tj)`;
 
+/** Serving APIs drop their cached aggregate answers on this notification (see change-listener.ts). */
+const NOTIFY_ROLLUPS_REFRESHED = `SELECT pg_notify('${ROLLUP_CHANNEL}', 'refresh')`;
+
 /**
  * Brings the rollups and the quarterly claims up to date with the records. CONCURRENTLY keeps the views readable
- * while they refresh, so a loader can run this next to a serving API.
+ * while they refresh, so a loader can run this next to a serving API. A notification follows each view, not only
+ * the last: an answer cached from a view refreshed early would otherwise outlive its data by the rest of the run.
  */
 export async function refreshRollups(run: SqlRunner): Promise<void> {
   for (const view of ROLLUP_VIEWS) {
     if (view === 'credits_issued_daily') continue;
     await run(`REFRESH MATERIALIZED VIEW CONCURRENTLY ${view}`);
+    await run(NOTIFY_ROLLUPS_REFRESHED);
   }
   await run(UPSERT_CLAIMS_SQL);
   await run('REFRESH MATERIALIZED VIEW CONCURRENTLY credits_issued_daily');
+  await run(NOTIFY_ROLLUPS_REFRESHED);
 }

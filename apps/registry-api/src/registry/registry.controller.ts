@@ -1,8 +1,8 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import type {
   CollectionPage,
   CreditsCancelled,
-  CreditsIssued,
   CreditsRetired,
   CreditsTransferred,
   DeviceStatus,
@@ -11,9 +11,9 @@ import type {
   FuelPurchaseClaim,
   FuelUsage,
   HouseholdOnboardingClaim,
-  HouseholdStats,
-  StoveStacking,
 } from '@dmrv/contracts';
+import { sendRendered } from '../http/http-cache';
+import { AggregateAnswers } from './aggregate-cache';
 import {
   CancelledListQuery,
   CreditIdQuery,
@@ -51,23 +51,32 @@ import { RegistryService } from './registry.service';
 
 // The 12 operations of the original contract keep their paths; each `/list` path is the additive collection view
 // of the same resource (see the README and the OpenAPI document for the paging convention).
+// Aggregates that depend only on the rollups and `projects` are answered through `AggregateAnswers` (rendered JSON
+// kept between refreshes); they return that JSON text with its entity tag already set on the reply.
 @Controller()
 export class RegistryController {
-  constructor(private readonly registry: RegistryService) {}
+  constructor(
+    private readonly registry: RegistryService,
+    private readonly aggregates: AggregateAnswers,
+  ) {}
 
   @Get('households/stats')
-  householdStats(@Query() query: HouseholdStatsQuery): Promise<HouseholdStats> {
-    return this.registry.householdStats({ projectId: query.project_id, region: query.region });
+  async householdStats(@Query() query: HouseholdStatsQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const scope = { projectId: query.project_id, region: query.region };
+    return sendRendered(reply, await this.aggregates.answer('households/stats', query, () => this.registry.householdStats(scope)));
   }
 
   @Get('households/stove-stacking')
-  stoveStacking(@Query() query: StoveStackingQuery): Promise<StoveStacking> {
-    return this.registry.stoveStacking({ projectId: query.project_id, region: query.region }, query.fuel_type);
+  async stoveStacking(@Query() query: StoveStackingQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const scope = { projectId: query.project_id, region: query.region };
+    return sendRendered(reply, await this.aggregates.answer('households/stove-stacking', query, () => this.registry.stoveStacking(scope, query.fuel_type)));
   }
 
   @Get('households/stove-stacking/list')
-  stoveStackingList(@Query() query: StoveStackingListQuery): Promise<CollectionPage<StoveStacking>> {
-    return this.registry.stoveStackingPage({ projectId: query.project_id, region: query.region }, query.limit, query.cursor);
+  async stoveStackingList(@Query() query: StoveStackingListQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const scope = { projectId: query.project_id, region: query.region };
+    const compute = () => this.registry.stoveStackingPage(scope, query.limit, query.cursor);
+    return sendRendered(reply, await this.aggregates.answer('households/stove-stacking/list', query, compute));
   }
 
   @Get('devices/status')
@@ -82,13 +91,16 @@ export class RegistryController {
 
   // `/fuel/usage` is how part of the published documentation spells it; clients built from it exist.
   @Get(['fuel-usage', 'fuel/usage'])
-  fuelUsage(@Query() query: FuelUsageQuery): Promise<FuelUsage> {
-    return this.registry.fuelUsage(query);
+  async fuelUsage(@Query() query: FuelUsageQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<FuelUsage | string> {
+    // One household's sum reads its raw readings, which change without a refresh: never cached.
+    if (query.household_id !== undefined) return this.registry.fuelUsage(query);
+    return sendRendered(reply, await this.aggregates.answer('fuel-usage', query, () => this.registry.fuelUsage(query)));
   }
 
   @Get('credits/issued')
-  issuedCredits(@Query() query: IssuedCreditsQuery): Promise<CreditsIssued> {
-    return this.registry.creditsIssued(query.project_id, query.time_period);
+  async issuedCredits(@Query() query: IssuedCreditsQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const compute = () => this.registry.creditsIssued(query.project_id, query.time_period);
+    return sendRendered(reply, await this.aggregates.answer('credits/issued', query, compute));
   }
 
   @Get('credits/cancelled')
@@ -142,8 +154,13 @@ export class RegistryController {
   }
 
   @Get('claims/emission-reduction')
-  emissionReductionClaims(@Query() query: EmissionReductionQuery): Promise<EmissionReductionClaim> {
-    return this.registry.emissionReductions(query);
+  async emissionReductionClaims(
+    @Query() query: EmissionReductionQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<EmissionReductionClaim | string> {
+    // Without a period the answer is the latest stored claim: a record, read as records are.
+    if (query.period === undefined && query.time_period === undefined) return this.registry.emissionReductions(query);
+    return sendRendered(reply, await this.aggregates.answer('claims/emission-reduction', query, () => this.registry.emissionReductions(query)));
   }
 
   @Get('claims/emission-reduction/list')

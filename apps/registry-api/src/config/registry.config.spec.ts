@@ -1,0 +1,40 @@
+import { ConfigValidationError, loadConfig } from '@dmrv/config';
+import { RegistryConfig } from './registry.config';
+
+const base = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/dmrv_registry' };
+
+function problems(env: NodeJS.ProcessEnv): string[] {
+  try {
+    loadConfig('registry-api', RegistryConfig, env);
+  } catch (error) {
+    if (error instanceof ConfigValidationError) return error.problems.map(({ variable }) => variable).sort();
+    throw error;
+  }
+  return [];
+}
+
+describe('RegistryConfig: aggregate cache', () => {
+  it('caches aggregate answers for 60 s, at most 2000 of them, by default', () => {
+    expect(loadConfig('registry-api', RegistryConfig, base)).toMatchObject({
+      AGGREGATE_CACHE_TTL_SECONDS: 60,
+      AGGREGATE_CACHE_MAX_ENTRIES: 2000,
+    });
+  });
+
+  it('accepts 0 to turn the cache off', () => {
+    expect(
+      loadConfig('registry-api', RegistryConfig, { ...base, AGGREGATE_CACHE_TTL_SECONDS: '0' })
+        .AGGREGATE_CACHE_TTL_SECONDS,
+    ).toBe(0);
+  });
+
+  it.each([
+    [{ AGGREGATE_CACHE_TTL_SECONDS: '-1' }, ['AGGREGATE_CACHE_TTL_SECONDS']],
+    [{ AGGREGATE_CACHE_TTL_SECONDS: '1.5' }, ['AGGREGATE_CACHE_TTL_SECONDS']],
+    [{ AGGREGATE_CACHE_TTL_SECONDS: '86401' }, ['AGGREGATE_CACHE_TTL_SECONDS']],
+    [{ AGGREGATE_CACHE_MAX_ENTRIES: '0' }, ['AGGREGATE_CACHE_MAX_ENTRIES']],
+    [{ AGGREGATE_CACHE_MAX_ENTRIES: 'many' }, ['AGGREGATE_CACHE_MAX_ENTRIES']],
+  ])('refuses %j', (env, variables) => {
+    expect(problems({ ...base, ...env })).toEqual(variables);
+  });
+});

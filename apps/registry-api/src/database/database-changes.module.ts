@@ -1,0 +1,54 @@
+import { DynamicModule, Logger, Module, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { RegistryConfig } from '../config/registry.config';
+import {
+  API_CLIENT_CHANNEL,
+  ChangeListener,
+  LISTENER_APPLICATION_NAME,
+  ROLLUP_CHANNEL,
+} from './change-listener';
+
+/** The one LISTEN connection of the process, shared by the API-client and aggregate caches. */
+@Module({})
+export class DatabaseChangesModule implements OnApplicationBootstrap, OnModuleDestroy {
+  constructor(private readonly listener: ChangeListener) {}
+
+  static forRoot(config: RegistryConfig): DynamicModule {
+    return {
+      module: DatabaseChangesModule,
+      global: true,
+      providers: [
+        {
+          provide: ChangeListener,
+          inject: [getDataSourceToken()],
+          useFactory: (dataSource: DataSource) =>
+            new ChangeListener({
+              channels: [API_CLIENT_CHANNEL, ROLLUP_CHANNEL],
+              connect: () =>
+                new Client({
+                  connectionString: config.DATABASE_URL,
+                  application_name: LISTENER_APPLICATION_NAME,
+                  connectionTimeoutMillis: 5000,
+                  keepAlive: true,
+                }),
+              notifyFromPool: async (channel, payload) => {
+                await dataSource.query('SELECT pg_notify($1, $2)', [channel, payload]);
+              },
+              logger: new Logger('ChangeListener'),
+            }),
+        },
+      ],
+      exports: [ChangeListener],
+    };
+  }
+
+  onApplicationBootstrap(): void {
+    this.listener.start();
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.listener.stop();
+  }
+}
