@@ -38,6 +38,12 @@ export class RedisSessionStore implements SessionStore {
   private readonly countLockAndRead;
   private readonly lockAndRead;
   private readonly writeAndUnlock;
+  /**
+   * Lock tokens need only be unique (a holder releases its own lock and no other): an id drawn once per store and a
+   * counter, instead of random bytes on every hop.
+   */
+  private readonly tokenPrefix = randomBytes(12).toString('base64url');
+  private tokens = 0;
 
   constructor(
     private readonly redis: Redis,
@@ -101,7 +107,7 @@ export class RedisSessionStore implements SessionStore {
   async withSession<T>(sessionId: string, options: HopOptions, work: SessionWork<T>): Promise<T> {
     const lockKey = this.lockKey(sessionId);
     const sessionKey = this.key(sessionId);
-    const token = randomBytes(12).toString('hex');
+    const token = `${this.tokenPrefix}.${(this.tokens += 1)}`;
     const deadline = this.now() + options.waitMs;
     // The lock expires on its own, so a crashed instance cannot wedge a session for longer than one hop budget.
     const lockMs = options.waitMs * 2;
