@@ -431,6 +431,15 @@ describe('operator endpoints', () => {
     }
   });
 
+  it('finds a session whose id is 100 characters counted as the request validation counts them (emoji once)', async () => {
+    const handset = new Handset(app, undefined, '🔥'.repeat(100));
+    expect(await handset.dial()).toBe(MAIN_MENU);
+    const response = await debug(handset.sessionId);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ sessionId: handset.sessionId, debugInfo: { status: 'active' } });
+    expect((await debug('🔥'.repeat(101))).statusCode).toBe(404);
+  });
+
   it('drops ended sessions from the list', async () => {
     const handset = new Handset(app);
     await handset.dial();

@@ -39,6 +39,9 @@ export async function createHttpApp(
   const adapter = new FastifyAdapter({
     trustProxy: options.trustProxy,
     bodyLimit: options.bodyLimit ?? 64 * 1024,
+    // Fastify's default of 100 counts the percent-encoded bytes, so a 100-character id with non-ASCII characters
+    // (up to 12 bytes each once encoded) was a 404 before it reached a handler that could answer properly.
+    routerOptions: { maxParamLength: 2048 },
     disableRequestLogging: true,
     requestIdHeader: false,
     genReqId: (request: IncomingMessage) => {

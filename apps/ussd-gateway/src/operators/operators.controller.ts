@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Param, UseGuards } from '@nestjs/common';
+import { maxLength } from 'class-validator';
 import type { UssdDebugRecord, UssdSessionList } from '@dmrv/contracts';
 import { NotFoundError } from '@dmrv/errors';
 import { isAuthenticated } from '../menus/menu-machine';
@@ -16,7 +17,8 @@ export class OperatorsController {
 
   @Get('debug/:sessionId')
   async debug(@Param('sessionId') sessionId: string): Promise<UssdDebugRecord> {
-    const record = sessionId.length <= 100 ? await this.store.get(sessionId) : null;
+    // The same length rule as the session request (an emoji counts once), so every session that exists is found.
+    const record = maxLength(sessionId, 100) ? await this.store.get(sessionId) : null;
     if (!record) throw new NotFoundError(SESSION_NOT_FOUND);
     const last = record.replies[record.replies.length - 1]?.reply ?? '';
     return {
