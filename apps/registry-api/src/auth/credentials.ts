@@ -1,4 +1,4 @@
-import { createHash, randomBytes, scrypt, ScryptOptions, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, scrypt, ScryptOptions, timingSafeEqual } from 'node:crypto';
 
 export interface PresentedCredentials {
   clientId: string;
@@ -85,7 +85,10 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
 /** A hash nobody's secret matches, verified against when the client id is unknown so both paths cost the same. */
 export const DECOY_HASH = `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${Buffer.alloc(16).toString('base64url')}$${Buffer.alloc(32).toString('base64url')}`;
 
-/** Fast fingerprint of a verified secret, kept in memory so scrypt runs once per client and process, not per request. */
+/**
+ * Fast fingerprint of a verified secret, kept in memory so scrypt runs once per client and process, not per request.
+ * One-shot `hash()`: `createHash()` set up a new digest context per call and was ~12 % of a cached answer's CPU.
+ */
 export function secretFingerprint(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
+  return hash('sha256', secret, 'buffer');
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** True when an If-None-Match header names this entity tag (weak comparison, as RFC 9110 §13.1.2 requires). */
@@ -12,7 +12,7 @@ export function etagMatches(header: string | string[] | undefined, etag: string)
 
 /** Weak entity tag of a JSON body as sent (the serialised text, so it changes exactly when the answer does). */
 export function etagOf(json: string): string {
-  return `W/"${createHash('sha256').update(json).digest('base64url').slice(0, 32)}"`;
+  return `W/"${hash('sha256', json, 'base64url').slice(0, 32)}"`;
 }
 
 /** A JSON body already serialised, with its entity tag: served as is, neither serialised nor hashed again. */
