@@ -466,6 +466,10 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
       const health = await get(app, '/health');
       expect(health.statusCode).toBe(200);
       expect(health.json()).toMatchObject({ status: 'ok', checks: { database: { status: 'up' } } });
+      // Probes are never cached: no validator to revalidate against, and no-store.
+      expect(health.headers['cache-control']).toBe('no-store');
+      expect(health.headers.etag).toBeUndefined();
+      expect((await get(app, '/health/live')).headers['cache-control']).toBe('no-store');
       expect((await get(app, '/v1/openapi.json')).statusCode).toBe(200);
       const ui = await get(app, '/v1/api-docs');
       expect(ui.statusCode).toBe(200);
