@@ -250,26 +250,42 @@ async function loggedApp(quietPaths?: string[]): Promise<{ app: NestFastifyAppli
     controllers: [SampleController, LoggingController],
   })
   class LoggedModule {}
-  const app = await createHttpApp(LoggedModule, { trustProxy: false });
+  const app = await createHttpApp(LoggedModule, { trustProxy: false, formBodies: true });
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return { app, lines };
 }
 
 describe('structured request logs', () => {
-  it('binds the request id to every line the handler logs, before and after an await, for GET and POST', async () => {
+  it('binds the request id to every line the handler logs, before and after an await, for GET, JSON and form POST', async () => {
     const { app, lines } = await loggedApp();
     await app.inject({ method: 'POST', url: '/logged', headers: { 'x-request-id': 'post-1' }, payload: { text: 'abc' } });
     await app.inject({ method: 'GET', url: '/logged', headers: { 'x-request-id': 'get-1' } });
+    await app.inject({
+      method: 'POST',
+      url: '/logged',
+      headers: { 'x-request-id': 'form-1', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'text=abcd',
+    });
     await app.close();
 
-    const byMessage = (msg: string): Record<string, unknown> | undefined => lines.find((line) => line.msg === msg);
-    expect(byMessage('handler before await')).toMatchObject({ requestId: 'post-1', length: 3 });
-    expect(byMessage('handler after await')).toMatchObject({ requestId: 'post-1' });
-    expect(byMessage('handler get')).toMatchObject({ requestId: 'get-1' });
+    const handlerLines = lines
+      .filter((line) => typeof line.msg === 'string' && line.msg.startsWith('handler'))
+      .map((line) => [line.msg, line.requestId]);
+    expect(handlerLines).toEqual([
+      ['handler before await', 'post-1'],
+      ['handler after await', 'post-1'],
+      ['handler get', 'get-1'],
+      ['handler before await', 'form-1'],
+      ['handler after await', 'form-1'],
+    ]);
+    expect(lines.find((line) => line.requestId === 'form-1' && line.msg === 'handler before await')).toMatchObject({
+      length: 4,
+    });
     expect(lines.filter((line) => line.msg === 'request completed').map((line) => line.requestId)).toEqual([
       'post-1',
       'get-1',
+      'form-1',
     ]);
   });
 

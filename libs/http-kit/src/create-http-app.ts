@@ -4,14 +4,7 @@ import { HttpAdapterHost, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { AppExceptionFilter, ErrorRenderer, renderMessageBody } from '@dmrv/errors';
-import { Logger, REQUEST_ID_HEADER, RequestLogBinding, RequestLogging, resolveRequestId } from '@dmrv/logging';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The request's logger binding, kept from `onRequest` to be renewed before the handler. */
-    logBinding: RequestLogBinding | null;
-  }
-}
+import { Logger, REQUEST_ID_HEADER, RequestLogging, resolveRequestId } from '@dmrv/logging';
 
 export interface HttpAppOptions {
   /**
@@ -78,17 +71,10 @@ export async function createHttpApp(
  * when it is answered. Registered before `init()` registers the routes, so the hooks apply to all of them.
  */
 function installRequestHooks(fastify: FastifyInstance, requestLogging: RequestLogging): void {
-  fastify.decorateRequest('logBinding', null);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
-    const binding = requestLogging.bind(request.id);
-    request.logBinding = binding;
-    requestLogging.serveWith(binding, done);
-  });
-  // Body parsing resumes on the socket's own async context, so the binding is renewed right before the handler.
-  fastify.addHook('preHandler', (request, _reply, done) => {
-    if (request.logBinding) requestLogging.serveWith(request.logBinding, done);
-    else done();
+    // Fastify's body parser binds its continuation to this context, so handlers of POST requests keep the binding.
+    requestLogging.serveWith(request.id, done);
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     requestLogging.completed({

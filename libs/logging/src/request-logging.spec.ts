@@ -55,7 +55,7 @@ describe('RequestLogging', () => {
   it('binds the request id to lines logged while serving, and still redacts them', () => {
     const { logging, lines } = capture();
     const logger = new PinoLogger({ pinoHttp: { level: 'silent' } });
-    logging.serveWith(logging.bind('r-2'), () => {
+    logging.serveWith('r-2', () => {
       logger.info({ pin: '12345', session: { text: '1*2*12345' } }, 'inside');
     });
     expect(lines).toEqual([

@@ -4,9 +4,6 @@ import { storage, type Store } from 'nestjs-pino/storage';
 import type { Logger as PinoInstance } from 'pino';
 import type { ServiceLoggers } from './logger-options';
 
-/** Opaque: the per-request logger as nestjs-pino's store holds it. */
-export type RequestLogBinding = Store;
-
 /**
  * nestjs-pino's store with the child logger made on first use: most requests log nothing but their access line,
  * and a child logger per request was the largest remaining cost of logging a trivial request.
@@ -50,14 +47,9 @@ function pathOf(url: string): string {
 export class RequestLogging {
   constructor(private readonly loggers: ServiceLoggers) {}
 
-  /** What `serveWith` binds: the root logger with the request id on every line. */
-  bind(requestId: string): RequestLogBinding {
-    return new LazyRequestStore(this.loggers.root, requestId);
-  }
-
-  /** Runs `serve` (the rest of the request's pipeline) with the request's logger as the current one. */
-  serveWith(binding: RequestLogBinding, serve: () => void): void {
-    storage.run(binding, serve);
+  /** Runs `serve` (the rest of the request's pipeline) with a logger carrying `requestId` as the current one. */
+  serveWith(requestId: string, serve: () => void): void {
+    storage.run(new LazyRequestStore(this.loggers.root, requestId), serve);
   }
 
   completed(request: CompletedRequest): void {
