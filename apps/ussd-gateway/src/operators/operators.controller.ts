@@ -1,9 +1,9 @@
 import { Controller, Get, Inject, Param, UseGuards } from '@nestjs/common';
-import { maxLength } from 'class-validator';
 import type { UssdDebugRecord, UssdSessionList } from '@dmrv/contracts';
 import { NotFoundError } from '@dmrv/errors';
 import { isAuthenticated } from '../menus/menu-machine';
 import { SESSION_STORE, SessionStore } from '../sessions/session-store';
+import { isSessionId } from '../ussd/ussd-request';
 import { OperatorTokenGuard } from './operator-token.guard';
 
 /** Listing is capped: an operator wants to see sessions, not page through a million of them. */
@@ -17,8 +17,8 @@ export class OperatorsController {
 
   @Get('debug/:sessionId')
   async debug(@Param('sessionId') sessionId: string): Promise<UssdDebugRecord> {
-    // The same length rule as the session request (an emoji counts once), so every session that exists is found.
-    const record = maxLength(sessionId, 100) ? await this.store.get(sessionId) : null;
+    // The session request's own rule (an emoji counts once): every session that can exist is looked up, nothing else.
+    const record = isSessionId(sessionId) ? await this.store.get(sessionId) : null;
     if (!record) throw new NotFoundError(SESSION_NOT_FOUND);
     const last = record.replies[record.replies.length - 1]?.reply ?? '';
     return {

@@ -20,6 +20,9 @@ const RULES: Record<keyof UssdSessionRequest, (value: unknown) => boolean> = {
 };
 const FIELDS = Object.keys(RULES) as Array<keyof UssdSessionRequest>;
 
+/** Whether a session id could belong to a session: one the session request's own rule accepts. */
+export const isSessionId = (value: unknown): value is string => RULES.sessionId(value);
+
 export type ParsedUssdRequest = { valid: true; request: UssdSessionRequest } | { valid: false; invalidFields: string[] };
 
 /** A request body (JSON or form, any shape) as a session request, or the names of the fields that fail. */
