@@ -88,6 +88,7 @@ describe('failure paths, each triggered for real', () => {
       });
       const health = await gateway.get('/health');
       expect(health.status).toBe(503);
+      expect(health.headers['cache-control']).toBe('no-store');
       expect(health.body.checks.upstream.status).toBe('down');
       expect((await gateway.get('/health/live')).status).toBe(200);
     });

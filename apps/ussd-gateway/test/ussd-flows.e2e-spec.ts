@@ -467,6 +467,7 @@ describe('status', () => {
     expect(root.json()).toMatchObject({ status: 'ok', message: 'USSD gateway is running', environment: 'test' });
     const health = await app.inject({ method: 'GET', url: '/health' });
     expect(health.statusCode).toBe(200);
+    expect(health.headers['cache-control']).toBe('no-store');
     expect(health.json()).toMatchObject({ status: 'ok', environment: 'test', database: 'connected', redis: 'connected' });
     expect(typeof health.json().uptime).toBe('number');
     expect(new Date(health.json().timestamp).toISOString()).toBe(health.json().timestamp);

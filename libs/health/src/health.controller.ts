@@ -1,14 +1,19 @@
-import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
 import type { LivenessBody, ReadinessBody } from '@dmrv/contracts';
 import { ReadinessService } from './readiness.service';
 import { SERVICE_NAME } from './tokens';
+
+export const PROBE_CACHE_CONTROL = 'no-store';
 
 /** Both Express responses and Fastify replies have `status(code)`. */
 interface StatusSettable {
   status(code: number): unknown;
 }
 
-/** `/health` is readiness (503 when a dependency is down); `/health/live` only says the process serves HTTP. */
+/**
+ * `/health` is readiness (503 when a dependency is down); `/health/live` only says the process serves HTTP.
+ * Neither may be answered from a copy a proxy or client kept: `Cache-Control: no-store`.
+ */
 @Controller('health')
 export class HealthController {
   constructor(
@@ -17,6 +22,7 @@ export class HealthController {
   ) {}
 
   @Get()
+  @Header('Cache-Control', PROBE_CACHE_CONTROL)
   async ready(@Res({ passthrough: true }) response: StatusSettable): Promise<ReadinessBody> {
     const body = await this.readiness.check();
     if (body.status !== 'ok') response.status(503);
@@ -24,6 +30,7 @@ export class HealthController {
   }
 
   @Get('live')
+  @Header('Cache-Control', PROBE_CACHE_CONTROL)
   live(): LivenessBody {
     return { status: 'ok', service: this.service, uptime: Math.round(process.uptime()) };
   }

@@ -28,10 +28,6 @@ export function renderJson(body: unknown): RenderedJson {
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-function isProbe(url: string): boolean {
-  return url === '/health' || url.startsWith('/health/') || url.startsWith('/health?');
-}
-
 /** Hands a rendered body to Fastify: with a JSON content type a string payload is sent without serialising. */
 export function sendRendered(reply: FastifyReply, rendered: RenderedJson): string {
   void reply.header('etag', rendered.etag).header('content-type', JSON_CONTENT_TYPE);
@@ -47,13 +43,9 @@ export function sendRendered(reply: FastifyReply, rendered: RenderedJson): strin
 export function registerHttpCaching(fastify: FastifyInstance, maxAgeSeconds: number): void {
   const cacheControl = `private, max-age=${maxAgeSeconds}`;
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    // A probe must see the state of now, never a copy a proxy or client kept.
-    if (isProbe(request.url)) {
-      void reply.header('cache-control', 'no-store');
-      done(null, payload);
-      return;
-    }
+    // An answer that states its own caching policy (the probes' no-store) keeps it, and gets no validator.
     if (
+      reply.hasHeader('cache-control') ||
       reply.statusCode !== 200 ||
       (request.method !== 'GET' && request.method !== 'HEAD') ||
       typeof payload !== 'string'

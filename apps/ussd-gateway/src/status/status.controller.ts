@@ -1,6 +1,6 @@
-import { Controller, Get, Res } from '@nestjs/common';
+import { Controller, Get, Header, Res } from '@nestjs/common';
 import type { UssdHealthRecord, UssdRootRecord } from '@dmrv/contracts';
-import { ReadinessService } from '@dmrv/health';
+import { PROBE_CACHE_CONTROL, ReadinessService } from '@dmrv/health';
 import { UssdConfig } from '../config/ussd.config';
 
 interface StatusSettable {
@@ -25,6 +25,7 @@ export class StatusController {
   }
 
   @Get('health')
+  @Header('Cache-Control', PROBE_CACHE_CONTROL)
   async health(@Res({ passthrough: true }) response: StatusSettable): Promise<UssdHealthRecord> {
     const readiness = await this.readiness.check();
     const state = (name: string): 'connected' | 'disconnected' | undefined => {
