@@ -2,3 +2,4 @@ export * from './environment';
 export * from './database';
 export * from './redis';
 export * from './network';
+export * from './fault-proxy';
