@@ -9,7 +9,11 @@ import { AddressInfo, createConnection, createServer, Server, Socket } from 'nod
  *   also after the mode changes back, as it would on a real network; new connections follow the new mode.
  * - `delay`: every chunk is forwarded `ms` later, in order.
  */
-export type FaultMode = { kind: 'pass' } | { kind: 'reset' } | { kind: 'stale' } | { kind: 'delay'; ms: number };
+export type FaultMode =
+  | { kind: 'pass' }
+  | { kind: 'reset' }
+  | { kind: 'stale' }
+  | { kind: 'delay'; ms: number };
 
 export interface FaultProxy {
   /** Loopback port to point the client at instead of the target. */
@@ -40,7 +44,10 @@ interface Link {
 }
 
 /** A TCP proxy on loopback whose behaviour the test switches at will, to make a dependency slow, cut or silently dead. */
-export async function startFaultProxy(target: FaultProxyTarget, initial: FaultMode = { kind: 'pass' }): Promise<FaultProxy> {
+export async function startFaultProxy(
+  target: FaultProxyTarget,
+  initial: FaultMode = { kind: 'pass' },
+): Promise<FaultProxy> {
   const targetHost = target.host ?? '127.0.0.1';
   const links = new Set<Link>();
   const clients = new Set<Socket>();
