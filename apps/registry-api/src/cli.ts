@@ -4,6 +4,7 @@ import { createDataSource, runMigrations } from './database/data-source';
 import { refreshRollups } from './database/rollups';
 import { seedRegistry } from './database/seed';
 import { createClient, listClients, revokeClient } from './cli/clients';
+import { exportCommand, importCommand } from './cli/data-files';
 
 // Operator commands. Everything goes to stderr except the command's result, so `--json` output can be piped.
 
@@ -11,6 +12,9 @@ const USAGE = `usage: node dist/cli.js <command>
   migrate                                   apply pending migrations to DATABASE_URL
   seed --households N [--seed S] [--batch B] generate deterministic data (empty database), then refresh
   refresh                                   refresh rollups and quarterly claims after loading records
+  import <dir|file…> [--report FILE] [--max-errors N] [--quiet] [--staging copy|insert]
+                                            load data files (docs/data-formats.md): all rows or none
+  export <dir> [--format csv|ndjson]        write every entity in the formats import reads
   clients create --name NAME [--json]       create an API client and print its secret once
   clients list [--json]                     list API clients
   clients revoke <client_id>                revoke an API client (serving APIs refuse it within milliseconds)
@@ -88,6 +92,10 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'clients':
       return clients(rest);
+    case 'import':
+      return importCommand(rest, { databaseUrl, usageError: (message) => new UsageError(message) });
+    case 'export':
+      return exportCommand(rest, { databaseUrl, usageError: (message) => new UsageError(message) });
     default:
       throw new UsageError(command ? `unknown command ${command}` : 'no command given');
   }

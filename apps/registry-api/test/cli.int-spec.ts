@@ -46,13 +46,13 @@ describe('registry-api CLI (dist/cli.js)', () => {
   it('migrates, and a second migrate is a no-op', async () => {
     const first = await cli(['migrate'], env);
     expect(first).toMatchObject({ code: 0, stdout: '' });
-    expect(first.stderr).toContain('applied: RegistrySchema1732240000000, TouchUpdatedAt1732240100000, ChangeNotifications1732240200000');
+    expect(first.stderr).toContain('applied: RegistrySchema1732240000000, TouchUpdatedAt1732240100000, ChangeNotifications1732240200000, ReadingNaturalKey1732240300000');
     const second = await cli(['migrate'], env);
     expect(second).toMatchObject({ code: 0, stdout: '', stderr: 'schema is up to date\n' });
     const dataSource = await createDataSource(database.url, 1).initialize();
     try {
       const rows = await dataSource.query<Array<{ name: string }>>('SELECT name FROM registry_migrations');
-      expect(rows.map((row) => row.name)).toEqual(['RegistrySchema1732240000000', 'TouchUpdatedAt1732240100000', 'ChangeNotifications1732240200000']);
+      expect(rows.map((row) => row.name)).toEqual(['RegistrySchema1732240000000', 'TouchUpdatedAt1732240100000', 'ChangeNotifications1732240200000', 'ReadingNaturalKey1732240300000']);
     } finally {
       await dataSource.destroy();
     }
