@@ -5,7 +5,14 @@ import { Client } from 'pg';
 import { exportFiles } from '../loader/exporter';
 import { importFiles } from '../loader/importer';
 import { FileFormat, LoadFileError, resolveLoadFiles } from '../loader/load-files';
-import { countsLine, failureSummary, formatProblem, progressPrinter, REPORT_HEADER, reportRow } from '../loader/load-report';
+import {
+  countsLine,
+  failureSummary,
+  formatProblem,
+  progressPrinter,
+  REPORT_HEADER,
+  reportRow,
+} from '../loader/load-report';
 import { StagingMode } from '../loader/staging-sink';
 
 export interface CommandContext {
@@ -37,9 +44,11 @@ export async function importCommand(argv: string[], context: CommandContext): Pr
   });
   if (positionals.length === 0) throw context.usageError('import needs a directory or files to load');
   const maxErrors = values['max-errors'] === undefined ? 50 : Number(values['max-errors']);
-  if (!Number.isSafeInteger(maxErrors) || maxErrors < 0) throw context.usageError('--max-errors must be a whole number');
+  if (!Number.isSafeInteger(maxErrors) || maxErrors < 0)
+    throw context.usageError('--max-errors must be a whole number');
   const staging = values.staging;
-  if (staging !== undefined && staging !== 'copy' && staging !== 'insert') throw context.usageError('--staging must be copy or insert');
+  if (staging !== undefined && staging !== 'copy' && staging !== 'insert')
+    throw context.usageError('--staging must be copy or insert');
   let files;
   try {
     files = resolveLoadFiles(positionals);
@@ -48,7 +57,8 @@ export async function importCommand(argv: string[], context: CommandContext): Pr
     throw error;
   }
   const url = context.databaseUrl();
-  const report = values.report === undefined ? undefined : createWriteStream(values.report, { encoding: 'utf8' });
+  const report =
+    values.report === undefined ? undefined : createWriteStream(values.report, { encoding: 'utf8' });
   const started = Date.now();
   try {
     report?.write(REPORT_HEADER);
@@ -66,12 +76,17 @@ export async function importCommand(argv: string[], context: CommandContext): Pr
     );
     if (!result.ok) {
       for (const problem of result.problems) process.stderr.write(`${formatProblem(problem)}\n`);
-      process.stderr.write(`${failureSummary(result.problemCount, result.badRows, result.problems.length, values.report)}\n`);
+      process.stderr.write(
+        `${failureSummary(result.problemCount, result.badRows, result.problems.length, values.report)}\n`,
+      );
       return 1;
     }
     for (const counts of result.counts) process.stdout.write(`${countsLine(counts)}\n`);
     const rows = result.counts.reduce((sum, counts) => sum + counts.rows, 0);
-    if (!values.quiet) process.stderr.write(`loaded ${rows.toLocaleString('en-US')} rows in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    if (!values.quiet)
+      process.stderr.write(
+        `loaded ${rows.toLocaleString('en-US')} rows in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+      );
     return 0;
   } finally {
     if (report) {
@@ -89,11 +104,13 @@ export async function exportCommand(argv: string[], context: CommandContext): Pr
     options: { format: { type: 'string', default: 'csv' }, quiet: { type: 'boolean', default: false } },
   });
   if (positionals.length !== 1) throw context.usageError('export needs exactly one directory');
-  if (values.format !== 'csv' && values.format !== 'ndjson') throw context.usageError('--format must be csv or ndjson');
+  if (values.format !== 'csv' && values.format !== 'ndjson')
+    throw context.usageError('--format must be csv or ndjson');
   const format: FileFormat = values.format;
   const summaries = await withClient(context.databaseUrl(), (client) =>
     exportFiles(client, positionals[0]!, format, (summary) => {
-      if (!values.quiet) process.stderr.write(`wrote ${summary.file}: ${summary.rows.toLocaleString('en-US')} rows\n`);
+      if (!values.quiet)
+        process.stderr.write(`wrote ${summary.file}: ${summary.rows.toLocaleString('en-US')} rows\n`);
     }),
   );
   for (const summary of summaries) process.stdout.write(`${summary.file}\n`);

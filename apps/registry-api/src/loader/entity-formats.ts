@@ -46,15 +46,30 @@ export interface EntityFormat {
 
 const FUELS = FUEL_TYPES as readonly string[];
 const id = (name: string): ColumnSpec => ({ name, type: { kind: 'id' }, required: true, sqlType: 'text' });
-const date = (name: string): ColumnSpec => ({ name, type: { kind: 'date' }, required: true, sqlType: 'date' });
-const fuelType: ColumnSpec = { name: 'fuel_type', type: { kind: 'enum', values: FUELS }, required: true, sqlType: 'text' };
+const date = (name: string): ColumnSpec => ({
+  name,
+  type: { kind: 'date' },
+  required: true,
+  sqlType: 'date',
+});
+const fuelType: ColumnSpec = {
+  name: 'fuel_type',
+  type: { kind: 'enum', values: FUELS },
+  required: true,
+  sqlType: 'text',
+};
 const kilograms = (name: string, positive: boolean): ColumnSpec => ({
   name,
   type: { kind: 'decimal', integerDigits: 9, scale: 3, min: 0, minExclusive: positive },
   required: true,
   sqlType: 'numeric(12,3)',
 });
-const household = { column: 'household_id', entity: 'households', table: 'households', what: 'household' } as const;
+const household = {
+  column: 'household_id',
+  entity: 'households',
+  table: 'households',
+  what: 'household',
+} as const;
 
 export const ENTITY_FORMATS: Record<EntityName, EntityFormat> = {
   projects: {
@@ -72,9 +87,24 @@ export const ENTITY_FORMATS: Record<EntityName, EntityFormat> = {
         required: true,
         sqlType: 'numeric(10,6)',
       },
-      { name: 'fnrb', type: { kind: 'decimal', integerDigits: 1, scale: 4, min: 0, max: 1 }, required: true, sqlType: 'numeric(5,4)' },
-      { name: 'ef_co2_t_per_tj', type: { kind: 'decimal', integerDigits: 6, scale: 4, min: 0 }, required: true, sqlType: 'numeric(10,4)' },
-      { name: 'ef_non_co2_t_per_tj', type: { kind: 'decimal', integerDigits: 6, scale: 4, min: 0 }, required: true, sqlType: 'numeric(10,4)' },
+      {
+        name: 'fnrb',
+        type: { kind: 'decimal', integerDigits: 1, scale: 4, min: 0, max: 1 },
+        required: true,
+        sqlType: 'numeric(5,4)',
+      },
+      {
+        name: 'ef_co2_t_per_tj',
+        type: { kind: 'decimal', integerDigits: 6, scale: 4, min: 0 },
+        required: true,
+        sqlType: 'numeric(10,4)',
+      },
+      {
+        name: 'ef_non_co2_t_per_tj',
+        type: { kind: 'decimal', integerDigits: 6, scale: 4, min: 0 },
+        required: true,
+        sqlType: 'numeric(10,4)',
+      },
     ],
   },
   households: {
@@ -86,7 +116,12 @@ export const ENTITY_FORMATS: Record<EntityName, EntityFormat> = {
       id('id'),
       id('project_id'),
       { name: 'region', type: { kind: 'text', maxLength: 100 }, required: true, sqlType: 'text' },
-      { name: 'density', type: { kind: 'enum', values: ['low', 'medium', 'high'] }, required: true, sqlType: 'text' },
+      {
+        name: 'density',
+        type: { kind: 'enum', values: ['low', 'medium', 'high'] },
+        required: true,
+        sqlType: 'text',
+      },
       date('onboarding_date'),
       { name: 'fuels', type: { kind: 'fuels' }, required: false, sqlType: 'text[]' },
     ],
@@ -133,7 +168,13 @@ export const ENTITY_FORMATS: Record<EntityName, EntityFormat> = {
     table: 'fuel_deliveries',
     key: ['id'],
     references: [household],
-    columns: [id('id'), id('household_id'), fuelType, kilograms('delivered_quantity_kg', true), date('delivery_date')],
+    columns: [
+      id('id'),
+      id('household_id'),
+      fuelType,
+      kilograms('delivered_quantity_kg', true),
+      date('delivery_date'),
+    ],
   },
   'credit-blocks': {
     name: 'credit-blocks',
@@ -143,13 +184,37 @@ export const ENTITY_FORMATS: Record<EntityName, EntityFormat> = {
     columns: [
       id('id'),
       id('project_id'),
-      { name: 'vintage', type: { kind: 'integer', min: 2000, max: 2100 }, required: true, sqlType: 'integer' },
-      { name: 'serial_start', type: { kind: 'integer', min: 1, max: Number.MAX_SAFE_INTEGER }, required: true, sqlType: 'bigint' },
-      { name: 'serial_end', type: { kind: 'integer', min: 1, max: Number.MAX_SAFE_INTEGER }, required: true, sqlType: 'bigint' },
-      { name: 'quantity', type: { kind: 'integer', min: 1, max: 2_147_483_647 }, required: true, sqlType: 'integer' },
+      {
+        name: 'vintage',
+        type: { kind: 'integer', min: 2000, max: 2100 },
+        required: true,
+        sqlType: 'integer',
+      },
+      {
+        name: 'serial_start',
+        type: { kind: 'integer', min: 1, max: Number.MAX_SAFE_INTEGER },
+        required: true,
+        sqlType: 'bigint',
+      },
+      {
+        name: 'serial_end',
+        type: { kind: 'integer', min: 1, max: Number.MAX_SAFE_INTEGER },
+        required: true,
+        sqlType: 'bigint',
+      },
+      {
+        name: 'quantity',
+        type: { kind: 'integer', min: 1, max: 2_147_483_647 },
+        required: true,
+        sqlType: 'integer',
+      },
     ],
     rowRules: (row) => {
-      const [start, end, quantity] = [row.serial_start, row.serial_end, row.quantity].map(Number) as [number, number, number];
+      const [start, end, quantity] = [row.serial_start, row.serial_end, row.quantity].map(Number) as [
+        number,
+        number,
+        number,
+      ];
       return end - start + 1 === quantity
         ? []
         : [{ column: 'serial_end', rule: `must be serial_start + quantity - 1 (${start + quantity - 1})` }];
@@ -159,21 +224,40 @@ export const ENTITY_FORMATS: Record<EntityName, EntityFormat> = {
     name: 'credit-events',
     table: 'credit_events',
     key: ['id'],
-    references: [{ column: 'block_id', entity: 'credit-blocks', table: 'credit_blocks', what: 'credit block' }],
+    references: [
+      { column: 'block_id', entity: 'credit-blocks', table: 'credit_blocks', what: 'credit block' },
+    ],
     columns: [
-      { name: 'id', type: { kind: 'integer', min: 1, max: Number.MAX_SAFE_INTEGER }, required: true, sqlType: 'bigint' },
+      {
+        name: 'id',
+        type: { kind: 'integer', min: 1, max: Number.MAX_SAFE_INTEGER },
+        required: true,
+        sqlType: 'bigint',
+      },
       id('block_id'),
-      { name: 'kind', type: { kind: 'enum', values: ['issued', 'transferred', 'retired', 'cancelled'] }, required: true, sqlType: 'text' },
+      {
+        name: 'kind',
+        type: { kind: 'enum', values: ['issued', 'transferred', 'retired', 'cancelled'] },
+        required: true,
+        sqlType: 'text',
+      },
       date('event_date'),
-      { name: 'quantity', type: { kind: 'integer', min: 1, max: 2_147_483_647 }, required: true, sqlType: 'integer' },
+      {
+        name: 'quantity',
+        type: { kind: 'integer', min: 1, max: 2_147_483_647 },
+        required: true,
+        sqlType: 'integer',
+      },
       { name: 'sender', type: { kind: 'text', maxLength: 200 }, required: false, sqlType: 'text' },
       { name: 'recipient', type: { kind: 'text', maxLength: 200 }, required: false, sqlType: 'text' },
     ],
     rowRules: (row) => {
       const problems: RuleBreach[] = [];
       for (const party of ['sender', 'recipient']) {
-        if (row.kind === 'transferred' && row[party] === null) problems.push({ column: party, rule: 'is required on a transfer' });
-        if (row.kind !== 'transferred' && row[party] !== null) problems.push({ column: party, rule: 'is only for transfers' });
+        if (row.kind === 'transferred' && row[party] === null)
+          problems.push({ column: party, rule: 'is required on a transfer' });
+        if (row.kind !== 'transferred' && row[party] !== null)
+          problems.push({ column: party, rule: 'is only for transfers' });
       }
       return problems;
     },
@@ -185,7 +269,8 @@ export function loadOrder(): EntityName[] {
   const ordered: EntityName[] = [];
   const visit = (name: EntityName, path: EntityName[]): void => {
     if (ordered.includes(name)) return;
-    if (path.includes(name)) throw new Error(`entity references form a cycle: ${[...path, name].join(' → ')}`);
+    if (path.includes(name))
+      throw new Error(`entity references form a cycle: ${[...path, name].join(' → ')}`);
     for (const reference of ENTITY_FORMATS[name].references) {
       if (reference.entity !== name) visit(reference.entity, [...path, name]);
     }

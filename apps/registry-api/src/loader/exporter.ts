@@ -26,7 +26,12 @@ interface ExportQuery {
 
 const QUERIES: Record<EntityName, ExportQuery> = {
   projects: {
-    select: ['id', 'name', 'country', ...['ncv_tj_per_t', 'fnrb', 'ef_co2_t_per_tj', 'ef_non_co2_t_per_tj'].map(decimal)],
+    select: [
+      'id',
+      'name',
+      'country',
+      ...['ncv_tj_per_t', 'fnrb', 'ef_co2_t_per_tj', 'ef_non_co2_t_per_tj'].map(decimal),
+    ],
     from: 'projects t',
     key: 't.id',
     keyType: 'text',
@@ -44,7 +49,12 @@ const QUERIES: Record<EntityName, ExportQuery> = {
     key: 't.id',
     keyType: 'text',
   },
-  devices: { select: ['id', 'household_id', 'status', instant('last_active')], from: 'devices t', key: 't.id', keyType: 'text' },
+  devices: {
+    select: ['id', 'household_id', 'status', instant('last_active')],
+    from: 'devices t',
+    key: 't.id',
+    keyType: 'text',
+  },
   'fuel-readings': {
     select: ['household_id', 'device_id', 'fuel_type', day('consumed_on'), decimal('quantity_kg')],
     from: 'fuel_consumption t',
@@ -125,7 +135,12 @@ export async function exportFiles(
   return summaries;
 }
 
-async function exportEntity(client: ClientBase, directory: string, format: FileFormat, entity: EntityName): Promise<ExportSummary> {
+async function exportEntity(
+  client: ClientBase,
+  directory: string,
+  format: FileFormat,
+  entity: EntityName,
+): Promise<ExportSummary> {
   const query = QUERIES[entity];
   const columns = ENTITY_FORMATS[entity].columns.map((column) => column.name);
   const file = join(directory, `${entity}.${format}`);

@@ -12,7 +12,14 @@ export type FieldType =
   | { kind: 'enum'; values: readonly string[] }
   | { kind: 'date' }
   | { kind: 'timestamp' }
-  | { kind: 'decimal'; integerDigits: number; scale: number; min: number; minExclusive?: boolean; max?: number }
+  | {
+      kind: 'decimal';
+      integerDigits: number;
+      scale: number;
+      min: number;
+      minExclusive?: boolean;
+      max?: number;
+    }
   | { kind: 'integer'; min: number; max: number }
   | { kind: 'fuels' };
 
@@ -84,7 +91,8 @@ function parseDecimal(text: string, type: Extract<FieldType, { kind: 'decimal' }
 function parseFuels(raw: unknown): Parsed {
   let names: unknown[];
   if (Array.isArray(raw)) names = raw;
-  else if (typeof raw === 'string') names = raw.trim() === '' ? [] : raw.split('+').map((part) => part.trim());
+  else if (typeof raw === 'string')
+    names = raw.trim() === '' ? [] : raw.split('+').map((part) => part.trim());
   else return fail(`must be ${describeType({ kind: 'fuels' })}`);
   const seen = new Set<string>();
   for (const name of names) {
@@ -116,7 +124,9 @@ export function parseField(type: FieldType, raw: unknown, required: boolean): Pa
       if (CONTROL.test(raw)) return fail('must not contain control characters (tab, newline …)');
       return raw.length > type.maxLength ? fail(`must be at most ${type.maxLength} characters`) : ok(raw);
     case 'enum':
-      return typeof raw === 'string' && type.values.includes(raw) ? ok(raw) : fail(`must be ${describeType(type)}`);
+      return typeof raw === 'string' && type.values.includes(raw)
+        ? ok(raw)
+        : fail(`must be ${describeType(type)}`);
     case 'date': {
       const match = typeof raw === 'string' ? DATE.exec(raw) : null;
       if (!match || !isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]))) {

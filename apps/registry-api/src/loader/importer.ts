@@ -1,8 +1,23 @@
 import { createReadStream } from 'node:fs';
 import type { ClientBase } from 'pg';
 import { refreshRollups } from '../database/rollups';
-import { ColumnSpec, ENTITY_FORMATS, EntityFormat, EntityName, loadOrder, stagingTable } from './entity-formats';
-import { checkSql, createStagingSql, dropStagingSql, ERRORS_TABLE, FILES_TABLE, mergeSql, stagingColumns } from './load-sql';
+import {
+  ColumnSpec,
+  ENTITY_FORMATS,
+  EntityFormat,
+  EntityName,
+  loadOrder,
+  stagingTable,
+} from './entity-formats';
+import {
+  checkSql,
+  createStagingSql,
+  dropStagingSql,
+  ERRORS_TABLE,
+  FILES_TABLE,
+  mergeSql,
+  stagingColumns,
+} from './load-sql';
 import { LoadFile } from './load-files';
 import { CsvRecordReader, JsonRecord, NdjsonRecordReader, SourceRecord } from './record-readers';
 import { displayValue, RowProblem, validateRow } from './row-validator';
@@ -139,7 +154,8 @@ class FileStager {
     this.rows += 1;
     const unknown = Object.keys(value).filter((key) => !this.columnNumbers.has(key));
     if (unknown.length > 0) {
-      for (const key of unknown) this.problem(line, key, displayValue(value[key]), this.unknownColumnRule('field'));
+      for (const key of unknown)
+        this.problem(line, key, displayValue(value[key]), this.unknownColumnRule('field'));
       return;
     }
     this.stage(
@@ -161,7 +177,8 @@ class FileStager {
       else if (fields.indexOf(name) !== index) this.problem(line, name, name, 'column named twice');
     });
     this.format.columns.forEach((column, index) => {
-      if (column.required && positions[index] === -1) this.problem(line, column.name, '', 'required column missing from the header');
+      if (column.required && positions[index] === -1)
+        this.problem(line, column.name, '', 'required column missing from the header');
     });
     if (this.problems.length > before) this.headerFailed = true;
     else this.header = positions;
@@ -175,7 +192,12 @@ class FileStager {
     for (const problem of check.problems) this.rowProblem(problem);
     // The key of a bad row is staged (and nothing else), so that rows naming it are not reported as naming nothing.
     if (check.key) {
-      const row: Array<string | number | boolean | null> = [this.fileNo, line, true, ...this.format.columns.map(() => null)];
+      const row: Array<string | number | boolean | null> = [
+        this.fileNo,
+        line,
+        true,
+        ...this.format.columns.map(() => null),
+      ];
       row[3 + this.columnNumbers.get(this.format.key[0]!)!] = check.key[0]!;
       this.write(row);
     }
@@ -194,7 +216,13 @@ class FileStager {
   }
 
   private problem(line: number, column: string, value: string, rule: string): void {
-    this.problems.push([line, column === '' ? -1 : (this.columnNumbers.get(column) ?? -1), column, value, rule]);
+    this.problems.push([
+      line,
+      column === '' ? -1 : (this.columnNumbers.get(column) ?? -1),
+      column,
+      value,
+      rule,
+    ]);
   }
 
   /** Between two COPY segments the connection is free for the INSERT of the buffered problems. */
@@ -205,7 +233,10 @@ class FileStager {
     this.problems = [];
     for (let start = 0; start < batch.length; start += 1000) {
       const slice = batch.slice(start, start + 1000);
-      const values = slice.map((_, index) => `(${this.fileNo}, $${index * 5 + 1}, $${index * 5 + 2}, $${index * 5 + 3}, $${index * 5 + 4}, $${index * 5 + 5})`);
+      const values = slice.map(
+        (_, index) =>
+          `(${this.fileNo}, $${index * 5 + 1}, $${index * 5 + 2}, $${index * 5 + 3}, $${index * 5 + 4}, $${index * 5 + 5})`,
+      );
       await this.client.query(
         `INSERT INTO ${ERRORS_TABLE} (file_no, line, col_no, col, value, rule) VALUES ${values.join(', ')}`,
         slice.flat(),
@@ -215,7 +246,12 @@ class FileStager {
   }
 
   private openSink(): StagingSink {
-    return openStagingSink(this.mode, this.client, stagingTable(this.file.entity), stagingColumns(this.format));
+    return openStagingSink(
+      this.mode,
+      this.client,
+      stagingTable(this.file.entity),
+      stagingColumns(this.format),
+    );
   }
 }
 
@@ -229,12 +265,24 @@ async function fetchProblems(
   const page = 5000;
   for (let offset = 0; ; offset += page) {
     if (!onEvery && offset >= limit) break;
-    const { rows } = await client.query<{ file_no: number; line: string; col: string; value: string; rule: string }>(
+    const { rows } = await client.query<{
+      file_no: number;
+      line: string;
+      col: string;
+      value: string;
+      rule: string;
+    }>(
       `SELECT file_no, line, col, value, rule FROM ${ERRORS_TABLE}
        ORDER BY file_no, line, col_no, col, rule, value LIMIT ${page} OFFSET ${offset}`,
     );
     for (const row of rows) {
-      const problem: LoadProblem = { file: files[row.file_no]!.name, line: Number(row.line), column: row.col, value: row.value, rule: row.rule };
+      const problem: LoadProblem = {
+        file: files[row.file_no]!.name,
+        line: Number(row.line),
+        column: row.col,
+        value: row.value,
+        rule: row.rule,
+      };
       if (kept.length < limit) kept.push(problem);
       if (onEvery) await onEvery(problem);
     }
@@ -250,7 +298,11 @@ async function fetchProblems(
  * merges entity by entity in load order, refreshes the rollups and claims, and commits. Listeners of
  * `registry_rollups` hear of the refresh at commit, like after `cli.js refresh`.
  */
-export async function importFiles(client: ClientBase, files: LoadFile[], options: ImportOptions): Promise<ImportResult> {
+export async function importFiles(
+  client: ClientBase,
+  files: LoadFile[],
+  options: ImportOptions,
+): Promise<ImportResult> {
   const started = Date.now();
   const elapsedMs = (): number => Date.now() - started;
   const progress = options.onProgress ?? (() => undefined);
@@ -266,7 +318,9 @@ export async function importFiles(client: ClientBase, files: LoadFile[], options
     for (const [fileNo, file] of files.entries()) {
       const stager = new FileStager(client, stagingMode, file, fileNo);
       progress({ stage: 'reading', file: file.name, rows: 0, elapsedMs: elapsedMs(), done: false });
-      await stager.run((rows) => progress({ stage: 'reading', file: file.name, rows, elapsedMs: elapsedMs(), done: false }));
+      await stager.run((rows) =>
+        progress({ stage: 'reading', file: file.name, rows, elapsedMs: elapsedMs(), done: false }),
+      );
       progress({ stage: 'reading', file: file.name, rows: stager.rows, elapsedMs: elapsedMs(), done: true });
       rowsPerEntity.set(file.entity, (rowsPerEntity.get(file.entity) ?? 0) + stager.rows);
     }
@@ -290,7 +344,13 @@ export async function importFiles(client: ClientBase, files: LoadFile[], options
       const counts: EntityCounts[] = [];
       for (const entity of entities) {
         progress({ stage: 'merging', entity, elapsedMs: elapsedMs() });
-        const entry: EntityCounts = { entity, rows: rowsPerEntity.get(entity)!, inserted: 0, updated: 0, unchanged: 0 };
+        const entry: EntityCounts = {
+          entity,
+          rows: rowsPerEntity.get(entity)!,
+          inserted: 0,
+          updated: 0,
+          unchanged: 0,
+        };
         for (const statement of mergeSql(entity)) {
           const result = await client.query(statement.sql);
           if (statement.counts) entry[statement.counts] += result.rowCount ?? 0;
@@ -304,7 +364,8 @@ export async function importFiles(client: ClientBase, files: LoadFile[], options
       }
       await client.query('COMMIT');
       for (const entry of counts) {
-        if (entry.inserted + entry.updated > 0) await client.query(`ANALYZE ${ENTITY_FORMATS[entry.entity].table}`);
+        if (entry.inserted + entry.updated > 0)
+          await client.query(`ANALYZE ${ENTITY_FORMATS[entry.entity].table}`);
       }
       progress({ stage: 'done', elapsedMs: elapsedMs() });
       return { ok: true, counts, stagingMode };

@@ -36,11 +36,14 @@ export function resolveLoadFiles(paths: string[]): LoadFile[] {
   const add = (path: string, explicit: boolean): void => {
     const kind = classifyFileName(basename(path));
     if (!kind) {
-      if (explicit) throw new LoadFileError(`${path}: not a data file (expected a .csv, .ndjson or .jsonl name)`);
+      if (explicit)
+        throw new LoadFileError(`${path}: not a data file (expected a .csv, .ndjson or .jsonl name)`);
       return;
     }
     if (!(ENTITY_NAMES as readonly string[]).includes(kind.entity)) {
-      throw new LoadFileError(`${path}: "${kind.entity}" names no entity (expected one of ${ENTITY_NAMES.join(', ')})`);
+      throw new LoadFileError(
+        `${path}: "${kind.entity}" names no entity (expected one of ${ENTITY_NAMES.join(', ')})`,
+      );
     }
     found.push({ path, entity: kind.entity as EntityName, format: kind.format });
   };
@@ -52,12 +55,21 @@ export function resolveLoadFiles(paths: string[]): LoadFile[] {
       throw new LoadFileError(`${path}: no such file or directory`);
     }
     if (!isDirectory) add(path, true);
-    else for (const entry of readdirSync(path).sort()) if (statSync(join(path, entry)).isFile()) add(join(path, entry), false);
+    else
+      for (const entry of readdirSync(path).sort())
+        if (statSync(join(path, entry)).isFile()) add(join(path, entry), false);
   }
-  const unique = found.filter((file, index) => found.findIndex((other) => other.path === file.path) === index);
+  const unique = found.filter(
+    (file, index) => found.findIndex((other) => other.path === file.path) === index,
+  );
   if (unique.length === 0) throw new LoadFileError(`no data files in ${paths.join(', ')}`);
   const order = loadOrder();
-  unique.sort((a, b) => order.indexOf(a.entity) - order.indexOf(b.entity) || basename(a.path).localeCompare(basename(b.path)) || a.path.localeCompare(b.path));
+  unique.sort(
+    (a, b) =>
+      order.indexOf(a.entity) - order.indexOf(b.entity) ||
+      basename(a.path).localeCompare(basename(b.path)) ||
+      a.path.localeCompare(b.path),
+  );
   return unique.map((file) => {
     const sameName = unique.filter((other) => basename(other.path) === basename(file.path)).length > 1;
     return { ...file, name: sameName ? file.path : basename(file.path) };

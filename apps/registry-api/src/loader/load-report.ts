@@ -5,8 +5,10 @@ const MAX_SHOWN_VALUE = 80;
 
 /** `households.csv:4: density "huge": must be one of low, medium, high` — file, line, column, value, rule. */
 export function formatProblem(problem: LoadProblem): string {
-  const value = problem.value.length > MAX_SHOWN_VALUE ? `${problem.value.slice(0, MAX_SHOWN_VALUE)}…` : problem.value;
-  const where = problem.column === '' ? '' : ` ${problem.column}${value === '' ? '' : ` ${JSON.stringify(value)}`}:`;
+  const value =
+    problem.value.length > MAX_SHOWN_VALUE ? `${problem.value.slice(0, MAX_SHOWN_VALUE)}…` : problem.value;
+  const where =
+    problem.column === '' ? '' : ` ${problem.column}${value === '' ? '' : ` ${JSON.stringify(value)}`}:`;
   return `${problem.file}:${problem.line}:${where} ${problem.rule}`;
 }
 
@@ -17,8 +19,14 @@ export function reportRow(problem: LoadProblem): string {
   return `${[problem.file, String(problem.line), problem.column, problem.value, problem.rule].map(csvField).join(',')}\r\n`;
 }
 
-export function failureSummary(problemCount: number, badRows: number, shown: number, reportPath: string | undefined): string {
-  const plural = (count: number, word: string): string => `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
+export function failureSummary(
+  problemCount: number,
+  badRows: number,
+  shown: number,
+  reportPath: string | undefined,
+): string {
+  const plural = (count: number, word: string): string =>
+    `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
   const more =
     shown < problemCount
       ? ` (the first ${shown.toLocaleString('en-US')} above${reportPath ? `; all in ${reportPath}` : '; --report FILE writes them all'})`
@@ -37,7 +45,10 @@ export function countsLine(counts: EntityCounts): string {
  * The progress line on stderr: redrawn in place at most ~8 times a second on a terminal, a plain line per finished
  * file and per stage otherwise (CI logs, pipes), nothing with `--quiet`.
  */
-export function progressPrinter(stream: NodeJS.WriteStream, quiet: boolean): (progress: LoadProgress) => void {
+export function progressPrinter(
+  stream: NodeJS.WriteStream,
+  quiet: boolean,
+): (progress: LoadProgress) => void {
   if (quiet) return () => undefined;
   const tty = stream.isTTY === true;
   let lastDraw = 0;
@@ -62,8 +73,13 @@ export function progressPrinter(stream: NodeJS.WriteStream, quiet: boolean): (pr
       case 'merging':
         line = `merging ${progress.entity}, ${seconds(progress.elapsedMs)}`;
         break;
-      default:
-        line = `${progress.stage === 'refreshing' ? 'refreshing rollups and claims' : progress.stage}, ${seconds(progress.elapsedMs)}`;
+      case 'checking':
+      case 'done':
+        line = `${progress.stage}, ${seconds(progress.elapsedMs)}`;
+        break;
+      case 'refreshing':
+        line = `refreshing rollups and claims, ${seconds(progress.elapsedMs)}`;
+        break;
     }
     if (tty) {
       const now = Date.now();

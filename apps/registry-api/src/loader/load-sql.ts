@@ -25,7 +25,9 @@ export function createStagingSql(): string[] {
   for (const name of ENTITY_NAMES) {
     const format = ENTITY_FORMATS[name];
     const columns = format.columns.map((column) => `${column.name} ${column.sqlType}`).join(', ');
-    statements.push(`CREATE TEMP TABLE ${stagingTable(name)} (file_no integer NOT NULL, line bigint NOT NULL, bad boolean NOT NULL, ${columns})`);
+    statements.push(
+      `CREATE TEMP TABLE ${stagingTable(name)} (file_no integer NOT NULL, line bigint NOT NULL, bad boolean NOT NULL, ${columns})`,
+    );
   }
   return statements;
 }
@@ -36,7 +38,8 @@ export function dropStagingSql(): string {
 
 const FUEL_CHANGES = 'registry_load_fuel_changes';
 const quote = (text: string): string => `'${text.replace(/'/g, "''")}'`;
-const columnNo = (format: EntityFormat, name: string): number => format.columns.findIndex((column) => column.name === name);
+const columnNo = (format: EntityFormat, name: string): number =>
+  format.columns.findIndex((column) => column.name === name);
 
 function errorInsert(format: EntityFormat, column: string, select: string): string {
   return `INSERT INTO ${ERRORS_TABLE} (file_no, line, col_no, col, value, rule)
@@ -49,9 +52,14 @@ function duplicateCheck(format: EntityFormat): string {
   const key = format.key.join(', ');
   const required = (name: string): boolean => format.columns.find((column) => column.name === name)!.required;
   const join = format.key
-    .map((column) => (required(column) ? `s.${column} = d.${column}` : `s.${column} IS NOT DISTINCT FROM d.${column}`))
+    .map((column) =>
+      required(column) ? `s.${column} = d.${column}` : `s.${column} IS NOT DISTINCT FROM d.${column}`,
+    )
     .join(' AND ');
-  const shown = format.key.length === 1 ? `s.${format.key[0]}::text` : format.key.map((column) => `coalesce(s.${column}::text, '')`).join(` || ', ' || `);
+  const shown =
+    format.key.length === 1
+      ? `s.${format.key[0]}::text`
+      : format.key.map((column) => `coalesce(s.${column}::text, '')`).join(` || ', ' || `);
   const column = format.key.length === 1 ? format.key[0]! : format.key.join(', ');
   const select = `
     SELECT r.file_no, r.line, r.shown AS value,
@@ -172,14 +180,18 @@ function entityChecks(format: EntityFormat): string[] {
           'event_date',
           `SELECT s.file_no, s.line, to_char(s.event_date, 'YYYY-MM-DD') AS value,
                   'block ' || s.block_id || ' has no issuance on or before this date' AS rule
-           FROM ${stage} s
+           FROM ${stage} s JOIN ${blocks} b ON b.id = s.block_id
            LEFT JOIN (SELECT block_id, min(event_date) AS issued_on FROM ${events} e WHERE kind = 'issued' GROUP BY block_id) i
              ON i.block_id = s.block_id
            WHERE NOT s.bad AND s.kind <> 'issued' AND (i.issued_on IS NULL OR i.issued_on > s.event_date)`,
         ),
       ];
     }
-    default:
+    case 'projects':
+    case 'households':
+    case 'devices':
+    case 'fuel-purchases':
+    case 'fuel-deliveries':
       return [];
   }
 }
@@ -212,7 +224,9 @@ function upsert(
   const table = ENTITY_FORMATS[name].table;
   const stage = stagingTable(name);
   const match = key
-    .map(({ target, source, nullable }) => (nullable ? `t.${target} IS NOT DISTINCT FROM ${source}` : `t.${target} = ${source}`))
+    .map(({ target, source, nullable }) =>
+      nullable ? `t.${target} IS NOT DISTINCT FROM ${source}` : `t.${target} = ${source}`,
+    )
     .join(' AND ');
   const keyTargets = new Set(key.map(({ target }) => target));
   const changing = columns.filter(({ target }) => !keyTargets.has(target));
@@ -234,7 +248,8 @@ function upsert(
   ];
 }
 
-const same = (...names: string[]): Array<{ target: string; source: string }> => names.map((name) => ({ target: name, source: `s.${name}` }));
+const same = (...names: string[]): Array<{ target: string; source: string }> =>
+  names.map((name) => ({ target: name, source: `s.${name}` }));
 const byId = [{ target: 'id', source: 's.id' }];
 
 /** The statements that merge one entity's staged rows, run in load order inside the load's transaction. */
@@ -243,7 +258,12 @@ export function mergeSql(name: EntityName): MergeStatement[] {
   const household = 'JOIN households h ON h.id = s.household_id';
   switch (name) {
     case 'projects':
-      return upsert(name, same('id', 'name', 'country', 'ncv_tj_per_t', 'fnrb', 'ef_co2_t_per_tj', 'ef_non_co2_t_per_tj'), '', byId);
+      return upsert(
+        name,
+        same('id', 'name', 'country', 'ncv_tj_per_t', 'fnrb', 'ef_co2_t_per_tj', 'ef_non_co2_t_per_tj'),
+        '',
+        byId,
+      );
     case 'households': {
       const storedFuels = `(SELECT coalesce(array_agg(f.fuel_type ORDER BY array_position(${FUEL_ORDER}, f.fuel_type)), '{}')
                             FROM household_fuels f WHERE f.household_id = s.id)`;
@@ -256,7 +276,9 @@ export function mergeSql(name: EntityName): MergeStatement[] {
         },
         ...upsert(name, same('id', 'project_id', 'region', 'density', 'onboarding_date'), '', byId),
         { sql: `DELETE FROM household_fuels f USING ${FUEL_CHANGES} c WHERE f.household_id = c.id` },
-        { sql: `INSERT INTO household_fuels (household_id, fuel_type) SELECT c.id, unnest(c.fuels) FROM ${FUEL_CHANGES} c` },
+        {
+          sql: `INSERT INTO household_fuels (household_id, fuel_type) SELECT c.id, unnest(c.fuels) FROM ${FUEL_CHANGES} c`,
+        },
         {
           counts: 'updated',
           sql: `UPDATE households h SET updated_at = now() FROM ${FUEL_CHANGES} c
@@ -270,7 +292,15 @@ export function mergeSql(name: EntityName): MergeStatement[] {
       ];
     }
     case 'devices':
-      return upsert(name, [...same('id', 'household_id', 'status', 'last_active'), { target: 'project_id', source: 'h.project_id' }], household, byId);
+      return upsert(
+        name,
+        [
+          ...same('id', 'household_id', 'status', 'last_active'),
+          { target: 'project_id', source: 'h.project_id' },
+        ],
+        household,
+        byId,
+      );
     case 'fuel-readings':
       return upsert(name, same('household_id', 'device_id', 'fuel_type', 'consumed_on', 'quantity_kg'), '', [
         { target: 'household_id', source: 's.household_id' },
@@ -281,20 +311,31 @@ export function mergeSql(name: EntityName): MergeStatement[] {
     case 'fuel-purchases':
       return upsert(
         name,
-        [...same('id', 'household_id', 'fuel_type', 'amount_kg', 'purchase_date'), { target: 'project_id', source: 'h.project_id' }],
+        [
+          ...same('id', 'household_id', 'fuel_type', 'amount_kg', 'purchase_date'),
+          { target: 'project_id', source: 'h.project_id' },
+        ],
         household,
         byId,
       );
     case 'fuel-deliveries':
       return upsert(
         name,
-        [...same('id', 'household_id', 'fuel_type', 'delivered_quantity_kg', 'delivery_date'), { target: 'project_id', source: 'h.project_id' }],
+        [
+          ...same('id', 'household_id', 'fuel_type', 'delivered_quantity_kg', 'delivery_date'),
+          { target: 'project_id', source: 'h.project_id' },
+        ],
         household,
         byId,
       );
     case 'credit-blocks':
       return [
-        ...upsert(name, same('id', 'project_id', 'vintage', 'serial_start', 'serial_end', 'quantity'), '', byId),
+        ...upsert(
+          name,
+          same('id', 'project_id', 'vintage', 'serial_start', 'serial_end', 'quantity'),
+          '',
+          byId,
+        ),
         {
           sql: `UPDATE credit_events e SET project_id = s.project_id FROM ${stage} s
                 WHERE e.block_id = s.id AND e.project_id <> s.project_id`,

@@ -35,33 +35,94 @@ const encodeField = (field: string, forceQuotes: boolean): string =>
 
 describe('CsvRecordReader', () => {
   it.each<[string, string, SourceRecord[]]>([
-    ['plain LF', 'a,b\n1,2\n', [{ line: 1, fields: ['a', 'b'] }, { line: 2, fields: ['1', '2'] }]],
-    ['CRLF and no final break', 'a,b\r\n1,2', [{ line: 1, fields: ['a', 'b'] }, { line: 2, fields: ['1', '2'] }]],
-    ['a byte order mark before the header', '\uFEFFa,b\n1,2\n', [{ line: 1, fields: ['a', 'b'] }, { line: 2, fields: ['1', '2'] }]],
+    [
+      'plain LF',
+      'a,b\n1,2\n',
+      [
+        { line: 1, fields: ['a', 'b'] },
+        { line: 2, fields: ['1', '2'] },
+      ],
+    ],
+    [
+      'CRLF and no final break',
+      'a,b\r\n1,2',
+      [
+        { line: 1, fields: ['a', 'b'] },
+        { line: 2, fields: ['1', '2'] },
+      ],
+    ],
+    [
+      'a byte order mark before the header',
+      '\uFEFFa,b\n1,2\n',
+      [
+        { line: 1, fields: ['a', 'b'] },
+        { line: 2, fields: ['1', '2'] },
+      ],
+    ],
     ['quoted comma, doubled quote', '"x,y","say ""hi"""\n', [{ line: 1, fields: ['x,y', 'say "hi"'] }]],
-    ['a quoted line break: the next record starts two lines on', '"1\n2",b\nc,d\n', [{ line: 1, fields: ['1\n2', 'b'] }, { line: 3, fields: ['c', 'd'] }]],
+    [
+      'a quoted line break: the next record starts two lines on',
+      '"1\n2",b\nc,d\n',
+      [
+        { line: 1, fields: ['1\n2', 'b'] },
+        { line: 3, fields: ['c', 'd'] },
+      ],
+    ],
     ['empty fields', ',,\n', [{ line: 1, fields: ['', '', ''] }]],
-    ['blank lines are skipped and still counted', 'a\n\n\r\nb\n', [{ line: 1, fields: ['a'] }, { line: 4, fields: ['b'] }]],
+    [
+      'blank lines are skipped and still counted',
+      'a\n\n\r\nb\n',
+      [
+        { line: 1, fields: ['a'] },
+        { line: 4, fields: ['b'] },
+      ],
+    ],
     ['an empty quoted field is a record, not a blank line', '""\n', [{ line: 1, fields: [''] }]],
-    ['a lone CR ends a record', 'a\rb\r', [{ line: 1, fields: ['a'] }, { line: 2, fields: ['b'] }]],
+    [
+      'a lone CR ends a record',
+      'a\rb\r',
+      [
+        { line: 1, fields: ['a'] },
+        { line: 2, fields: ['b'] },
+      ],
+    ],
     [
       'a quote inside an unquoted field',
       'ab"c,d\ne,f\n',
-      [{ line: 1, error: 'a quote inside an unquoted field (enclose the field in quotes and double the quote)' }, { line: 2, fields: ['e', 'f'] }],
+      [
+        {
+          line: 1,
+          error: 'a quote inside an unquoted field (enclose the field in quotes and double the quote)',
+        },
+        { line: 2, fields: ['e', 'f'] },
+      ],
     ],
     [
       'text after a closing quote',
       '"ab"c,d\ne\n',
-      [{ line: 1, error: 'text after a closing quote (a quote inside a quoted field must be doubled)' }, { line: 2, fields: ['e'] }],
+      [
+        { line: 1, error: 'text after a closing quote (a quote inside a quoted field must be doubled)' },
+        { line: 2, fields: ['e'] },
+      ],
     ],
-    ['an unclosed quote', 'a\n"b,c\nd\n', [{ line: 1, fields: ['a'] }, { line: 2, error: 'a quoted field is never closed (an odd number of quotes)' }]],
+    [
+      'an unclosed quote',
+      'a\n"b,c\nd\n',
+      [
+        { line: 1, fields: ['a'] },
+        { line: 2, error: 'a quoted field is never closed (an odd number of quotes)' },
+      ],
+    ],
   ])('%s', (_name, text, expected) => {
     expect(readCsv([text])).toEqual(expected);
     // The same records whatever the chunking, down to one character at a time.
     expect(readCsv([...text])).toEqual(expected);
   });
 
-  const field = fc.string({ unit: fc.constantFrom('a', 'Z', '0', ' ', ',', '"', '\n', '\r', 'é', '😀', '\t'), maxLength: 8 });
+  const field = fc.string({
+    unit: fc.constantFrom('a', 'Z', '0', ' ', ',', '"', '\n', '\r', 'é', '😀', '\t'),
+    maxLength: 8,
+  });
   const rows = fc.array(fc.array(field, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 8 });
 
   it('reads back any rows written by RFC 4180, with LF or CRLF, with or without a BOM, in any chunks', () => {
@@ -74,8 +135,15 @@ describe('CsvRecordReader', () => {
         fc.boolean(),
         fc.array(fc.nat(), { maxLength: 12 }),
         (data, crlf, bom, quoteAll, finalBreak, cuts) => {
-          const lines = data.map((row) => row.map((value, index) => encodeField(value, quoteAll || (row.length === 1 && index === 0))).join(','));
-          const text = (bom ? '\uFEFF' : '') + lines.join(crlf ? '\r\n' : '\n') + (finalBreak ? (crlf ? '\r\n' : '\n') : '');
+          const lines = data.map((row) =>
+            row
+              .map((value, index) => encodeField(value, quoteAll || (row.length === 1 && index === 0)))
+              .join(','),
+          );
+          const text =
+            (bom ? '\uFEFF' : '') +
+            lines.join(crlf ? '\r\n' : '\n') +
+            (finalBreak ? (crlf ? '\r\n' : '\n') : '');
           const records = readCsv(cut(text, cuts));
           expect(records.map((record) => record.fields)).toEqual(data);
           expect(records.every((record) => record.error === undefined)).toBe(true);
@@ -86,14 +154,19 @@ describe('CsvRecordReader', () => {
   });
 
   it('never throws on arbitrary text, and every record it gives is either fields or an error', () => {
-    const noise = fc.string({ unit: fc.constantFrom('a', ',', '"', '\n', '\r', '\uFEFF', ' ', 'x'), maxLength: 60 });
+    const noise = fc.string({
+      unit: fc.constantFrom('a', ',', '"', '\n', '\r', '\uFEFF', ' ', 'x'),
+      maxLength: 60,
+    });
     fc.assert(
       fc.property(noise, fc.array(fc.nat(), { maxLength: 8 }), (text, cuts) => {
         const whole = readCsv([text]);
         expect(readCsv(cut(text, cuts))).toEqual(whole);
         for (const record of whole) {
           expect(Number.isInteger(record.line) && record.line >= 1).toBe(true);
-          expect(record.error === undefined ? Array.isArray(record.fields) : typeof record.error === 'string').toBe(true);
+          expect(
+            record.error === undefined ? Array.isArray(record.fields) : typeof record.error === 'string',
+          ).toBe(true);
         }
       }),
       { numRuns: 1000 },

@@ -87,7 +87,8 @@ export class CsvRecordReader {
           }
           if (i === n) break;
           if (c === QUOTE) {
-            this.error ??= 'a quote inside an unquoted field (enclose the field in quotes and double the quote)';
+            this.error ??=
+              'a quote inside an unquoted field (enclose the field in quotes and double the quote)';
             i += 1;
             break;
           }
@@ -128,7 +129,8 @@ export class CsvRecordReader {
           break;
       }
     }
-    if ((this.state === State.Unquoted || this.state === State.Quoted) && start < n) this.field += chunk.slice(start, n);
+    if ((this.state === State.Unquoted || this.state === State.Quoted) && start < n)
+      this.field += chunk.slice(start, n);
   }
 
   /** The input is complete: a last record without a line break is still a record; an open quote is an error. */
@@ -147,9 +149,14 @@ export class CsvRecordReader {
   }
 
   private endRecord(cr: boolean): void {
-    const blank = this.fields.length === 1 && this.fields[0] === '' && !this.quoted && this.error === undefined;
+    const blank =
+      this.fields.length === 1 && this.fields[0] === '' && !this.quoted && this.error === undefined;
     if (!blank) {
-      this.emit(this.error === undefined ? { line: this.recordLine, fields: this.fields } : { line: this.recordLine, error: this.error });
+      this.emit(
+        this.error === undefined
+          ? { line: this.recordLine, fields: this.fields }
+          : { line: this.recordLine, error: this.error },
+      );
     }
     this.fields = [];
     this.error = undefined;

@@ -25,7 +25,11 @@ export function displayValue(raw: unknown): string {
  * key is readable, the key comes back too, so rows of other files that name it are not reported a second time as
  * naming nothing.
  */
-export function validateRow(format: EntityFormat, line: number, raw: (column: ColumnSpec, index: number) => unknown): RowCheck {
+export function validateRow(
+  format: EntityFormat,
+  line: number,
+  raw: (column: ColumnSpec, index: number) => unknown,
+): RowCheck {
   const values: Array<string | null> = new Array<string | null>(format.columns.length);
   let problems: RowProblem[] | undefined;
   for (let index = 0; index < format.columns.length; index += 1) {
@@ -42,7 +46,12 @@ export function validateRow(format: EntityFormat, line: number, raw: (column: Co
     const row: Record<string, string | null> = {};
     format.columns.forEach((column, index) => (row[column.name] = values[index]!));
     for (const problem of format.rowRules(row)) {
-      (problems ??= []).push({ line, column: problem.column, value: displayValue(row[problem.column]), rule: problem.rule });
+      (problems ??= []).push({
+        line,
+        column: problem.column,
+        value: displayValue(row[problem.column]),
+        rule: problem.rule,
+      });
     }
   }
   if (!problems) return { ok: true, values };

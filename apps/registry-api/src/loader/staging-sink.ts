@@ -110,14 +110,26 @@ class InsertSink implements StagingSink {
   private async flush(): Promise<void> {
     if (this.batch.length === 0) return;
     const width = this.columns.length;
-    const values = this.batch.map((_, row) => `(${this.columns.map((__, column) => `$${row * width + column + 1}`).join(', ')})`);
-    const params = this.batch.flat().map((value) => (typeof value === 'string' || value === null ? value : String(value)));
+    const values = this.batch.map(
+      (_, row) => `(${this.columns.map((__, column) => `$${row * width + column + 1}`).join(', ')})`,
+    );
+    const params = this.batch
+      .flat()
+      .map((value) => (typeof value === 'string' || value === null ? value : String(value)));
     this.batch = [];
-    await this.client.query(`INSERT INTO ${this.table} (${this.columns.join(', ')}) VALUES ${values.join(', ')}`, params);
+    await this.client.query(
+      `INSERT INTO ${this.table} (${this.columns.join(', ')}) VALUES ${values.join(', ')}`,
+      params,
+    );
   }
 }
 
-export function openStagingSink(mode: StagingMode, client: ClientBase, table: string, columns: readonly string[]): StagingSink {
+export function openStagingSink(
+  mode: StagingMode,
+  client: ClientBase,
+  table: string,
+  columns: readonly string[],
+): StagingSink {
   return mode === 'copy' ? new CopySink(client, table, columns) : new InsertSink(client, table, columns);
 }
 

@@ -20,7 +20,9 @@ export class ReadingNaturalKey1732240300000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('CREATE INDEX fuel_consumption_household_idx ON fuel_consumption (household_id, consumed_on) INCLUDE (quantity_kg)');
+    await queryRunner.query(
+      'CREATE INDEX fuel_consumption_household_idx ON fuel_consumption (household_id, consumed_on) INCLUDE (quantity_kg)',
+    );
     await queryRunner.query('DROP INDEX fuel_consumption_natural_key');
   }
 }
