@@ -28,6 +28,7 @@ describe('benchmark smoke run', () => {
       floorScript('ussd'),
       floorScript('protocol'),
       floorScript('constant'),
+      floorScript('copy'),
       SERVICE_BUILDS.registry.main,
       SERVICE_BUILDS.registry.cli,
       SERVICE_BUILDS.ussd.main,
@@ -98,6 +99,19 @@ describe('benchmark smoke run', () => {
       true,
     );
     expect(registry.filter((row) => row.dataset === '3,000 households')).toHaveLength(5);
+  });
+
+  it('loads fuel readings with cli.js import against a bare COPY of the same file, both storing every row', () => {
+    expect(report.batches.map((batch) => [batch.service, batch.workload, batch.dataset])).toEqual([
+      ['registry-api', 'cli.js import fuel-readings.csv', '3,000 readings'],
+    ]);
+    const [batch] = report.batches;
+    expect({ floor: batch!.floor.rows, target: batch!.target.rows, problems: batch!.problems }).toEqual({
+      floor: 3000,
+      target: 3000,
+      problems: [],
+    });
+    expect(report.markdown).toContain('| registry-api | cli.js import fuel-readings.csv | 3,000 readings |');
   });
 
   it('measures the framework reference: a one-route Nest app against node:http writing the same bytes', () => {

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { summariseProfiles } from './harness/cpu-profile';
 import { Janitor } from './harness/janitor';
 import { BenchOptions, parseOptions, ServiceName, USAGE } from './harness/options';
-import { renderMarkdown, RunInfo } from './harness/report';
+import { BatchResult, renderMarkdown, RunInfo } from './harness/report';
 import { assertReachable, ResourceSettings } from './harness/resources';
 import { frameworkSuite } from './suites/framework.suite';
 import { protocolSuite } from './suites/protocol.suite';
+import { loaderSuite } from './suites/loader.suite';
 import { registrySuite } from './suites/registry.suite';
 import { clearSeedCache } from './suites/registry-seed-cache';
 import { profileDir } from './suites/services';
@@ -16,6 +17,7 @@ import { ussdSuite } from './suites/ussd.suite';
 
 const SUITES: Record<ServiceName, (ctx: SuiteContext) => Promise<void>> = {
   registry: registrySuite,
+  loader: loaderSuite,
   ussd: ussdSuite,
   protocol: protocolSuite,
   framework: frameworkSuite,
@@ -24,6 +26,7 @@ const SUITES: Record<ServiceName, (ctx: SuiteContext) => Promise<void>> = {
 export interface BenchReport {
   info: RunInfo;
   rows: ComparedWorkload[];
+  batches: BatchResult[];
   /** Suites that could not run at all (missing build, start-up failure …). */
   failures: string[];
   markdown: string;
@@ -62,7 +65,8 @@ export async function runBench(
     serviceEnv: options.serviceEnv,
   };
   const rows: ComparedWorkload[] = [];
-  const ctx: SuiteContext = { options, janitor, resources, logDir, progress, results: rows };
+  const batches: BatchResult[] = [];
+  const ctx: SuiteContext = { options, janitor, resources, logDir, progress, results: rows, batches };
   const failures: string[] = [];
   for (const name of options.only) {
     try {
@@ -75,7 +79,8 @@ export async function runBench(
       for (const failure of await janitor.cleanAll()) progress(`cleanup: ${failure}`);
     }
   }
-  const problems = rows.some((row) => row.problems.length > 0);
+  const problems =
+    rows.some((row) => row.problems.length > 0) || batches.some((batch) => batch.problems.length > 0);
   if (options.profile) {
     const summary = join(logDir, 'profile-summary.md');
     writeFileSync(summary, `${summariseProfiles(profileDir(ctx))}\n`);
@@ -83,7 +88,7 @@ export async function runBench(
   } else if (failures.length === 0 && !problems) {
     rmSync(logDir, { recursive: true, force: true });
   } else progress(`process output kept in ${logDir}`);
-  return { info, rows, failures, markdown: renderMarkdown(info, rows) };
+  return { info, rows, batches, failures, markdown: renderMarkdown(info, rows, batches) };
 }
 
 async function main(): Promise<number> {
@@ -117,7 +122,7 @@ async function main(): Promise<number> {
     process.stdout.write(`${report.markdown}\n`);
     if (options.jsonOut) writeFileSync(options.jsonOut, `${JSON.stringify(report, null, 2)}\n`);
     if (options.markdownOut) writeFileSync(options.markdownOut, `${report.markdown}\n`);
-    const problems = report.rows.filter((row) => row.problems.length > 0);
+    const problems = [...report.rows, ...report.batches].filter((row) => row.problems.length > 0);
     for (const row of problems)
       process.stderr.write(`PROBLEM ${row.service} ${row.workload}: ${row.problems.join('; ')}\n`);
     for (const failure of report.failures) process.stderr.write(`FAILED ${failure}\n`);

@@ -46,7 +46,12 @@ describe('round trip: seed → cli.js export → cli.js import into an empty dat
     await runMigrations(database.url);
     const dataSource = await createDataSource(database.url, 1).initialize();
     try {
-      if (seed) await seedRegistry((text, params) => dataSource.query(text, params), { households: 300, seed: 11, batchSize: 100 });
+      if (seed)
+        await seedRegistry((text, params) => dataSource.query(text, params), {
+          households: 300,
+          seed: 11,
+          batchSize: 100,
+        });
       return `Bearer ${(await createClient(dataSource, 'round trip')).bearerKey}`;
     } finally {
       await dataSource.destroy();
@@ -55,7 +60,10 @@ describe('round trip: seed → cli.js export → cli.js import into an empty dat
 
   beforeAll(async () => {
     assertCliBuilt();
-    [source, target] = await Promise.all([createTestDatabase('round_trip_source'), createTestDatabase('round_trip_target')]);
+    [source, target] = await Promise.all([
+      createTestDatabase('round_trip_source'),
+      createTestDatabase('round_trip_target'),
+    ]);
     auth.source = await prepare(source, true);
     auth.target = await prepare(target, false);
     exported = mkdtempSync(join(tmpdir(), 'registry-export-'));
@@ -64,23 +72,39 @@ describe('round trip: seed → cli.js export → cli.js import into an empty dat
     expect(written.code).toBe(0);
     const loaded = await cli(['import', exported, '--quiet'], target.url);
     expect({ code: loaded.code, stderr: loaded.stderr }).toEqual({ code: 0, stderr: '' });
-    [sourceApp, targetApp] = await Promise.all([startApp({ DATABASE_URL: source.url }), startApp({ DATABASE_URL: target.url })]);
+    [sourceApp, targetApp] = await Promise.all([
+      startApp({ DATABASE_URL: source.url }),
+      startApp({ DATABASE_URL: target.url }),
+    ]);
   });
 
   afterAll(async () => {
     await Promise.all([sourceApp?.close(), targetApp?.close()]);
     await Promise.all([source?.drop(), target?.drop()]);
-    for (const directory of [exported, ndjson]) if (directory) rmSync(directory, { recursive: true, force: true });
+    for (const directory of [exported, ndjson])
+      if (directory) rmSync(directory, { recursive: true, force: true });
   });
 
   async function both(url: string): Promise<[TestResponse, TestResponse]> {
-    return Promise.all([get(sourceApp, url, { authorization: auth.source! }), get(targetApp, url, { authorization: auth.target! })]);
+    return Promise.all([
+      get(sourceApp, url, { authorization: auth.source! }),
+      get(targetApp, url, { authorization: auth.target! }),
+    ]);
   }
 
   async function questions(): Promise<string[]> {
-    const households = await sql<{ id: string; region: string }>(source.url, 'SELECT id, region FROM households ORDER BY id LIMIT 5');
-    const regions = await sql<{ region: string }>(source.url, 'SELECT DISTINCT region FROM households ORDER BY region');
-    const blocks = await sql<{ block_id: string }>(source.url, "SELECT block_id FROM credit_events WHERE kind <> 'issued' ORDER BY id LIMIT 3");
+    const households = await sql<{ id: string; region: string }>(
+      source.url,
+      'SELECT id, region FROM households ORDER BY id LIMIT 5',
+    );
+    const regions = await sql<{ region: string }>(
+      source.url,
+      'SELECT DISTINCT region FROM households ORDER BY region',
+    );
+    const blocks = await sql<{ block_id: string }>(
+      source.url,
+      "SELECT block_id FROM credit_events WHERE kind <> 'issued' ORDER BY id LIMIT 3",
+    );
     const projects = SEED_PROJECTS.map((project) => project.id);
     const periods = ['2023', '2024', '2024-Q1', '2024-Q3', '2024-06'];
     const urls = [
@@ -116,10 +140,14 @@ describe('round trip: seed → cli.js export → cli.js import into an empty dat
         `/v1/claims/emission-reduction?${scope}`,
       );
       for (const period of periods) {
-        urls.push(`/v1/credits/issued?${scope}&time_period=${period}`, `/v1/claims/emission-reduction?${scope}&period=${period}`);
+        urls.push(
+          `/v1/credits/issued?${scope}&time_period=${period}`,
+          `/v1/claims/emission-reduction?${scope}&period=${period}`,
+        );
       }
     }
-    for (const { region } of regions) urls.push(`/v1/households/stats?region=${region}`, `/v1/fuel-usage?region=${region}`);
+    for (const { region } of regions)
+      urls.push(`/v1/households/stats?region=${region}`, `/v1/fuel-usage?region=${region}`);
     for (const { id } of households) {
       urls.push(
         `/v1/fuel-usage?household_id=${id}`,
@@ -129,7 +157,11 @@ describe('round trip: seed → cli.js export → cli.js import into an empty dat
       );
     }
     for (const { block_id } of blocks) {
-      urls.push(`/v1/credits/transferred?credit_id=${block_id}`, `/v1/credits/retired?credit_id=${block_id}`, `/v1/credits/cancelled?credit_id=${block_id}`);
+      urls.push(
+        `/v1/credits/transferred?credit_id=${block_id}`,
+        `/v1/credits/retired?credit_id=${block_id}`,
+        `/v1/credits/cancelled?credit_id=${block_id}`,
+      );
     }
     return urls;
   }
@@ -141,7 +173,8 @@ describe('round trip: seed → cli.js export → cli.js import into an empty dat
     for (const url of urls) {
       const [a, b] = await both(url);
       statuses.add(a.statusCode);
-      if (a.statusCode !== b.statusCode || a.body !== b.body) differences.push(`${url}: ${a.statusCode} ${a.body} ≠ ${b.statusCode} ${b.body}`);
+      if (a.statusCode !== b.statusCode || a.body !== b.body)
+        differences.push(`${url}: ${a.statusCode} ${a.body} ≠ ${b.statusCode} ${b.body}`);
     }
     expect(differences).toEqual([]);
     // The questions reach both answers and refusals (an unknown project is a 404 on both sides).
@@ -191,7 +224,8 @@ describe('round trip: seed → cli.js export → cli.js import into an empty dat
       expect((await cli(['export', again, '--quiet'], third.url)).code).toBe(0);
       const files = readdirSync(exported).sort();
       expect(readdirSync(again).sort()).toEqual(files);
-      for (const file of files) expect(readFileSync(join(again, file), 'utf8')).toBe(readFileSync(join(exported, file), 'utf8'));
+      for (const file of files)
+        expect(readFileSync(join(again, file), 'utf8')).toBe(readFileSync(join(exported, file), 'utf8'));
     } finally {
       rmSync(again, { recursive: true, force: true });
       await third.drop();

@@ -8,7 +8,8 @@ describe('parseOptions', () => {
       warmupS: 0.5,
       households: 100_000,
       scale: 10,
-      only: ['registry', 'ussd', 'protocol', 'framework'],
+      only: ['registry', 'loader', 'ussd', 'protocol', 'framework'],
+      readings: 1_000_000,
       seedCache: true,
     });
   });

@@ -1,4 +1,4 @@
-export const SERVICES = ['registry', 'ussd', 'protocol', 'framework'] as const;
+export const SERVICES = ['registry', 'loader', 'ussd', 'protocol', 'framework'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 export interface BenchOptions {
@@ -9,6 +9,8 @@ export interface BenchOptions {
   /** Households of the registry's base data set; the growth pass seeds `households × scale`. */
   households: number;
   scale: number;
+  /** Fuel readings of the loader benchmark (`cli.js import` against a bare COPY of the same file). */
+  readings: number;
   /** Registry and protocol connections; USSD runs `sessions` parallel sessions instead. */
   connections: number;
   sessions: number;
@@ -29,14 +31,28 @@ export interface BenchOptions {
 
 const PRESETS: Record<
   BenchOptions['mode'],
-  Pick<BenchOptions, 'durationS' | 'warmupS' | 'households' | 'connections' | 'sessions'>
+  Pick<BenchOptions, 'durationS' | 'warmupS' | 'households' | 'readings' | 'connections' | 'sessions'>
 > = {
   // About a second per benchmark (half on the floor, half on the service) on tiny data: keeps the harness honest
   // inside the test suite.
-  smoke: { durationS: 0.5, warmupS: 0, households: 300, connections: 4, sessions: 8 },
+  smoke: { durationS: 0.5, warmupS: 0, households: 300, readings: 3000, connections: 4, sessions: 8 },
   // The whole suite in under five minutes on a 2-core machine.
-  default: { durationS: 2, warmupS: 0.5, households: 100_000, connections: 16, sessions: 64 },
-  long: { durationS: 20, warmupS: 5, households: 100_000, connections: 16, sessions: 64 },
+  default: {
+    durationS: 2,
+    warmupS: 0.5,
+    households: 100_000,
+    readings: 1_000_000,
+    connections: 16,
+    sessions: 64,
+  },
+  long: {
+    durationS: 20,
+    warmupS: 5,
+    households: 100_000,
+    readings: 1_000_000,
+    connections: 16,
+    sessions: 64,
+  },
 };
 
 export const USAGE = `Usage: npm run bench -- [options]
@@ -45,7 +61,9 @@ export const USAGE = `Usage: npm run bench -- [options]
   --long              20 s per measurement after 5 s warm-up (default: 2 s after 0.5 s)
   --duration <s>      seconds per measurement          --warmup <s>   seconds of warm-up
   --only <list>       comma-separated subset of: ${SERVICES.join(', ')}
-  --households <n>    registry base data set (default 100000; the growth pass uses n × scale)
+  --households <n>    registry base data set (default 100000; the growth pass uses n × scale; the loader
+                      takes its readings from the same seed)
+  --readings <n>      fuel readings the loader benchmark loads (default 1000000; smoke 3000)
   --scale <k>         growth factor for the registry aggregates (default 10)
   --connections <n>   HTTP connections for registry and protocol (default 16)
   --sessions <n>      parallel USSD sessions (default 64)
@@ -120,6 +138,9 @@ export function parseOptions(argv: string[]): BenchOptions {
         break;
       case '--households':
         options.households = positive(flag, next(), true);
+        break;
+      case '--readings':
+        options.readings = Math.max(1, positive(flag, next(), true));
         break;
       case '--scale':
         options.scale = positive(flag, next(), true);

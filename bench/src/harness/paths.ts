@@ -10,7 +10,7 @@ export function repoPath(...segments: string[]): string {
   return join(REPO_ROOT, ...segments);
 }
 
-export function floorScript(name: 'registry' | 'ussd' | 'protocol' | 'constant'): string {
+export function floorScript(name: 'registry' | 'ussd' | 'protocol' | 'constant' | 'copy'): string {
   return join(BENCH_DIST, 'floors', `${name}-floor.js`);
 }
 

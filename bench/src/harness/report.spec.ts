@@ -1,5 +1,5 @@
 import { LoadResult } from './load';
-import { growthRows, ratio, renderMarkdown, WorkloadResult } from './report';
+import { batchRatio, BatchResult, growthRows, ratio, renderMarkdown, WorkloadResult } from './report';
 
 function result(rps: number, p50Ms = 2, p99Ms = 9): LoadResult {
   return {
@@ -83,6 +83,25 @@ describe('report', () => {
     const table = renderMarkdown(info, rows);
     expect(table).toContain('| stats | 900 → 300 | 2.0 → 2.0 | 3.00× ⚠ | 2.50× |');
     expect(table).toContain('| stove | 900 → 800 | 2.0 → 2.0 | 1.13× | 1.00× |');
+  });
+
+  it('lists batch jobs in a table of their own: seconds, rows/s and floor seconds ÷ service seconds', () => {
+    const batch: BatchResult = {
+      service: 'registry-api',
+      workload: 'cli.js import fuel-readings.csv',
+      dataset: '1,000,000 readings',
+      floor: { seconds: 16, rows: 1_000_000 },
+      target: { seconds: 25, rows: 1_000_000 },
+      problems: [],
+    };
+
+    const table = renderMarkdown(info, [], [batch, { ...batch, target: { seconds: 40, rows: 1_000_000 } }]);
+
+    expect(batchRatio(batch)).toBeCloseTo(0.64);
+    expect(table).toContain(
+      '| registry-api | cli.js import fuel-readings.csv | 1,000,000 readings | 16.0 | 25.0 | 62,500 | 40,000 | 0.64 ⚠ |',
+    );
+    expect(table).toContain('| 16.0 | 40.0 | 62,500 | 25,000 | 0.40 ⚠ |');
   });
 
   it('reports a ratio of zero rather than dividing by a dead floor', () => {

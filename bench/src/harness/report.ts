@@ -20,6 +20,26 @@ export interface WorkloadResult {
   target: Measurement;
 }
 
+/** One side of a batch job (a bulk load): wall time of its process, start to exit, and the rows it stored. */
+export interface BatchSide {
+  seconds: number;
+  rows: number;
+}
+
+/** A batch job against its floor, each run once (a bulk load is long enough to measure in one pass). */
+export interface BatchResult {
+  service: string;
+  workload: string;
+  dataset: string;
+  floor: BatchSide;
+  target: BatchSide;
+  problems: string[];
+}
+
+export function batchRatio(batch: BatchResult): number {
+  return batch.target.seconds > 0 ? batch.floor.seconds / batch.target.seconds : 0;
+}
+
 export interface RunInfo {
   startedAt: string;
   mode: string;
@@ -76,7 +96,7 @@ const ms = (value: number): string => (value === 0 ? '<1' : value < 10 ? value.t
 const mb = (bytes: number): string => (bytes > 0 ? `${Math.round(bytes / 1024 / 1024)} MB` : 'n/a');
 const times = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '∞');
 
-export function renderMarkdown(info: RunInfo, rows: WorkloadResult[]): string {
+export function renderMarkdown(info: RunInfo, rows: WorkloadResult[], batches: BatchResult[] = []): string {
   const lines: string[] = [
     `Run ${info.startedAt} · mode ${info.mode} · ${info.durationS} s per measurement after ${info.warmupS} s warm-up · ` +
       `Node ${info.node} · ${info.cpus} · load average at start ${info.loadAverage}` +
@@ -113,6 +133,25 @@ export function renderMarkdown(info: RunInfo, rows: WorkloadResult[]): string {
           `${ms(row.base.target.result.p50Ms)} → ${ms(row.scaled.target.result.p50Ms)} | ${times(row.slowdown)}${flag} | ${times(row.floorSlowdown)} |`,
       );
     }
+  }
+  if (batches.length > 0) {
+    lines.push(
+      '',
+      '| Service | Batch job | Data | Floor s | Service s | Floor rows/s | Service rows/s | Ratio |',
+      '|---|---|---|--:|--:|--:|--:|--:|',
+    );
+    for (const batch of batches) {
+      const value = batchRatio(batch);
+      const rate = (side: BatchSide): string => integer(side.seconds > 0 ? side.rows / side.seconds : 0);
+      lines.push(
+        `| ${batch.service} | ${batch.workload} | ${batch.dataset} | ${batch.floor.seconds.toFixed(1)} | ${batch.target.seconds.toFixed(1)} | ` +
+          `${rate(batch.floor)} | ${rate(batch.target)} | ${value.toFixed(2)}${value < FLOOR_RATIO_THRESHOLD ? ' ⚠' : ''} |`,
+      );
+    }
+    lines.push(
+      '',
+      'Batch ratio = floor seconds ÷ service seconds, each the wall time of its own process, run once (1.00 = as fast as a bare `COPY` of the same file).',
+    );
   }
   lines.push(
     '',

@@ -23,7 +23,13 @@ class ConstantController {
 }
 
 @Module({
-  imports: [LoggingModule.forRoot({ service: 'nest-reference', level: process.env.LOG_LEVEL ?? 'info', pretty: false })],
+  imports: [
+    LoggingModule.forRoot({
+      service: 'nest-reference',
+      level: process.env.LOG_LEVEL ?? 'info',
+      pretty: false,
+    }),
+  ],
   controllers: [ConstantController],
 })
 class ConstantModule {}

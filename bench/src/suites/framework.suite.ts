@@ -5,7 +5,8 @@ import { startFloor, startService } from './services';
 import { compare, selected, SuiteContext } from './suite';
 import { join } from 'node:path';
 
-export const FRAMEWORK_WORKLOAD = 'constant JSON, no I/O: GET /constant (NestJS + Fastify + @dmrv/http-kit, logs at info)';
+export const FRAMEWORK_WORKLOAD =
+  'constant JSON, no I/O: GET /constant (NestJS + Fastify + @dmrv/http-kit, logs at info)';
 const EXPECTED = JSON.stringify(CONSTANT_ANSWER);
 
 /**
@@ -21,7 +22,11 @@ export async function frameworkSuite(ctx: SuiteContext): Promise<void> {
   const floor = await startFloor(ctx, 'constant', {});
   const plan: LoadPlan = {
     steps: [
-      { method: 'GET', path: '/constant', expect: (body) => (body === EXPECTED ? undefined : `unexpected body ${body}`) },
+      {
+        method: 'GET',
+        path: '/constant',
+        expect: (body) => (body === EXPECTED ? undefined : `unexpected body ${body}`),
+      },
     ],
     connections: ctx.options.connections,
   };
@@ -29,7 +34,9 @@ export async function frameworkSuite(ctx: SuiteContext): Promise<void> {
     service: 'reference',
     workload: FRAMEWORK_WORKLOAD,
     reference: true,
-    floor: { ...floor, plan }, target: { ...service, plan } });
+    floor: { ...floor, plan },
+    target: { ...service, plan },
+  });
   await service.process.stop();
   await floor.process.stop();
 }

@@ -3,7 +3,7 @@ import { combine, LoadPlan, LoadResult, measure, preflight, problemsOf, warmUp }
 import { PeakMemory } from '../harness/memory';
 import { BenchOptions } from '../harness/options';
 import { ManagedProcess } from '../harness/processes';
-import { Measurement, WorkloadResult } from '../harness/report';
+import { BatchResult, Measurement, WorkloadResult } from '../harness/report';
 import { ResourceSettings } from '../harness/resources';
 
 export interface SuiteContext {
@@ -14,6 +14,8 @@ export interface SuiteContext {
   progress(line: string): void;
   /** Every comparison made so far, kept even when a later step of its suite fails. */
   results: ComparedWorkload[];
+  /** Batch jobs (bulk loads) measured against their floor. */
+  batches: BatchResult[];
 }
 
 /** A process under load and where it answers. */

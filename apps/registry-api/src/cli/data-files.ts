@@ -83,10 +83,14 @@ export async function importCommand(argv: string[], context: CommandContext): Pr
     }
     for (const counts of result.counts) process.stdout.write(`${countsLine(counts)}\n`);
     const rows = result.counts.reduce((sum, counts) => sum + counts.rows, 0);
-    if (!values.quiet)
-      process.stderr.write(
-        `loaded ${rows.toLocaleString('en-US')} rows in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
-      );
+    if (!values.quiet) {
+      const how =
+        result.stagingMode === 'copy'
+          ? 'staged by COPY'
+          : 'staged by batched INSERTs: COPY FROM STDIN is not available';
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      process.stderr.write(`loaded ${rows.toLocaleString('en-US')} rows in ${seconds} s (${how})\n`);
+    }
     return 0;
   } finally {
     if (report) {
