@@ -37,6 +37,7 @@ describe('harness against a real floor process, Redis and PostgreSQL', () => {
       logDir,
       progress: () => undefined,
       results: [],
+      batches: [],
       resources: {
         pgAdminUrl: TEST_PG_ADMIN_URL,
         redisUrl: TEST_REDIS_URL,
