@@ -145,10 +145,11 @@ describe('benchmark smoke run', () => {
     }
   });
 
-  it('prints a Markdown table with a row per workload', () => {
+  it('prints a Markdown table with a row per workload and per batch job', () => {
     const tableRows = report.markdown
       .split('\n')
       .filter((line) => /^\| (registry-api|ussd-gateway|protocol-gateway|reference) \|/.test(line));
-    expect(tableRows).toHaveLength(report.rows.length);
+    // The batch jobs' table has rows of the same services.
+    expect(tableRows).toHaveLength(report.rows.length + report.batches.length);
   });
 });

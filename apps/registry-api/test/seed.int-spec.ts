@@ -194,7 +194,7 @@ describe('seed (real PostgreSQL)', () => {
     it("reads one household's fuel through its own index", async () => {
       await repository.fuelConsumedByHousehold('household-0000042', '2024-01-01', null);
       const scans = plans.flatMap(nodes).filter((n) => n['Relation Name'] === 'fuel_consumption');
-      expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([[expect.stringMatching(/^Index/), 'fuel_consumption_household_idx']]);
+      expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([[expect.stringMatching(/^Index/), 'fuel_consumption_natural_key']]);
     });
 
     it.each<[string, RecordResource<unknown>, Record<string, string>]>([
