@@ -77,10 +77,17 @@ describe('failure paths, each triggered for real', () => {
     });
   });
 
-  it('503 when the upstream is unreachable, and readiness says so', async () => {
+  it('503 when the upstream refuses connections, with the request id, and readiness says so', async () => {
     await withSetup(null, {}, async (gateway) => {
-      const { status: code, body } = await gateway.get('/ixo/token/params');
+      const {
+        status: code,
+        body,
+        headers,
+      } = await gateway.get('/ixo/token/params', {
+        'x-request-id': 'refused-1',
+      });
       expect(code).toBe(503);
+      expect(headers['x-request-id']).toBe('refused-1');
       expect(body).toEqual({
         code: 14,
         message: 'the upstream node is unavailable',
@@ -99,8 +106,15 @@ describe('failure paths, each triggered for real', () => {
       { delayMs: 30_000, slowMethods: ['ixo.token.v1beta1.Query/Params'] },
       { UPSTREAM_DEADLINE_MS: '300' },
       async (gateway) => {
-        const { status: code, body } = await gateway.get('/ixo/token/params');
+        const {
+          status: code,
+          body,
+          headers,
+        } = await gateway.get('/ixo/token/params', {
+          'x-request-id': 'slow-1',
+        });
         expect(code).toBe(504);
+        expect(headers['x-request-id']).toBe('slow-1');
         expect(body).toEqual({
           code: 4,
           message: 'the upstream node did not answer within 300 ms',

@@ -1,4 +1,4 @@
-import { ClientDuplexStream, Metadata, ServiceError, status } from '@grpc/grpc-js';
+import { ClientDuplexStream, ServiceError, status } from '@grpc/grpc-js';
 import { loadProtoRoot, REFLECTION_PROTO_FILE, REFLECTION_SERVICE } from '@dmrv/proto';
 import type { Type } from 'protobufjs';
 import { UpstreamClient } from './upstream-client';
@@ -76,14 +76,13 @@ export class ReflectionMonitor {
       const stream: ClientDuplexStream<
         Record<string, unknown>,
         ListServicesResponse
-      > = this.upstream.channelClient.makeBidiStreamRequest(
+      > = this.upstream.bidiStream(
         path,
         (value: Record<string, unknown>) =>
           Buffer.from(this.requestType.encode(this.requestType.fromObject(value)).finish()),
         (bytes: Buffer) =>
           this.responseType.toObject(this.responseType.decode(bytes)) as ListServicesResponse,
-        new Metadata(),
-        { deadline: Date.now() + this.deadlineMs },
+        this.deadlineMs,
       );
       stream.on('data', (response: ListServicesResponse) => {
         if (settled) return;
