@@ -1,3 +1,5 @@
+import { AddressInfo } from 'node:net';
+import { FRAMEWORK_ERROR_MESSAGES } from '@dmrv/http-kit';
 import { freePort } from '@dmrv/testing';
 import { status } from '@grpc/grpc-js';
 import { ReflectionMonitor } from '../src/upstream/reflection-monitor';
@@ -217,6 +219,39 @@ describe('failure paths, each triggered for real', () => {
         });
         expect(code).toBe(200);
         expect(headers['grpc-metadata-x-echo-authorization']).toBeUndefined();
+      });
+    });
+  });
+});
+
+describe('requests refused before any route (by Fastify or Node), in the {code, message, details} shape', () => {
+  it('a path that is not valid percent-encoding: 400, code 3, with the request id', async () => {
+    await withSetup({}, {}, async (gateway) => {
+      const {
+        status: code,
+        body,
+        headers,
+      } = await gateway.get('/ixo/entity/%zz', { 'x-request-id': 'bad-url-1' });
+      expect(code).toBe(400);
+      expect(headers['x-request-id']).toBe('bad-url-1');
+      expect(body).toEqual({ code: 3, message: FRAMEWORK_ERROR_MESSAGES.badUrl, details: [] });
+    });
+  });
+
+  it('headers over the limit: 431, code 8 (RESOURCE_EXHAUSTED)', async () => {
+    await withSetup({}, {}, async (gateway) => {
+      await gateway.app.listen(0, '127.0.0.1');
+      const { port } = gateway.app.getHttpServer().address() as AddressInfo;
+      const response = await fetch(`http://127.0.0.1:${port}/ixo/token/params`, {
+        headers: { 'x-big': 'a'.repeat(20_000) },
+      });
+      expect(response.status).toBe(431);
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(await response.json()).toEqual({
+        code: 8,
+        message: FRAMEWORK_ERROR_MESSAGES.headersTooLarge,
+        details: [],
       });
     });
   });

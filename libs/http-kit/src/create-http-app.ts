@@ -1,10 +1,17 @@
 import type { IncomingMessage } from 'node:http';
-import { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import {
+  BadRequestException,
+  DynamicModule,
+  INestApplication,
+  ServiceUnavailableException,
+  Type,
+} from '@nestjs/common';
 import { HttpAdapterHost, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { AppExceptionFilter, ErrorRenderer, renderMessageBody } from '@dmrv/errors';
 import { Logger, REQUEST_ID_HEADER, RequestLogging, resolveRequestId } from '@dmrv/logging';
+import { FRAMEWORK_ERROR_MESSAGES, FrameworkErrorResponder } from './framework-errors';
 
 export interface HttpAppOptions {
   /**
@@ -29,6 +36,7 @@ export async function createHttpApp(
   module: Type<unknown> | DynamicModule,
   options: HttpAppOptions,
 ): Promise<NestFastifyApplication> {
+  const frameworkErrors = new FrameworkErrorResponder();
   const adapter = new FastifyAdapter({
     trustProxy: options.trustProxy,
     bodyLimit: options.bodyLimit ?? 64 * 1024,
@@ -43,6 +51,13 @@ export async function createHttpApp(
       request.headers[REQUEST_ID_HEADER] = id;
       return id;
     },
+    // Errors Fastify and Node would answer in their own shape, before any route: rendered as the app renders its own.
+    frameworkErrors: frameworkErrors.badUrl,
+    clientErrorHandler: frameworkErrors.clientError,
+    // Requests that arrive on a kept-alive connection while the server drains get the app's 503 (installRequestHooks)
+    // instead of Fastify's; a missing Host is refused there too, instead of by Node with an empty body.
+    return503OnClosing: false,
+    http: { requireHostHeader: false },
     // No Express-style middleware anywhere: request logging runs on Fastify hooks (installRequestHooks). A middleware added
     // later fails at start-up instead of silently costing a middleware pass on every request.
     skipMiddie: true,
@@ -59,10 +74,13 @@ export async function createHttpApp(
   // Nest flushes the start-up buffer only in listen(); an app driven by inject() (tests) kept every later Nest
   // Logger line (the exception filter's among them) in that buffer.
   app.flushLogs();
-  installRequestHooks(adapter.getInstance(), app.get(RequestLogging));
-  app.useGlobalFilters(
-    new AppExceptionFilter(app.get(HttpAdapterHost), options.errorRenderer ?? renderMessageBody),
-  );
+  const render = options.errorRenderer ?? renderMessageBody;
+  const requestLogging = app.get(RequestLogging);
+  frameworkErrors.attach(render, requestLogging);
+  const fastify = adapter.getInstance();
+  fastify.server.on('checkExpectation', frameworkErrors.expectationFailed);
+  installRequestHooks(fastify, requestLogging);
+  app.useGlobalFilters(new AppExceptionFilter(app.get(HttpAdapterHost), render));
   return app;
 }
 
@@ -71,8 +89,17 @@ export async function createHttpApp(
  * when it is answered. Registered before `init()` registers the routes, so the hooks apply to all of them.
  */
 function installRequestHooks(fastify: FastifyInstance, requestLogging: RequestLogging): void {
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
+    // Thrown to the app's exception filter, so both answer in the app's error shape.
+    if (closing) return done(new ServiceUnavailableException(FRAMEWORK_ERROR_MESSAGES.closing));
+    if (request.headers.host === undefined && request.raw.httpVersion === '1.1')
+      return done(new BadRequestException(FRAMEWORK_ERROR_MESSAGES.missingHost));
     // Fastify's body parser binds its continuation to this context, so handlers of POST requests keep the binding.
     requestLogging.serveWith(request.id, done);
   });

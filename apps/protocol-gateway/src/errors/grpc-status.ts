@@ -85,10 +85,21 @@ export function grpcCodeForHttpStatus(httpStatus: number): number {
     // grpc-gateway answers a wrong verb with UNIMPLEMENTED in the body and 405 on the wire.
     case 405:
       return GrpcCode.UNIMPLEMENTED;
+    // The client was too slow to send its request.
+    case 408:
+      return GrpcCode.DEADLINE_EXCEEDED;
     case 409:
       return GrpcCode.ABORTED;
+    // Too large: a body, a URL, headers (the last two refused by Node before any route).
     case 413:
+    case 414:
+    case 431:
       return GrpcCode.RESOURCE_EXHAUSTED;
+    case 415:
+      return GrpcCode.INVALID_ARGUMENT;
+    // The request expects something (an Expect header) this server does not offer.
+    case 417:
+      return GrpcCode.FAILED_PRECONDITION;
     case 429:
       return GrpcCode.RESOURCE_EXHAUSTED;
     case 499:
