@@ -142,6 +142,15 @@ describe('createHttpApp pipeline', () => {
     expect(tooBig.json()).toEqual({ message: 'limit must not be greater than 500' });
   });
 
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])(
+    'refuses ?%s like any other unknown parameter (names of Object.prototype are not dropped silently)',
+    async (key) => {
+      const response = await app.inject({ method: 'GET', url: `/page?limit=5&${key}=x` });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ message: `property ${key} should not exist` });
+    },
+  );
+
   it('hides internal errors behind an opaque 500 that still carries the request id', async () => {
     const response = await app.inject({ method: 'GET', url: '/crash', headers: { 'x-request-id': 'r-500' } });
     expect(response.statusCode).toBe(500);

@@ -172,6 +172,21 @@ describe('query binder: values that are refused (400)', () => {
     expect(() => bind(query)).toThrow(message);
   });
 
+  // Field lookups go through plain objects keyed by name; the names of Object.prototype must not be found there.
+  it.each([
+    '__proto__',
+    'constructor',
+    'toString',
+    'hasOwnProperty',
+    'pagination.__proto__',
+    '__proto__.limit',
+  ])('refuses %s like any other unknown parameter', (key) => {
+    const request = chain.lookupType('ixo.claims.v1beta1.QueryClaimListRequest');
+    expect(() => bindRequest(request, [], [[key, 'x']])).toThrow(
+      new BindError(`unknown query parameter ${key}`),
+    );
+  });
+
   it('refuses a query parameter that repeats a path field', () => {
     const request = chain.lookupType('ixo.entity.v1beta1.QueryEntityRequest');
     expect(() => bindRequest(request, [['id', 'did:a']], [['id', 'did:b']])).toThrow(

@@ -38,7 +38,10 @@ export function jsonName(protoName: string): string {
 }
 
 function findField(type: Type, name: string): Field | undefined {
-  return type.fields[name] ?? type.fieldsArray.find((field) => jsonName(field.name) === name);
+  // `fields` is a plain object: without the own-property check `__proto__` or `constructor` would find
+  // Object.prototype's members instead of being unknown parameters.
+  const byProtoName = Object.hasOwn(type.fields, name) ? type.fields[name] : undefined;
+  return byProtoName ?? type.fieldsArray.find((field) => jsonName(field.name) === name);
 }
 
 function parseInteger(text: string, min: bigint, max: bigint, what: string, path: string): bigint {
