@@ -1,12 +1,13 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AddressInfo } from 'node:net';
 import { FRAMEWORK_ERROR_MESSAGES } from '@dmrv/http-kit';
+import { CompletedRequest, RequestLogging } from '@dmrv/logging';
 import { createTestDatabase, TestDatabase } from '@dmrv/testing';
-import { loadFixture, RegistryFixture } from './fixtures/registry-fixture';
+import { basicAuth, loadFixture, RegistryFixture } from './fixtures/registry-fixture';
 import { get, startApp } from './registry-test-kit';
 
-// What the HTTP layer shared by the three services does for this one: the requests that Fastify or Node refuse
-// before any route.
+// What the HTTP layer shared by the three services does for this one: its access line and the requests that
+// Fastify or Node refuse before any route.
 describe('registry-api at the HTTP edge', () => {
   let database: TestDatabase;
   let fixture: RegistryFixture;
@@ -22,6 +23,22 @@ describe('registry-api at the HTTP edge', () => {
     await app?.close();
     await fixture?.close();
     await database?.drop();
+  });
+
+  it('the access line names the authenticated client by id, and no client when authentication failed', async () => {
+    const logged: CompletedRequest[] = [];
+    const logging = app.get(RequestLogging);
+    const completed = jest.spyOn(logging, 'completed').mockImplementation((request) => void logged.push(request));
+    try {
+      expect((await get(app, '/v1/households/stats', { authorization: basicAuth(fixture.client) })).statusCode).toBe(200);
+      expect((await get(app, '/v1/households/stats')).statusCode).toBe(401);
+    } finally {
+      completed.mockRestore();
+    }
+    expect(logged.map(({ url, clientId, client }) => ({ url, clientId, client }))).toEqual([
+      { url: '/v1/households/stats', clientId: fixture.client.clientId, client: '127.0.0.1' },
+      { url: '/v1/households/stats', clientId: undefined, client: '127.0.0.1' },
+    ]);
   });
 
   it('a path that is not valid percent-encoding: 400 { message } with the request id', async () => {

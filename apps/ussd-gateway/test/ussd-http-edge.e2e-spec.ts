@@ -3,17 +3,18 @@ import { once } from 'node:events';
 import { AddressInfo, createConnection } from 'node:net';
 import { FRAMEWORK_ERROR_MESSAGES } from '@dmrv/http-kit';
 import { INVALID_INPUT_REPLY } from '../src/ussd-error.renderer';
-import { Backing, createBacking, SERVICE_CODE, startApp } from './ussd-test-kit';
+import { Backing, captureLogs, createBacking, SERVICE_CODE, startApp } from './ussd-test-kit';
 
 // What the HTTP layer shared by the three services does for this one: requests that Fastify or Node refuse before
-// any route.
+// any route, and an access line that never holds a query string.
 describe('ussd-gateway at the HTTP edge', () => {
   let backing: Backing;
   let app: NestFastifyApplication;
+  const logs = captureLogs();
 
   beforeAll(async () => {
     backing = await createBacking('ussd-http-edge');
-    ({ app } = await startApp(backing.env()));
+    ({ app } = await startApp(backing.env({ LOG_LEVEL: 'info' }), { logDestination: logs.stream }));
     await app.listen(0, '127.0.0.1');
   });
 
@@ -46,5 +47,17 @@ describe('ussd-gateway at the HTTP edge', () => {
     expect(head).toMatch(/^HTTP\/1\.1 200 /);
     expect(head).toMatch(/\r\ncontent-type: text\/plain; charset=utf-8\r\n/);
     expect(text).toBe(INVALID_INPUT_REPLY);
+  });
+
+  it('the access line holds the path only, never the query (a PIN in ?text= stays out of the log)', async () => {
+    await app.inject({
+      method: 'POST',
+      url: '/api/ussd?text=1*2*24680',
+      headers: { 'content-type': 'application/json' },
+      payload: { sessionId: 'edge-2', serviceCode: SERVICE_CODE, phoneNumber: '+254700000002', text: '' },
+    });
+    const access = logs.lines.filter((line) => line.msg === 'request completed' || line.msg === 'request errored');
+    expect(access.map((line) => line.req)).toContainEqual(expect.objectContaining({ method: 'POST', path: '/api/ussd' }));
+    expect(logs.raw.join('')).not.toContain('24680');
   });
 });

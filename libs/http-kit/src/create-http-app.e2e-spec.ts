@@ -1,11 +1,12 @@
-import { Body, Controller, Get, Module, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Module, Post, Query, Req } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IsInt, IsString, Max } from 'class-validator';
 import { Type } from 'class-transformer';
 import { AddressInfo } from 'node:net';
 import { InvalidInputError, NotFoundError, UnauthenticatedError } from '@dmrv/errors';
 import { LoggingModule, PinoLogger } from '@dmrv/logging';
-import { createHttpApp, installGracefulShutdown } from './create-http-app';
+import type { FastifyRequest } from 'fastify';
+import { createHttpApp, installGracefulShutdown, setAccessLogClientId } from './create-http-app';
 import { strictValidationPipe } from './validation';
 
 class PageQuery {
@@ -247,6 +248,21 @@ class LoggingController {
   }
 }
 
+@Controller()
+class IdentifyingController {
+  @Get('identified')
+  identified(@Req() request: FastifyRequest): { ok: true } {
+    // What an authentication guard does once it has verified the credentials: the id, never the secret.
+    setAccessLogClientId(request, 'rc_client');
+    return { ok: true };
+  }
+
+  @Get('anonymous')
+  anonymous(): { ok: true } {
+    return { ok: true };
+  }
+}
+
 async function loggedApp(quietPaths?: string[]): Promise<{ app: NestFastifyApplication; lines: Record<string, unknown>[] }> {
   const lines: Record<string, unknown>[] = [];
   const destination = {
@@ -311,7 +327,7 @@ describe('structured request logs', () => {
         level: 30,
         msg: 'request completed',
         requestId: 'nf-1',
-        req: { method: 'GET', url: '/missing?device_id=dev-9', userAgent: 'lightMyRequest' },
+        req: { method: 'GET', path: '/missing', client: '127.0.0.1', userAgent: 'lightMyRequest' },
         res: { statusCode: 404 },
         responseTime: expect.any(Number) as unknown,
       }),
@@ -319,6 +335,44 @@ describe('structured request logs', () => {
     ]);
     // The cause of the 500 is logged once, under the same request id, and never reaches the client.
     expect(lines.find((line) => line.level === 50 && line.msg !== 'request errored')).toMatchObject({ requestId: 'crash-1' });
+  });
+
+  it('never writes a query string: a PIN or an operator token in it stays out of every line', async () => {
+    const { app, lines } = await loggedApp();
+    await app.inject({ method: 'GET', url: '/logged?text=1*2*54321&token=op-s3cret-token-0000' });
+    await app.inject({ method: 'GET', url: '/crash?pin=54321' });
+    await app.inject({ method: 'GET', url: '/%?pin=54321' });
+    await app.close();
+    const access = lines.filter((line) => line.msg === 'request completed' || line.msg === 'request errored');
+    expect(access.map((line) => (line.req as { path: string }).path)).toEqual(['/logged', '/crash', '/%']);
+    expect(JSON.stringify(access)).not.toMatch(/54321|op-s3cret|text=|pin=/);
+  });
+
+  it('writes the client address as the trust-proxy settings resolve it, and the client id the app names', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const destination = { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) };
+    @Module({
+      imports: [LoggingModule.forRoot({ service: 'log-sample', level: 'info', pretty: false, destination })],
+      controllers: [IdentifyingController],
+    })
+    class IdentifyingModule {}
+    const app = await createHttpApp(IdentifyingModule, { trustProxy: 1 });
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+    // One proxy in front: its own X-Forwarded-For entry (the right-most) is the client; the left one is client-written.
+    await app.inject({
+      method: 'GET',
+      url: '/identified',
+      headers: { 'x-forwarded-for': '198.51.100.9, 203.0.113.7', authorization: 'Bearer rc_client.s3cret' },
+    });
+    await app.inject({ method: 'GET', url: '/anonymous' });
+    await app.close();
+    const access = lines.filter((line) => line.msg === 'request completed').map((line) => line.req);
+    expect(access).toEqual([
+      { method: 'GET', path: '/identified', client: '203.0.113.7', clientId: 'rc_client', userAgent: 'lightMyRequest' },
+      { method: 'GET', path: '/anonymous', client: '127.0.0.1', userAgent: 'lightMyRequest' },
+    ]);
+    expect(JSON.stringify(lines)).not.toContain('s3cret');
   });
 
   it('writes JSON lines carrying the request id and never the credentials or the USSD text', async () => {
@@ -349,7 +403,7 @@ describe('structured request logs', () => {
     expect(completed).toMatchObject({
       service: 'log-sample',
       requestId: 'trace-me-7',
-      req: { method: 'POST', url: '/echo' },
+      req: { method: 'POST', path: '/echo' },
       res: { statusCode: 201 },
     });
     const everything = JSON.stringify(lines);

@@ -84,6 +84,21 @@ export async function createHttpApp(
   return app;
 }
 
+// A request decoration (declared once, so every request object keeps one shape) that the access line reads.
+const CLIENT_ID_PROPERTY = 'accessLogClientId';
+
+interface ClientIdentified {
+  [CLIENT_ID_PROPERTY]: string | null;
+}
+
+/**
+ * Names the authenticated client on the request's access line. An authentication guard calls it once the
+ * credentials are verified, with the client's id: never a secret, the access line is not redacted.
+ */
+export function setAccessLogClientId(request: object, clientId: string): void {
+  (request as ClientIdentified)[CLIENT_ID_PROPERTY] = clientId;
+}
+
 /**
  * Every request: its id echoed in the response, a logger bound to that id while it is served, one access line
  * when it is answered. Registered before `init()` registers the routes, so the hooks apply to all of them.
@@ -103,11 +118,14 @@ function installRequestHooks(fastify: FastifyInstance, requestLogging: RequestLo
     // Fastify's body parser binds its continuation to this context, so handlers of POST requests keep the binding.
     requestLogging.serveWith(request.id, done);
   });
+  fastify.decorateRequest(CLIENT_ID_PROPERTY, null);
   fastify.addHook('onResponse', (request, reply, done) => {
     requestLogging.completed({
       requestId: request.id,
       method: request.method,
       url: request.raw.url ?? request.url,
+      client: request.ip,
+      clientId: (request as unknown as ClientIdentified)[CLIENT_ID_PROPERTY] ?? undefined,
       userAgent: request.headers['user-agent'],
       statusCode: reply.statusCode,
       responseTimeMs: reply.elapsedTime,

@@ -1,4 +1,5 @@
 import { IncomingMessage, maxHeaderSize, ServerResponse, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { BadRequestException, HttpException, HttpStatus } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -79,6 +80,7 @@ export class FrameworkErrorResponder {
       requestId: request.id,
       method: request.method,
       url: request.url,
+      client: request.ip,
       userAgent: request.headers['user-agent'],
       statusCode: wire.status,
       responseTimeMs: reply.elapsedTime,
@@ -104,6 +106,7 @@ export class FrameworkErrorResponder {
         requestId,
         method: view.method,
         url: view.url,
+        client: (socket as Partial<Socket>).remoteAddress,
         userAgent: undefined,
         statusCode: wire.status,
         responseTimeMs: 0,
@@ -132,6 +135,7 @@ export class FrameworkErrorResponder {
       requestId,
       method: view.method,
       url: view.url,
+      client: request.socket.remoteAddress,
       userAgent: request.headers['user-agent'],
       statusCode: wire.status,
       responseTimeMs: 0,

@@ -13,13 +13,14 @@ const completed = {
   requestId: 'r-1',
   method: 'GET',
   url: '/v1/households/stats?region=Nairobi',
+  client: '203.0.113.7',
   userAgent: 'curl/8',
   statusCode: 200,
   responseTimeMs: 1.23456,
 };
 
 describe('RequestLogging', () => {
-  it('writes one access line with the request id, method, url, user agent, status and rounded latency', () => {
+  it('writes one access line with the request id, method, path, client address, user agent, status and rounded latency', () => {
     const { logging, lines } = capture();
     logging.completed(completed);
     expect(lines).toEqual([
@@ -28,11 +29,26 @@ describe('RequestLogging', () => {
         service: 'unit',
         msg: 'request completed',
         requestId: 'r-1',
-        req: { method: 'GET', url: '/v1/households/stats?region=Nairobi', userAgent: 'curl/8' },
+        req: { method: 'GET', path: '/v1/households/stats', client: '203.0.113.7', userAgent: 'curl/8' },
         res: { statusCode: 200 },
         responseTime: 1.23,
       }),
     ]);
+  });
+
+  it('never writes the query string: it may carry a PIN or a token', () => {
+    const { logging, lines } = capture();
+    logging.completed({ ...completed, url: '/api/ussd?text=1*2*12345&token=s3cret-operator-token' });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ req: { path: '/api/ussd' } });
+    expect(JSON.stringify(lines)).not.toMatch(/12345|s3cret|text=/);
+  });
+
+  it('names the authenticated client when the app identified one', () => {
+    const { logging, lines } = capture();
+    logging.completed({ ...completed, clientId: 'rc_0123456789abcdef' });
+    logging.completed(completed);
+    expect(lines.map((line) => (line.req as Record<string, unknown>).clientId)).toEqual(['rc_0123456789abcdef', undefined]);
   });
 
   it('logs a 5xx at error level and a 4xx at info', () => {

@@ -25,8 +25,12 @@ class LazyRequestStore implements Store {
 export interface CompletedRequest {
   requestId: string;
   method: string;
-  /** Path and query as the client sent them. */
+  /** Path and query as the client sent them; only the path is written (a query may carry a PIN or a token). */
   url: string;
+  /** The client's address, as the app's trust-proxy settings resolve it. */
+  client: string | undefined;
+  /** The authenticated client, when the app identified one: an id, never a credential. */
+  clientId?: string | undefined;
   userAgent: string | undefined;
   statusCode: number;
   responseTimeMs: number;
@@ -53,10 +57,17 @@ export class RequestLogging {
   }
 
   completed(request: CompletedRequest): void {
-    if (this.loggers.quietPaths.has(pathOf(request.url))) return;
+    const path = pathOf(request.url);
+    if (this.loggers.quietPaths.has(path)) return;
     const line = {
       requestId: request.requestId,
-      req: { method: request.method, url: request.url, userAgent: request.userAgent },
+      req: {
+        method: request.method,
+        path,
+        client: request.client,
+        clientId: request.clientId,
+        userAgent: request.userAgent,
+      },
       res: { statusCode: request.statusCode },
       responseTime: Math.round(request.responseTimeMs * 100) / 100,
     };

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { HealthController } from '@dmrv/health';
+import { setAccessLogClientId } from '@dmrv/http-kit';
 import { AuthService, TooManyFailuresError } from './auth.service';
 import { IS_PUBLIC } from './public.decorator';
 
@@ -29,6 +30,7 @@ export class ApiClientGuard implements CanActivate {
     const header = request.headers.authorization;
     try {
       request.apiClientId = await this.auth.authenticate(Array.isArray(header) ? header[0] : header, request.ip);
+      setAccessLogClientId(request, request.apiClientId);
     } catch (error) {
       if (error instanceof TooManyFailuresError) {
         context.switchToHttp().getResponse<HeaderSettable>().header('retry-after', String(error.retryAfterSeconds));
