@@ -32,6 +32,15 @@ const WRAPPERS = new Map([
   ['.google.protobuf.BytesValue', 'bytes'],
 ]);
 
+/** Message types the URL sets from one text (`at=2024-01-01T00:00:00Z`, a wrapper by its value), not field by field. */
+export function isTextMessage(fullName: string): boolean {
+  return (
+    fullName === '.google.protobuf.Timestamp' ||
+    fullName === '.google.protobuf.Duration' ||
+    WRAPPERS.has(fullName)
+  );
+}
+
 /** proto3 JSON name: `count_total` → `countTotal`. */
 export function jsonName(protoName: string): string {
   return protoName.replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
