@@ -9,6 +9,11 @@ interface RawRequest {
   originalUrl?: string;
 }
 
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
 /**
  * The one catch-all filter of every app. A lean body (shape chosen by the app's renderer), an opaque message
  * for 5xx with the detail only in the log. The request id header is set before routing, so it is on every
@@ -34,7 +39,8 @@ export class AppExceptionFilter implements ExceptionFilter {
     if (error.status >= 500) {
       this.logger.error(
         { err: exception instanceof Error ? exception : new Error(String(exception)), code: error.code },
-        `${view.method} ${view.url} failed`,
+        // The path only: a query string can carry a PIN (`?text=`) or a token, and logs outlive requests.
+        `${view.method} ${pathOf(view.url)} failed`,
       );
     } else {
       this.logger.debug({ code: error.code, status: error.status }, error.message);

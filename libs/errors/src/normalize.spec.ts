@@ -1,4 +1,9 @@
-import { BadRequestException, HttpException, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
+import {
+  BadRequestException,
+  HttpException,
+  NotFoundException,
+  ServiceUnavailableException,
+} from '@nestjs/common';
 import { DependencyUnavailableError, DomainError, NotFoundError, UnauthenticatedError } from './domain-error';
 import { INTERNAL_ERROR_MESSAGE, normalizeException } from './normalize';
 
@@ -13,18 +18,27 @@ describe('normalizeException', () => {
   });
 
   it('adds the WWW-Authenticate challenge of a 401', () => {
-    const error = normalizeException(new UnauthenticatedError('Invalid credentials', 'Basic realm="registry"'));
+    const error = normalizeException(
+      new UnauthenticatedError('Invalid credentials', 'Basic realm="registry"'),
+    );
     expect(error).toMatchObject({ status: 401, message: 'Invalid credentials' });
     expect(error.headers).toEqual({ 'www-authenticate': 'Basic realm="registry"' });
   });
 
   it('hides the message of a 5xx domain error', () => {
     const error = normalizeException(new DependencyUnavailableError('postgres at 10.0.0.5'));
-    expect(error).toMatchObject({ status: 503, code: 'DEPENDENCY_UNAVAILABLE', message: INTERNAL_ERROR_MESSAGE });
+    expect(error).toMatchObject({
+      status: 503,
+      code: 'DEPENDENCY_UNAVAILABLE',
+      message: INTERNAL_ERROR_MESSAGE,
+    });
   });
 
   it('flattens a ValidationPipe message array into one string', () => {
-    const exception = new BadRequestException(['limit must not be greater than 500', 'cursor must be a string']);
+    const exception = new BadRequestException([
+      'limit must not be greater than 500',
+      'cursor must be a string',
+    ]);
     expect(normalizeException(exception)).toMatchObject({
       status: 400,
       code: 'BAD_REQUEST',
@@ -45,20 +59,34 @@ describe('normalizeException', () => {
   });
 
   it('hides the detail of a 5xx HttpException', () => {
-    expect(normalizeException(new ServiceUnavailableException('redis at 10.0.0.7:6379 refused'))).toMatchObject({
+    expect(
+      normalizeException(new ServiceUnavailableException('redis at 10.0.0.7:6379 refused')),
+    ).toMatchObject({
       status: 503,
       message: INTERNAL_ERROR_MESSAGE,
     });
   });
 
   it('passes through client errors raised by the HTTP framework (bad JSON, body too large)', () => {
-    const error = Object.assign(new Error('Body is not valid JSON'), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' });
+    const error = Object.assign(new Error('Body is not valid JSON'), {
+      statusCode: 400,
+      code: 'FST_ERR_CTP_INVALID_JSON_BODY',
+    });
     expect(normalizeException(error)).toMatchObject({ status: 400, message: 'Body is not valid JSON' });
   });
 
   it('turns anything unknown into an opaque 500', () => {
-    for (const thrown of [new TypeError('cannot read x of undefined'), 'a string', null, { statusCode: 400 }]) {
-      expect(normalizeException(thrown)).toMatchObject({ status: 500, code: 'INTERNAL', message: INTERNAL_ERROR_MESSAGE });
+    for (const thrown of [
+      new TypeError('cannot read x of undefined'),
+      'a string',
+      null,
+      { statusCode: 400 },
+    ]) {
+      expect(normalizeException(thrown)).toMatchObject({
+        status: 500,
+        code: 'INTERNAL',
+        message: INTERNAL_ERROR_MESSAGE,
+      });
     }
   });
 

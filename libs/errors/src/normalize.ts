@@ -42,7 +42,9 @@ function messageOfHttpException(exception: HttpException): string {
 }
 
 /** Errors raised by Fastify itself (bad JSON, body too large, wrong content type) carry `statusCode`. */
-function isClientFrameworkError(exception: unknown): exception is Error & { statusCode: number; code?: string } {
+function isClientFrameworkError(
+  exception: unknown,
+): exception is Error & { statusCode: number; code?: string } {
   if (!(exception instanceof Error)) return false;
   const statusCode: unknown = (exception as unknown as { statusCode?: unknown }).statusCode;
   return typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500;
