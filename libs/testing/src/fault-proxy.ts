@@ -51,6 +51,7 @@ export async function startFaultProxy(
   const targetHost = target.host ?? '127.0.0.1';
   const links = new Set<Link>();
   const clients = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
   const connectionWaiters: { count: number; resolve: () => void }[] = [];
   let mode: FaultMode = initial;
   let accepted = 0;
@@ -62,10 +63,13 @@ export async function startFaultProxy(
       link.queue = link.queue.then(
         () =>
           new Promise<void>((resolve) =>
-            setTimeout(() => {
-              if (!link.dead && !to().destroyed) to().write(chunk);
-              resolve();
-            }, ms),
+            timers.add(
+              setTimeout(function deliver(this: NodeJS.Timeout) {
+                timers.delete(this);
+                if (!link.dead && !to().destroyed) to().write(chunk);
+                resolve();
+              }, ms),
+            ),
           ),
       );
       return;
@@ -147,6 +151,8 @@ export async function startFaultProxy(
       }
       links.clear();
       for (const client of clients) client.destroy();
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
