@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
+import { ConfigValidationError, readVariable } from '@dmrv/config';
 import { createDataSource, runMigrations } from './database/data-source';
 import { refreshRollups } from './database/rollups';
 import { seedRegistry } from './database/seed';
@@ -23,8 +24,13 @@ const USAGE = `usage: node dist/cli.js <command>
 class UsageError extends Error {}
 
 function databaseUrl(): string {
-  const url = process.env.DATABASE_URL;
-  if (!url || !/^postgres(ql)?:\/\//.test(url)) throw new UsageError('DATABASE_URL must be set to a postgres:// URL');
+  let url: string | undefined;
+  try {
+    url = readVariable('registry-api', 'DATABASE_URL');
+  } catch (error) {
+    throw error instanceof ConfigValidationError ? new UsageError(error.message) : error;
+  }
+  if (!url || !/^postgres(ql)?:\/\//.test(url)) throw new UsageError('DATABASE_URL (or DATABASE_URL_FILE) must be set to a postgres:// URL');
   return url;
 }
 

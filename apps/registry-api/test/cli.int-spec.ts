@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, TestDatabase } from '@dmrv/testing';
 import { createDataSource } from '../src/database/data-source';
@@ -114,5 +115,22 @@ describe('registry-api CLI (dist/cli.js)', () => {
     const refused = await cli(['migrate'], { DATABASE_URL: 'postgres://someone:hunter2@127.0.0.1:1/nowhere' });
     expect(refused.code).toBe(1);
     expect(refused.stderr).not.toContain('hunter2');
+  });
+
+  it('reads DATABASE_URL from the file DATABASE_URL_FILE names (compose secrets), and refuses both', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'registry-cli-'));
+    try {
+      const file = join(dir, 'database_url');
+      writeFileSync(file, `${database.url}\n`);
+      expect(await cli(['migrate'], { DATABASE_URL_FILE: file })).toMatchObject({ code: 0, stderr: 'schema is up to date\n' });
+      const both = await cli(['migrate'], { DATABASE_URL: database.url, DATABASE_URL_FILE: file });
+      expect(both.code).toBe(2);
+      expect(both.stderr).toMatch(/^registry-api: invalid configuration\n {2}- DATABASE_URL: set either DATABASE_URL or DATABASE_URL_FILE, not both\n\nusage:/);
+      const absent = await cli(['migrate'], { DATABASE_URL_FILE: join(dir, 'absent') });
+      expect(absent.code).toBe(2);
+      expect(absent.stderr).toContain(`DATABASE_URL_FILE: cannot read ${join(dir, 'absent')} (ENOENT)`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

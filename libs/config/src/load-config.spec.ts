@@ -1,7 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { IsDefined, IsInt, IsString, Length, Min } from 'class-validator';
 import { AsInteger, AsList } from './transforms';
 import { BaseServiceConfig } from './base-service.config';
-import { ConfigValidationError, loadConfig } from './load-config';
+import { ConfigValidationError, loadConfig, readVariable } from './load-config';
 import { trustedProxies } from './base-service.config';
 
 class SampleConfig extends BaseServiceConfig {
@@ -74,6 +77,133 @@ describe('loadConfig', () => {
   });
 });
 
+describe('variables read from files (X_FILE)', () => {
+  let dir: string;
+  const file = (name: string, content: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, content);
+    return path;
+  };
+  const failure = (env: Record<string, string>): ConfigValidationError => {
+    try {
+      loadConfig('sample', SampleConfig, env);
+    } catch (error) {
+      if (error instanceof ConfigValidationError) return error;
+      throw error;
+    }
+    throw new Error('loadConfig accepted the environment');
+  };
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dmrv-config-'));
+  });
+
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('takes a secret from the file X_FILE names, without the trailing line break', () => {
+    const config = loadConfig('sample', SampleConfig, {
+      SECRET_KEY_FILE: file('secret', `${validSecret}\n`),
+    });
+    expect(config.SECRET_KEY).toBe(validSecret);
+  });
+
+  it('reads any declared variable from a file, and converts it like the variable itself', () => {
+    const config = loadConfig('sample', SampleConfig, {
+      SECRET_KEY: validSecret,
+      PORT_FILE: file('port', '8080\r\n'),
+      ALLOWED_FILE: file('allowed', 'a,b\n'),
+    });
+    expect(config.PORT).toBe(8080);
+    expect(config.ALLOWED).toEqual(['a', 'b']);
+  });
+
+  it('validates a value read from a file and names the variable, never the value', () => {
+    const error = failure({ SECRET_KEY_FILE: file('short', 'short-secret-value\n') });
+    expect(error.problems).toEqual([{ variable: 'SECRET_KEY', problem: 'must be 64 hex characters' }]);
+    expect(error.message).not.toContain('short-secret-value');
+  });
+
+  it('refuses both X and X_FILE set, naming both', () => {
+    const error = failure({ SECRET_KEY: validSecret, SECRET_KEY_FILE: file('both', validSecret) });
+    expect(error.problems).toEqual([
+      { variable: 'SECRET_KEY', problem: 'set either SECRET_KEY or SECRET_KEY_FILE, not both' },
+    ]);
+    expect(error.message).not.toContain(validSecret);
+  });
+
+  it('treats an empty X beside X_FILE as unset (a compose file passes VAR= through)', () => {
+    const config = loadConfig('sample', SampleConfig, {
+      SECRET_KEY: '',
+      SECRET_KEY_FILE: file('empty-beside', validSecret),
+    });
+    expect(config.SECRET_KEY).toBe(validSecret);
+  });
+
+  it('reports a missing file once, by its variable and path, not again as a missing value', () => {
+    const path = join(dir, 'absent');
+    const error = failure({ SECRET_KEY_FILE: path });
+    expect(error.problems).toEqual([
+      { variable: 'SECRET_KEY_FILE', problem: `cannot read ${path} (ENOENT)` },
+    ]);
+    expect(error.message).toBe(
+      `sample: invalid configuration\n  - SECRET_KEY_FILE: cannot read ${path} (ENOENT)`,
+    );
+  });
+
+  it('reports a path it cannot read as a file (here a directory) by variable and path', () => {
+    const error = failure({ SECRET_KEY_FILE: dir });
+    expect(error.problems).toEqual([{ variable: 'SECRET_KEY_FILE', problem: `cannot read ${dir} (EISDIR)` }]);
+  });
+
+  it('counts an empty file as unset, so a required variable is reported missing', () => {
+    const error = failure({ SECRET_KEY_FILE: file('empty', '\n') });
+    expect(error.problems).toEqual([{ variable: 'SECRET_KEY', problem: 'is required' }]);
+  });
+
+  it('reports every problem together: file problems and validation problems', () => {
+    const error = failure({
+      SECRET_KEY_FILE: join(dir, 'absent'),
+      WORKERS: '0',
+      PORT: '1',
+      PORT_FILE: file('p', '2'),
+    });
+    expect(error.problems.map((problem) => problem.variable).sort()).toEqual([
+      'PORT',
+      'SECRET_KEY_FILE',
+      'WORKERS',
+    ]);
+  });
+
+  it('refuses a schema that declares both X and X_FILE', () => {
+    class Ambiguous {
+      @IsString()
+      TOKEN = '';
+
+      @IsString()
+      TOKEN_FILE = '';
+    }
+    expect(() => loadConfig('sample', Ambiguous, {})).toThrow(
+      'sample: the schema declares both TOKEN and its _FILE twin',
+    );
+  });
+
+  it('reads one variable outside a schema the same way (operator commands)', () => {
+    expect(
+      readVariable('cli', 'DATABASE_URL', { DATABASE_URL_FILE: file('url', 'postgres://u@h/db\n') }),
+    ).toBe('postgres://u@h/db');
+    expect(readVariable('cli', 'DATABASE_URL', { DATABASE_URL: 'postgres://x@h/db' })).toBe(
+      'postgres://x@h/db',
+    );
+    expect(readVariable('cli', 'DATABASE_URL', {})).toBeUndefined();
+    expect(() =>
+      readVariable('cli', 'DATABASE_URL', { DATABASE_URL: 'a', DATABASE_URL_FILE: file('url2', 'b') }),
+    ).toThrow(
+      'cli: invalid configuration\n  - DATABASE_URL: set either DATABASE_URL or DATABASE_URL_FILE, not both',
+    );
+  });
+});
 
 describe('trustedProxies', () => {
   const load = (env: Record<string, string>) => loadConfig('sample', SampleConfig, { SECRET_KEY: validSecret, ...env });

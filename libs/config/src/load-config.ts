@@ -1,11 +1,7 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validateSync, ValidationError } from 'class-validator';
-
-export interface ConfigProblem {
-  variable: string;
-  problem: string;
-}
+import { ConfigProblem, fileVariable, readVariables } from './file-variables';
 
 /** Thrown at start-up; its message names every missing or malformed variable, never a value. */
 export class ConfigValidationError extends Error {
@@ -41,20 +37,40 @@ function flatten(errors: ValidationError[], prefix = ''): ConfigProblem[] {
 
 /**
  * Validates the environment once, at start-up, into a typed object. Only the variables the schema declares are
- * read; an empty string counts as unset, so `VAR=` in a compose file falls back to the default.
+ * read, each from the environment or from the file its `_FILE` twin names; an empty string counts as unset, so
+ * `VAR=` in a compose file falls back to the default.
  */
 export function loadConfig<T extends object>(
   service: string,
   schema: ConfigClass<T>,
   env: NodeJS.ProcessEnv = process.env,
 ): T {
-  const plain: Record<string, string> = {};
-  for (const name of declaredVariables(schema)) {
-    const value = env[name];
-    if (value !== undefined && value !== '') plain[name] = value;
-  }
-  const config = plainToInstance(schema, plain);
-  const errors = validateSync(config, { forbidUnknownValues: true, validationError: { target: false, value: false } });
-  if (errors.length > 0) throw new ConfigValidationError(service, flatten(errors));
+  const names = declaredVariables(schema);
+  const ambiguous = names.filter((name) => names.includes(fileVariable(name)));
+  if (ambiguous.length > 0)
+    throw new Error(`${service}: the schema declares both ${ambiguous[0]} and its _FILE twin`);
+  const { values, problems } = readVariables(names, env);
+  const config = plainToInstance(schema, values);
+  const errors = validateSync(config, {
+    forbidUnknownValues: true,
+    validationError: { target: false, value: false },
+  });
+  // A variable whose value could not be read is reported once, for that reason, not again as missing.
+  const unread = new Set(
+    names.filter((name) => problems.some((p) => p.variable === name || p.variable === fileVariable(name))),
+  );
+  const all = [...problems, ...flatten(errors).filter((problem) => !unread.has(problem.variable))];
+  if (all.length > 0) throw new ConfigValidationError(service, all);
   return config;
+}
+
+/** One variable (or its `_FILE` twin) read outside a config class, e.g. by an operator command; undefined when unset. */
+export function readVariable(
+  service: string,
+  name: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  const { values, problems } = readVariables([name], env);
+  if (problems.length > 0) throw new ConfigValidationError(service, problems);
+  return values[name];
 }
