@@ -2,50 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { EmbeddedPostgres, spawnEmbeddedPostgres } from '@dmrv/embedded-postgres';
 import { firstJsonLine, ManagedProcess, runToCompletion, startProcess, stopProcess, waitForHealthy } from './processes';
+import { settingsFromEnv, StackSettings } from './settings';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const HEALTH_TIMEOUT_MS = 90_000;
 const STOP_GRACE_MS = 15_000;
-
-interface StackSettings {
-  host: string;
-  ports: { registry: number; ussd: number; protocol: number; chainNode: number };
-  registryDatabaseUrl?: string;
-  ussdDatabaseUrl?: string;
-  redisUrl?: string;
-  grpcUpstream?: string;
-  pinEncryptionKey?: string;
-  seedHouseholds: number;
-  logLevel: string;
-}
-
-function port(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > 65535) throw new Error(`${name} must be a port number`);
-  return value;
-}
-
-function settingsFromEnv(): StackSettings {
-  const env = process.env;
-  return {
-    host: '127.0.0.1',
-    ports: {
-      registry: port('REGISTRY_PORT', 3001),
-      ussd: port('USSD_PORT', 3000),
-      protocol: port('PROTOCOL_PORT', 3002),
-      chainNode: port('CHAIN_NODE_PORT', 9090),
-    },
-    registryDatabaseUrl: env.REGISTRY_DATABASE_URL || undefined,
-    ussdDatabaseUrl: env.USSD_DATABASE_URL || undefined,
-    redisUrl: env.REDIS_URL || undefined,
-    grpcUpstream: env.GRPC_UPSTREAM || undefined,
-    pinEncryptionKey: env.PIN_ENCRYPTION_KEY || undefined,
-    seedHouseholds: port('LOCAL_SEED_HOUSEHOLDS', 500),
-    logLevel: env.LOG_LEVEL || 'info',
-  };
-}
 
 class LocalStack {
   private readonly databases: EmbeddedPostgres[] = [];
@@ -185,7 +146,7 @@ class LocalStack {
   }
 }
 
-const stack = new LocalStack(settingsFromEnv());
+const stack = new LocalStack(settingsFromEnv(process.env));
 process.once('SIGINT', () => void stack.stop(0));
 process.once('SIGTERM', () => void stack.stop(0));
 stack.run().catch((error: unknown) => {
