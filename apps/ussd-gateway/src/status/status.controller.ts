@@ -1,5 +1,6 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
-import type { UssdHealthRecord, UssdRootRecord } from '@dmrv/contracts';
+import { SkipThrottle } from '@nestjs/throttler';
+import type { LivenessBody, UssdHealthRecord, UssdRootRecord } from '@dmrv/contracts';
 import { PROBE_CACHE_CONTROL, ReadinessService } from '@dmrv/health';
 import { UssdConfig } from '../config/ussd.config';
 
@@ -41,5 +42,16 @@ export class StatusController {
       database: state('database') ?? 'disconnected',
       redis: state('redis') ?? 'not configured',
     };
+  }
+
+  /**
+   * Liveness, as the other two services answer it: the process serves HTTP. Nothing else is checked, not even the
+   * rate-limit counter in Redis, so an outage of a dependency never gets a healthy process restarted.
+   */
+  @Get('health/live')
+  @SkipThrottle()
+  @Header('Cache-Control', PROBE_CACHE_CONTROL)
+  live(): LivenessBody {
+    return { status: 'ok', service: 'ussd-gateway', uptime: Math.round(process.uptime()) };
   }
 }
