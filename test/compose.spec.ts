@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@dmrv/testing';
 import { APP_SERVICES, healthcheckPath, readCompose, requiredVariables } from './stack-files';
@@ -104,18 +104,4 @@ describe('docker-compose.yml', () => {
       expect(healthcheckPath(parsed.services[service]!)).toBe('/health');
     }
   });
-});
-
-describe('Dockerfiles', () => {
-  it.each(['apps/registry-api', 'apps/ussd-gateway', 'apps/protocol-gateway', 'tools/local-chain-node'])(
-    '%s builds in stages with pnpm deploy and runs as a non-root user',
-    (dir) => {
-      const dockerfile = readFileSync(join(REPO_ROOT, dir, 'Dockerfile'), 'utf8');
-      expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(2);
-      expect(dockerfile).toMatch(/pnpm install --frozen-lockfile/);
-      expect(dockerfile).toMatch(/--prod deploy/);
-      expect(dockerfile).toMatch(/^USER node$/m);
-      expect(dockerfile).toMatch(/^CMD \["node", "dist\/main\.js"\]$/m);
-    },
-  );
 });
