@@ -1,14 +1,19 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@dmrv/testing';
+import { readDockerignore, dockerIgnores } from './dockerfile';
 import { APP_SERVICES, healthcheckPath, readCompose, requiredVariables } from './stack-files';
 
 // No Docker engine runs on the CI machines, so the compose file is checked statically here; the health
-// endpoints its healthchecks name are checked against the running apps in compose-health.e2e-spec.ts.
+// endpoints its healthchecks name are checked against the running apps in compose-health.e2e-spec.ts, and the
+// secret files against the apps' configuration in compose-secrets.int-spec.ts.
+const SECRET_NAME = /PASSWORD|_KEY$|_KEYS$|TOKEN|SECRET|DATABASE_URL/;
+
 describe('docker-compose.yml', () => {
   const { raw, parsed } = readCompose();
+  const services = Object.entries(parsed.services);
 
-  it('parses and defines the databases, the chain node and the three services', () => {
+  it('parses and defines the databases, the chain node, the operator CLI and the three services', () => {
     expect(Object.keys(parsed.services).sort()).toEqual(
       [
         'local-chain-node',
@@ -16,6 +21,7 @@ describe('docker-compose.yml', () => {
         'protocol-gateway',
         'redis',
         'registry-api',
+        'registry-cli',
         'registry-migrate',
         'ussd-gateway',
         'ussd-migrate',
@@ -24,7 +30,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('points every build at an existing context and Dockerfile', () => {
-    const builds = Object.entries(parsed.services).filter(([, service]) => service.build);
+    const builds = services.filter(([, service]) => service.build);
     expect(builds.length).toBeGreaterThanOrEqual(4);
     for (const [name, service] of builds) {
       const context = join(REPO_ROOT, service.build!.context);
@@ -35,8 +41,8 @@ describe('docker-compose.yml', () => {
   });
 
   it('builds or reuses an image for every service it runs', () => {
-    const built = new Set(Object.values(parsed.services).filter((s) => s.build).map((s) => s.image));
-    for (const [name, service] of Object.entries(parsed.services)) {
+    const built = new Set(services.filter(([, s]) => s.build).map(([, s]) => s.image));
+    for (const [name, service] of services) {
       const image = service.image ?? '';
       const ok = service.build !== undefined || built.has(image) || /^(postgres|redis):/.test(image);
       expect({ name, ok }).toEqual({ name, ok: true });
@@ -44,38 +50,85 @@ describe('docker-compose.yml', () => {
   });
 
   it.each(APP_SERVICES.map((entry) => [entry.service, entry] as const))(
-    'gives %s every variable its configuration requires',
+    'gives %s every variable its configuration requires, itself or as a file (X_FILE)',
     (_name, { service, config }) => {
       const environment = parsed.services[service]?.environment ?? {};
       const required = requiredVariables(config);
       expect(required.length).toBeGreaterThan(0);
-      expect(required.filter((variable) => !(variable in environment))).toEqual([]);
+      expect(
+        required.filter((variable) => !(variable in environment) && !(`${variable}_FILE` in environment)),
+      ).toEqual([]);
     },
   );
 
-  it('gives the migration jobs the database they migrate', () => {
+  it('gives the migration jobs and the operator CLI the owner database URL', () => {
     for (const job of ['registry-migrate', 'ussd-migrate']) {
-      expect(parsed.services[job]?.environment?.DATABASE_URL).toMatch(/^postgres:\/\//);
+      expect(parsed.services[job]?.environment?.DATABASE_URL_FILE).toMatch(/^\/run\/secrets\//);
       expect(parsed.services[job]?.command).toEqual(['node', 'dist/cli.js', 'migrate']);
     }
+    expect(parsed.services['registry-api']?.environment?.DATABASE_URL_FILE).toBe(
+      '/run/secrets/registry_reader_database_url',
+    );
+    expect(parsed.services['registry-migrate']?.environment?.DATABASE_URL_FILE).toBe(
+      '/run/secrets/registry_owner_database_url',
+    );
   });
 
-  it('requires every secret with ${VAR:?message} (or leaves an optional one empty) and commits no secret value', () => {
-    const references = [...raw.matchAll(/\$\{([A-Z0-9_]+)([^}]*)\}/g)];
-    const secrets = references.filter(([, name]) => /PASSWORD|KEY|TOKEN|SECRET/.test(name!));
-    expect(secrets.length).toBeGreaterThan(0);
-    for (const [whole, , modifier] of secrets) {
-      const requiredOrEmpty = modifier!.startsWith(':?') || modifier === ':-';
-      expect({ whole, requiredOrEmpty }).toEqual({ whole, requiredOrEmpty: true });
-    }
-    for (const service of Object.values(parsed.services)) {
-      for (const [name, value] of Object.entries(service.environment ?? {})) {
-        if (/PASSWORD|KEY|TOKEN|SECRET/.test(name)) expect(String(value)).toMatch(/^\$\{[A-Z0-9_]+(:\?.+|:-)\}$/);
+  it('runs the registry CLI (clients create/list/revoke) on demand only, as the owner, after migrations', () => {
+    const cli = parsed.services['registry-cli']!;
+    expect(cli.profiles).toEqual(['tools']);
+    expect(cli.image).toBe(parsed.services['registry-migrate']!.image);
+    expect(cli.entrypoint).toEqual(['node', 'dist/cli.js']);
+    expect(cli.environment).toEqual({ DATABASE_URL_FILE: '/run/secrets/registry_owner_database_url' });
+    expect(cli.depends_on).toEqual({
+      postgres: { condition: 'service_healthy' },
+      'registry-migrate': { condition: 'service_completed_successfully' },
+    });
+    // The documented step is the CLI's real command.
+    const usage = readFileSync(join(REPO_ROOT, 'apps', 'registry-api', 'src', 'cli.ts'), 'utf8');
+    expect(usage).toContain('clients create --name NAME');
+    expect(raw).toContain('docker compose run --rm registry-cli clients create --name');
+  });
+
+  it('hands every secret over as a file under /run/secrets, never as an environment value', () => {
+    const declared = parsed.secrets ?? {};
+    expect(Object.keys(declared).length).toBeGreaterThan(0);
+    for (const [name, service] of services) {
+      for (const [variable, value] of Object.entries(service.environment ?? {})) {
+        if (!SECRET_NAME.test(variable.replace(/_FILE$/, ''))) continue;
+        expect({ name, variable }).toEqual({ name, variable: expect.stringMatching(/_FILE$/) as string });
+        const secret = /^\/run\/secrets\/([a-z_]+)$/.exec(String(value))?.[1];
+        expect({ name, variable, secret, mounted: service.secrets?.includes(secret ?? '') }).toEqual({
+          name,
+          variable,
+          secret: expect.any(String) as string,
+          mounted: true,
+        });
+        expect(declared[secret!]).toEqual({ file: `./secrets/${secret}` });
       }
     }
-    for (const required of ['POSTGRES_PASSWORD', 'REGISTRY_READER_PASSWORD', 'PIN_ENCRYPTION_KEY']) {
-      expect(raw).toContain(`\${${required}:?`);
-    }
+    // No interpolated secret either: `${POSTGRES_PASSWORD}` would land in the container's environment.
+    const interpolated = [...raw.matchAll(/\$\{([A-Z0-9_]+)[^}]*\}/g)].map(([, variable]) => variable!);
+    expect(interpolated.filter((variable) => SECRET_NAME.test(variable))).toEqual([]);
+  });
+
+  it('declares only secrets a service uses, and keeps the secret files out of git and the build context', () => {
+    const used = new Set(services.flatMap(([, service]) => service.secrets ?? []));
+    expect(Object.keys(parsed.secrets ?? {}).sort()).toEqual([...used].sort());
+    const gitignore = readFileSync(join(REPO_ROOT, '.gitignore'), 'utf8').split('\n');
+    expect(gitignore).toContain('secrets/');
+    const dockerignore = readDockerignore(readFileSync(join(REPO_ROOT, '.dockerignore'), 'utf8'));
+    expect(dockerIgnores(dockerignore, 'secrets/postgres_password')).toBe(true);
+  });
+
+  it('gives PostgreSQL its superuser and reader passwords as files (read by the image and the init script)', () => {
+    expect(parsed.services.postgres?.environment).toMatchObject({
+      POSTGRES_PASSWORD_FILE: '/run/secrets/postgres_password',
+      REGISTRY_READER_PASSWORD_FILE: '/run/secrets/registry_reader_password',
+    });
+    const init = readFileSync(join(REPO_ROOT, 'deploy', 'postgres', '10-databases.sh'), 'utf8');
+    expect(init).toContain('REGISTRY_READER_PASSWORD_FILE');
+    expect(init).toContain(":'reader_password'");
   });
 
   it('waits for healthy dependencies and for migrations to finish', () => {
@@ -89,19 +142,54 @@ describe('docker-compose.yml', () => {
       redis: { condition: 'service_healthy' },
       'ussd-migrate': { condition: 'service_completed_successfully' },
     });
-    expect(dependsOn('protocol-gateway')).toEqual({ 'local-chain-node': { condition: 'service_healthy' } });
+  });
+
+  it('runs the local chain node only in the local-chain profile, and a real GRPC_UPSTREAM never waits for it', () => {
+    expect(parsed.services['local-chain-node']?.profiles).toEqual(['local-chain']);
+    const gateway = parsed.services['protocol-gateway']!;
+    expect(gateway.profiles).toBeUndefined();
+    // Compose (2.20.2+) refuses to start a service that depends on one its profiles leave out, unless the
+    // dependency is marked required: false; then it is waited for only when it runs.
+    expect(gateway.depends_on).toEqual({
+      'local-chain-node': { condition: 'service_healthy', required: false },
+    });
+    expect(gateway.environment?.GRPC_UPSTREAM).toBe('${GRPC_UPSTREAM:-local-chain-node:9090}');
+    // No other always-on service needs a profiled one without saying it is optional.
+    for (const [name, service] of services.filter(([, s]) => s.profiles === undefined)) {
+      for (const [dependency, condition] of Object.entries(service.depends_on ?? {})) {
+        const profiled = parsed.services[dependency]?.profiles !== undefined;
+        expect({ name, dependency, ok: !profiled || condition.required === false }).toEqual({
+          name,
+          dependency,
+          ok: true,
+        });
+      }
+    }
   });
 
   it('gives every long-running service a healthcheck and drops privileges of our own containers', () => {
-    for (const [name, service] of Object.entries(parsed.services)) {
-      if (name.endsWith('-migrate')) continue;
-      expect({ name, healthcheck: Array.isArray(service.healthcheck?.test) }).toEqual({ name, healthcheck: true });
+    for (const [name, service] of services) {
+      if (name.endsWith('-migrate') || name.endsWith('-cli')) continue;
+      expect({ name, healthcheck: Array.isArray(service.healthcheck?.test) }).toEqual({
+        name,
+        healthcheck: true,
+      });
     }
-    for (const { service } of APP_SERVICES) {
-      const definition = parsed.services[service] as Record<string, unknown>;
-      expect(definition.cap_drop).toEqual(['ALL']);
-      expect(definition.security_opt).toEqual(['no-new-privileges:true']);
+    for (const [name, service] of services.filter(([, s]) => s.image?.startsWith('dmrv/'))) {
+      const definition = service as Record<string, unknown>;
+      expect({
+        name,
+        cap_drop: definition.cap_drop,
+        security_opt: definition.security_opt,
+        read_only: definition.read_only,
+      }).toEqual({
+        name,
+        cap_drop: ['ALL'],
+        security_opt: ['no-new-privileges:true'],
+        read_only: true,
+      });
+    }
+    for (const { service } of APP_SERVICES)
       expect(healthcheckPath(parsed.services[service]!)).toBe('/health');
-    }
   });
 });

@@ -241,7 +241,7 @@ describe.each(IMAGES.map((image) => [image.dir, image] as const))('%s/Dockerfile
     // The entry points: CMD and every command compose runs in this image.
     const commands = Object.values(compose.services)
       .filter((service) => service.image === compose.services[image.service]?.image)
-      .map((service) => service.command?.[1] ?? 'dist/main.js');
+      .map((service) => (service.entrypoint ?? service.command)?.[1] ?? 'dist/main.js');
     for (const command of new Set(['dist/main.js', ...commands])) {
       const source = `${dir}/${command.replace(/^dist\//, 'src/').replace(/\.js$/, '.ts')}`;
       expect({ command, source, exists: existsSync(join(REPO_ROOT, source)) }).toEqual({

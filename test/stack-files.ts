@@ -10,14 +10,18 @@ import { ProtocolGatewayConfig } from '../apps/protocol-gateway/src/config/proto
 export interface ComposeService {
   build?: { context: string; dockerfile: string };
   image?: string;
+  profiles?: string[];
+  entrypoint?: string[];
   command?: string[];
   environment?: Record<string, string | number>;
+  secrets?: string[];
   healthcheck?: { test: string[] };
-  depends_on?: Record<string, { condition: string }>;
+  depends_on?: Record<string, { condition: string; required?: boolean }>;
 }
 
 export interface ComposeFile {
   services: Record<string, ComposeService>;
+  secrets?: Record<string, { file?: string }>;
 }
 
 export function readCompose(): { raw: string; parsed: ComposeFile } {

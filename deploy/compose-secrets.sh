@@ -1,0 +1,50 @@
+#!/bin/sh
+# Writes the files docker-compose.yml hands to the containers as secrets (mounted at /run/secrets/<name>, read
+# through the services' *_FILE variables), with random passwords and key. A file that exists is kept: PostgreSQL
+# keeps the passwords of its first start, so changing them means `docker compose down -v` too.
+#   usage: deploy/compose-secrets.sh [directory]     (default: secrets/ next to docker-compose.yml)
+set -eu
+dir=${1:-"$(dirname "$0")/../secrets"}
+umask 077
+mkdir -p "$dir"
+chmod 700 "$dir"
+
+random_hex() {
+  od -An -tx1 -N"$1" /dev/urandom | tr -d ' \n'
+}
+
+# Compose mounts these files as they are, and the services run as uid 1000 (PostgreSQL as its own user), so the
+# files are world-readable; the directory is not, which keeps other users of this machine out.
+write() {
+  if [ -e "$dir/$1" ]; then
+    echo "kept    $dir/$1"
+  else
+    printf '%s\n' "$2" >"$dir/$1"
+    chmod 644 "$dir/$1"
+    echo "created $dir/$1"
+  fi
+}
+
+# A password that goes into a URL must not need percent-encoding.
+url_safe() {
+  value=$(cat "$dir/$1")
+  case "$value" in
+    *[!A-Za-z0-9._~-]*)
+      echo "$dir/$1 holds characters that need percent-encoding in a URL; write the *_database_url files yourself" >&2
+      exit 1
+      ;;
+  esac
+  printf '%s' "$value"
+}
+
+write postgres_password "$(random_hex 24)"
+write registry_reader_password "$(random_hex 24)"
+write pin_encryption_key "$(random_hex 32)"
+owner=$(url_safe postgres_password)
+reader=$(url_safe registry_reader_password)
+write registry_owner_database_url "postgres://dmrv:$owner@postgres:5432/dmrv_registry"
+write registry_reader_database_url "postgres://registry_reader:$reader@postgres:5432/dmrv_registry"
+write ussd_database_url "postgres://dmrv:$owner@postgres:5432/dmrv_ussd"
+# Optional: empty leaves the USSD operator endpoints off (404) and the protocol gateway without API keys.
+write ussd_operator_token ""
+write protocol_api_keys ""
