@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggingModule, ServiceLoggingOptions } from '@dmrv/logging';
+import { dependencyTimeouts } from './config/dependency-timeouts';
 import { UssdConfig } from './config/ussd.config';
 import { dataSourceOptions } from './database/data-source';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
@@ -23,7 +24,11 @@ export class AppModule {
         }),
         // A database that is down at start-up gets a few seconds, then the process exits for the orchestrator to
         // restart it; once running, an outage only makes hops "unavailable" and /health 503.
-        TypeOrmModule.forRoot({ ...dataSourceOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE), retryAttempts: 5, retryDelay: 1000 }),
+        TypeOrmModule.forRoot({
+          ...dataSourceOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE, dependencyTimeouts(config.HOP_TIMEOUT_MS)),
+          retryAttempts: 5,
+          retryDelay: 1000,
+        }),
         RedisModule.forRoot(config),
         RateLimitModule.forRoot(config),
         StatusModule.forRoot(config),

@@ -3,6 +3,7 @@ import { ErrorRenderer, renderMessageBody } from '@dmrv/errors';
 export const INVALID_INPUT_REPLY = 'END Invalid input. Please try again.';
 export const UNAVAILABLE_REPLY = 'END Service temporarily unavailable. Please try again later.';
 export const PHONE_RATE_LIMITED_REPLY = 'END Too many requests from your phone. Please try again in a minute.';
+export const STORE_UNAVAILABLE_MESSAGE = 'Session store unavailable. Please try again later.';
 
 /**
  * The aggregator shows whatever we answer on the subscriber's screen, so the session endpoint never answers
@@ -12,7 +13,11 @@ export const PHONE_RATE_LIMITED_REPLY = 'END Too many requests from your phone. 
  */
 export const renderUssdError: ErrorRenderer = (error, request) => {
   const isSessionEndpoint = request.method === 'POST' && request.url.split('?')[0] === '/api/ussd';
-  if (!isSessionEndpoint) return renderMessageBody(error, request);
+  if (!isSessionEndpoint) {
+    // A dependency outage says so (the shared renderer words every 5xx as an opaque internal error).
+    if (error.code === 'DEPENDENCY_UNAVAILABLE') return { status: 503, body: { message: STORE_UNAVAILABLE_MESSAGE } };
+    return renderMessageBody(error, request);
+  }
   const plain = (body: string) => ({ status: 200, body, contentType: 'text/plain; charset=utf-8' });
   if (error.code === 'PHONE_RATE_LIMITED') return plain(PHONE_RATE_LIMITED_REPLY);
   if (error.status === 429) return renderMessageBody(error, request);

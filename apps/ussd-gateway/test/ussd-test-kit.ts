@@ -197,3 +197,41 @@ export function captureLogs(): { stream: { write(line: string): void }; lines: A
     },
   };
 }
+
+/** `url` (redis:// or postgres://) pointed at a fault proxy instead of the real server. */
+export function viaProxy(url: string, proxy: { host: string; port: number }): string {
+  const proxied = new URL(url);
+  proxied.hostname = proxy.host;
+  proxied.port = String(proxy.port);
+  return proxied.toString();
+}
+
+/** `work`, or a failure naming the bound if it has not settled by then: a guard against hangs, not a speed check. */
+export async function within<T>(boundMs: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`still waiting after ${boundMs} ms`)), boundMs))),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Runs `attempt` until it stops throwing (each attempt waits for its own answer, so no sleeping in between) and
+ * returns how long that took; after `deadlineMs` the last failure is rethrown.
+ */
+export async function eventually(deadlineMs: number, attempt: () => Promise<unknown>): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      await attempt();
+      return Date.now() - started;
+    } catch (error) {
+      if (Date.now() - started > deadlineMs) throw error;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}

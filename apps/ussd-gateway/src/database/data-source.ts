@@ -1,6 +1,8 @@
 import { DataSourceOptions } from 'typeorm';
 import { AccountEntity } from '../accounts/account.entity';
 import { PhoneEntity } from '../accounts/phone.entity';
+import type { DependencyTimeouts } from '../config/dependency-timeouts';
+import { DeadConnectionDroppingClient } from './dead-connection';
 import { CreateAccounts1763780000000 } from './migrations/1763780000000-create-accounts';
 
 export const ENTITIES = [PhoneEntity, AccountEntity];
@@ -8,10 +10,19 @@ export const MIGRATIONS = [CreateAccounts1763780000000];
 /** Our own table, so this service's migrations never mix with another service's in a shared database. */
 export const MIGRATIONS_TABLE = 'ussd_migrations';
 
-/** Every query must give up well inside the aggregator's budget (a stuck database is "unavailable", not a hang). */
-export const QUERY_TIMEOUT_MS = 3000;
+/** Time-outs of the command-line tools (migrations, key rotation): generous, and no statement time-out. */
+const TOOL_CONNECT_TIMEOUT_MS = 10_000;
 
-export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
+/**
+ * `timeouts` are those of the running service (see dependency-timeouts.ts): every statement is cancelled by the
+ * server past its share of the hop budget, a connection that stops answering is dropped (TCP keepalive for idle
+ * ones, DeadConnectionDroppingClient for those a query waits on). Without them (the CLI), statements may run long.
+ */
+export function dataSourceOptions(
+  url: string,
+  poolSize = 10,
+  timeouts?: Pick<DependencyTimeouts, 'postgresStatementMs' | 'postgresQueryMs' | 'postgresConnectMs'>,
+): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -23,6 +34,13 @@ export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions
     // Ids default to gen_random_uuid() (core since PostgreSQL 13): no extension to create, which managed databases
     // and the embedded one refuse anyway.
     installExtensions: false,
-    extra: { max: poolSize, connectionTimeoutMillis: QUERY_TIMEOUT_MS, query_timeout: QUERY_TIMEOUT_MS },
+    extra: {
+      max: poolSize,
+      Client: DeadConnectionDroppingClient,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 5000,
+      connectionTimeoutMillis: timeouts?.postgresConnectMs ?? TOOL_CONNECT_TIMEOUT_MS,
+      ...(timeouts ? { statement_timeout: timeouts.postgresStatementMs, query_timeout: timeouts.postgresQueryMs } : {}),
+    },
   };
 }

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Param, UseGuards } from '@nestjs/common';
 import type { UssdDebugRecord, UssdSessionList } from '@dmrv/contracts';
-import { NotFoundError } from '@dmrv/errors';
+import { DependencyUnavailableError, NotFoundError } from '@dmrv/errors';
 import { isAuthenticated } from '../menus/menu-machine';
 import { SESSION_STORE, SessionStore } from '../sessions/session-store';
 import { isSessionId } from '../ussd/ussd-request';
@@ -9,6 +9,16 @@ import { OperatorTokenGuard } from './operator-token.guard';
 /** Listing is capped: an operator wants to see sessions, not page through a million of them. */
 export const SESSION_LIST_LIMIT = 1000;
 export const SESSION_NOT_FOUND = 'Session expired or never started';
+export const SESSION_STORE_DEPENDENCY = 'session store';
+
+/** A store that cannot answer is a 503 (the error renderer words it), never a 500 with a driver error behind it. */
+async function fromStore<T>(read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (error) {
+    throw new DependencyUnavailableError(SESSION_STORE_DEPENDENCY, error);
+  }
+}
 
 @Controller('api/ussd')
 @UseGuards(OperatorTokenGuard)
@@ -18,7 +28,7 @@ export class OperatorsController {
   @Get('debug/:sessionId')
   async debug(@Param('sessionId') sessionId: string): Promise<UssdDebugRecord> {
     // The session request's own rule (an emoji counts once): every session that can exist is looked up, nothing else.
-    const record = isSessionId(sessionId) ? await this.store.get(sessionId) : null;
+    const record = isSessionId(sessionId) ? await fromStore(this.store.get(sessionId)) : null;
     if (!record) throw new NotFoundError(SESSION_NOT_FOUND);
     const last = record.replies[record.replies.length - 1]?.reply ?? '';
     return {
@@ -34,13 +44,13 @@ export class OperatorsController {
         },
         status: record.status,
       },
-      activeSessions: await this.store.listActive(SESSION_LIST_LIMIT),
+      activeSessions: await fromStore(this.store.listActive(SESSION_LIST_LIMIT)),
     };
   }
 
   @Get('sessions')
   async sessions(): Promise<UssdSessionList> {
-    const activeSessions = await this.store.listActive(SESSION_LIST_LIMIT);
+    const activeSessions = await fromStore(this.store.listActive(SESSION_LIST_LIMIT));
     return { activeSessions, count: activeSessions.length };
   }
 }

@@ -1,25 +1,54 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown, Optional } from '@nestjs/common';
 import Redis from 'ioredis';
 import { UssdConfig } from '../config/ussd.config';
+import { dependencyTimeouts } from '../config/dependency-timeouts';
 
 export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
 
-/** How long one Redis command may take before the hop gives up: well inside the aggregator's budget. */
-export const REDIS_COMMAND_TIMEOUT_MS = 2000;
-
-export function createRedisClient(url: string): Redis {
+/**
+ * The client of every Redis command this service sends. A connection is only as good as its last answer:
+ * - `commandTimeout`: a command gives up well inside the hop budget;
+ * - `socketTimeout`: a connection that owes an answer and stays silent that long is destroyed and reopened. A peer
+ *   that vanished without a reset (a NAT or load balancer that dropped the flow) otherwise keeps every command
+ *   failing for as long as the kernel keeps the socket, which is minutes;
+ * - `keepAlive`: the same for an idle connection, found by the kernel's probes;
+ * - no offline queue and no resending after a reconnect: a command of a hop that already answered "unavailable"
+ *   must never run later (a replayed lock-and-read took the session lock of a hop nobody waited for any more, and
+ *   the subscriber's next hop found its session busy). While disconnected, a command fails at once.
+ */
+export function createRedisClient(url: string, commandTimeoutMs: number): Redis {
   const client = new Redis(url, {
-    // Commands issued while reconnecting wait in the offline queue but fail at the command time-out, so a stopped
-    // Redis costs a hop two seconds, never the aggregator's whole fifteen.
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
-    maxRetriesPerRequest: 1,
-    connectTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    commandTimeout: commandTimeoutMs,
+    socketTimeout: commandTimeoutMs,
+    connectTimeout: commandTimeoutMs,
+    keepAlive: 5000,
+    enableOfflineQueue: false,
+    autoResendUnfulfilledCommands: false,
+    maxRetriesPerRequest: 0,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
   });
   // Connection failures surface where they matter (the failing command, the readiness probe); without a listener
   // ioredis would print every reconnect attempt to stderr.
   client.on('error', () => undefined);
   return client;
+}
+
+/**
+ * Without an offline queue, commands sent before the first connection is ready would fail: start-up waits for it,
+ * at most one connect time-out (a Redis that is down at start-up makes hops "unavailable", it does not stop the
+ * service).
+ */
+async function firstConnection(client: Redis, timeoutMs: number): Promise<void> {
+  if (client.status === 'ready') return;
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      client.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    client.on('ready', done);
+  });
 }
 
 @Injectable()
@@ -37,9 +66,21 @@ class RedisLifecycle implements OnApplicationShutdown {
 @Module({})
 export class RedisModule {
   static forRoot(config: UssdConfig): DynamicModule {
+    const { redisCommandMs } = dependencyTimeouts(config.HOP_TIMEOUT_MS);
     return {
       module: RedisModule,
-      providers: [{ provide: REDIS_CLIENT, useFactory: () => (config.REDIS_URL ? createRedisClient(config.REDIS_URL) : null) }, RedisLifecycle],
+      providers: [
+        {
+          provide: REDIS_CLIENT,
+          useFactory: async () => {
+            if (!config.REDIS_URL) return null;
+            const client = createRedisClient(config.REDIS_URL, redisCommandMs);
+            await firstConnection(client, redisCommandMs);
+            return client;
+          },
+        },
+        RedisLifecycle,
+      ],
       exports: [REDIS_CLIENT],
     };
   }

@@ -5,6 +5,7 @@ import type { UssdSessionRequest } from '@dmrv/contracts';
 import { DependencyUnavailableError, DomainError, InvalidInputError } from '@dmrv/errors';
 import { InjectPinoLogger, PinoLogger } from '@dmrv/logging';
 import { AccountsService } from '../accounts/accounts.service';
+import { dependencyTimeouts } from '../config/dependency-timeouts';
 import { UssdConfig } from '../config/ussd.config';
 import { MenuRenderer } from '../menus/menu-renderer';
 import { applyEffectResult, applyInput, Effect, EffectResult, initialState, isEnded, MenuState } from '../menus/menu-machine';
@@ -83,7 +84,7 @@ export class UssdSessionService {
       return await Promise.race([
         this.store.withSession(
           request.sessionId,
-          { waitMs: Math.floor(budget / 2), ttlSeconds: this.config.SESSION_TTL_SECONDS, rateLimit: { hit, admit } },
+          { waitMs: dependencyTimeouts(budget).sessionLockWaitMs, ttlSeconds: this.config.SESSION_TTL_SECONDS, rateLimit: { hit, admit } },
           (existing) => this.hop(request, existing),
         ),
         new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new HopTimeoutError(budget)), budget))),
