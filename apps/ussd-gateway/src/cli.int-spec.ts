@@ -28,7 +28,7 @@ describe('cli', () => {
   it('migrate applies the migrations once, then reports up to date', async () => {
     const first = io({ DATABASE_URL: database.url });
     await expect(runCli(['migrate'], first.io)).resolves.toBe(0);
-    expect(first.out).toEqual(['migrations applied: CreateAccounts1763780000000']);
+    expect(first.out).toEqual(['migrations applied: CreateAccounts1763780000000, IdempotentHopsAndPinGuards1764800000000']);
     const second = io({ DATABASE_URL: database.url });
     await expect(runCli(['migrate'], second.io)).resolves.toBe(0);
     expect(second.out).toEqual(['migrations: up to date']);
@@ -53,7 +53,7 @@ describe('cli', () => {
     try {
       const repository = new AccountsRepository(dataSource);
       const sealed = await new PinVault(oldKey).seal('24680');
-      await repository.create({ customerId: 'C00000001', fullName: 'Old Key', email: null, phoneNumber: '+254700000009', pinHash: sealed, pinKeyId: 'k0' });
+      await repository.create({ customerId: 'C00000001', fullName: 'Old Key', email: null, phoneNumber: '+254700000009', pinHash: sealed, pinKeyId: 'k0', creationKey: 'cli-test' });
       const run = io({
         DATABASE_URL: database.url,
         PIN_ENCRYPTION_KEY: exampleEnv().PIN_ENCRYPTION_KEY,

@@ -331,7 +331,9 @@ describe('log in, lockout, change PIN, log out', () => {
     expect(details).toContain(`Customer ID: ${customerId}`);
     expect(details).toContain('Name: Amina Njeri');
     expect(details).toContain('E-mail: amina@example.org');
-    expect(details).toContain(`Phone: ${handset.phoneNumber}`);
+    // Masked: whoever is signed in may be using someone else's handset.
+    expect(details).toContain(`Phone: ${handset.phoneNumber.slice(0, 4)}${'*'.repeat(handset.phoneNumber.length - 6)}${handset.phoneNumber.slice(-2)}`);
+    expect(details).not.toContain(handset.phoneNumber);
     await handset.send('0');
 
     expect(await handset.send('2')).toMatch(/^CON Enter your current PIN/);
@@ -347,7 +349,7 @@ describe('log in, lockout, change PIN, log out', () => {
     const again = new Handset(app);
     await again.dial();
     await again.sendAll('2', '1', customerId);
-    expect(await again.send(PIN)).toMatch(/^CON Wrong PIN/);
+    expect(await again.send(PIN)).toMatch(/^CON Customer ID or PIN is wrong\. 2 tries left\./);
     expect(await again.send('80642')).toMatch(/^CON Welcome, Amina/);
   });
 
@@ -356,8 +358,8 @@ describe('log in, lockout, change PIN, log out', () => {
     const first = new Handset(app);
     await first.dial();
     await first.sendAll('2', '1', customerId);
-    expect(await first.send('11112')).toMatch(/^CON Wrong PIN\. 2 tries left\./);
-    expect(await first.send('11113')).toMatch(/^CON Wrong PIN\. 1 try left\./);
+    expect(await first.send('11112')).toMatch(/^CON Customer ID or PIN is wrong\. 2 tries left\./);
+    expect(await first.send('11113')).toMatch(/^CON Customer ID or PIN is wrong\. 1 try left\./);
 
     // Redialling does not reset the count: it lives with the account.
     const second = new Handset(app);
@@ -369,23 +371,25 @@ describe('log in, lockout, change PIN, log out', () => {
     await third.dial();
     await third.sendAll('2', '1', customerId);
     expect(await third.send(PIN)).toBe('END Your account is locked after too many wrong PINs. Try again in 10 minutes.');
-    const { rows } = await db.query('SELECT locked_until > now() AS locked FROM ussd_accounts WHERE customer_id = $1', [customerId]);
+    const { rows } = await db.query('SELECT locked_until > now() AS locked FROM ussd_pin_guards WHERE customer_id = $1', [customerId]);
     expect(rows[0].locked).toBe(true);
 
-    await db.query("UPDATE ussd_accounts SET locked_until = now() - interval '1 second' WHERE customer_id = $1", [customerId]);
+    await db.query("UPDATE ussd_pin_guards SET locked_until = now() - interval '1 second' WHERE customer_id = $1", [customerId]);
     const fourth = new Handset(app);
     await fourth.dial();
     await fourth.sendAll('2', '1', customerId);
     expect(await fourth.send(PIN)).toMatch(/^CON Welcome, Lock/);
   });
 
-  it('answers an unknown Customer ID like a wrong one and a malformed one with a hint', async () => {
+  it('answers an unknown Customer ID like a known one with a wrong PIN, and a malformed one with a hint', async () => {
     const handset = new Handset(app);
     await handset.dial();
     await handset.sendAll('2', '1');
     expect(await handset.send('C12')).toMatch(/^CON A Customer ID looks like C1A2B3C4D\./);
     await handset.send('CFFFFFFF0');
-    expect(await handset.send('24680')).toMatch(/^CON Customer ID or PIN is wrong\.\nEnter your Customer ID/);
+    expect(await handset.send('24680')).toMatch(/^CON Customer ID or PIN is wrong\. 2 tries left\.\nEnter the 5-digit PIN for CFFFFFFF0\n/);
+    // 0 goes back to correct a mistyped Customer ID.
+    expect(await handset.send('0')).toMatch(/^CON Enter your Customer ID/);
   });
 });
 

@@ -26,11 +26,9 @@ export class AccountEntity {
   @Column({ name: 'pin_key_id', type: 'varchar', length: 16 })
   pinKeyId!: string;
 
-  @Column({ name: 'failed_pin_attempts', type: 'integer', default: 0 })
-  failedPinAttempts!: number;
-
-  @Column({ name: 'locked_until', type: 'timestamptz', nullable: true })
-  lockedUntil!: Date | null;
+  /** The idempotency key of the hop that created the account (null for accounts made before keys existed). */
+  @Column({ name: 'creation_key', type: 'varchar', length: 64, nullable: true, unique: true })
+  creationKey!: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

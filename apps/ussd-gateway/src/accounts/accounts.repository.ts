@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError } from 'typeorm';
-import { AccountEntity } from './account.entity';
-import { PhoneEntity } from './phone.entity';
 
 export interface AccountRow {
   id: string;
@@ -12,8 +10,6 @@ export interface AccountRow {
   phoneNumber: string;
   pinHash: string;
   pinKeyId: string;
-  /** Seconds until the lock ends, by the database clock; 0 when not locked. */
-  lockSecondsLeft: number;
 }
 
 export interface NewAccount {
@@ -23,37 +19,61 @@ export interface NewAccount {
   phoneNumber: string;
   pinHash: string;
   pinKeyId: string;
+  /** The creating hop's idempotency key: a replay of that hop finds this account instead of making another. */
+  creationKey: string;
 }
+
+/** The account a PIN attempt is about, when there is one: what checking the PIN and logging in need. */
+export interface AccountForLogin {
+  id: string;
+  fullName: string;
+  phoneNumber: string;
+  pinHash: string;
+  pinKeyId: string;
+}
+
+/**
+ * A PIN attempt, reserved before its PIN is hashed. `ticket` orders it among every attempt on that Customer ID;
+ * `position` is its place among those that count (1 = first after the last right PIN or lock), so the attempt at
+ * position PIN_MAX_ATTEMPTS is the one that locked. `account` is null for a Customer ID nobody has.
+ */
+export type PinAttempt =
+  | { kind: 'reserved'; ticket: number; position: number; account: AccountForLogin | null }
+  | { kind: 'locked'; lockSecondsLeft: number };
 
 export class CustomerIdTakenError extends Error {}
 
 const UNIQUE_VIOLATION = '23505';
 
-/** Data access for accounts and phones. Attempt counters change in single statements, so parallel tries count. */
+const lockSecondsLeft = (column: string): string => `GREATEST(0, CEIL(EXTRACT(EPOCH FROM (${column} - now()))))::int`;
+
+/**
+ * Data access for accounts, phones and PIN attempts. Plain SQL, each change one statement, so that concurrent hops
+ * (a burst of PIN attempts, a retry racing its original) are ordered by PostgreSQL and not by luck.
+ */
 @Injectable()
 export class AccountsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async create(account: NewAccount): Promise<void> {
+  /**
+   * Creates the account (and its phone, if new) in one statement, or returns the Customer ID of the account this
+   * `creationKey` already created. Throws CustomerIdTakenError when the drawn Customer ID exists.
+   */
+  async create(account: NewAccount): Promise<string> {
+    let rows: Array<{ customer_id: string }>;
     try {
-      await this.dataSource.transaction(async (manager) => {
-        await manager
-          .createQueryBuilder()
-          .insert()
-          .into(PhoneEntity)
-          .values({ phoneNumber: account.phoneNumber })
-          .orUpdate(['last_seen_at'], ['phone_number'])
-          .execute();
-        const phone = await manager.findOneByOrFail(PhoneEntity, { phoneNumber: account.phoneNumber });
-        await manager.insert(AccountEntity, {
-          customerId: account.customerId,
-          fullName: account.fullName,
-          email: account.email,
-          phone,
-          pinHash: account.pinHash,
-          pinKeyId: account.pinKeyId,
-        });
-      });
+      rows = await this.dataSource.query(
+        `WITH phone AS (
+           INSERT INTO ussd_phones (phone_number) VALUES ($1)
+           ON CONFLICT (phone_number) DO UPDATE SET last_seen_at = now()
+           RETURNING id
+         )
+         INSERT INTO ussd_accounts (customer_id, full_name, email, phone_id, pin_hash, pin_key_id, creation_key)
+         SELECT $2, $3, $4, phone.id, $5, $6, $7 FROM phone
+         ON CONFLICT (creation_key) DO NOTHING
+         RETURNING customer_id`,
+        [account.phoneNumber, account.customerId, account.fullName, account.email, account.pinHash, account.pinKeyId, account.creationKey],
+      );
     } catch (error) {
       const driverError = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : undefined;
       if (driverError?.code === UNIQUE_VIOLATION && driverError.constraint === 'uq_ussd_accounts_customer_id') {
@@ -61,12 +81,18 @@ export class AccountsRepository {
       }
       throw error;
     }
+    if (rows[0]) return rows[0].customer_id;
+    const [existing]: Array<{ customer_id: string }> = await this.dataSource.query(
+      'SELECT customer_id FROM ussd_accounts WHERE creation_key = $1',
+      [account.creationKey],
+    );
+    if (!existing) throw new Error('account creation conflicted on its key but no account has it');
+    return existing.customer_id;
   }
 
   async findByCustomerId(customerId: string): Promise<AccountRow | null> {
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      `SELECT a.id, a.customer_id, a.full_name, a.email, p.phone_number, a.pin_hash, a.pin_key_id,
-              GREATEST(0, CEIL(EXTRACT(EPOCH FROM (a.locked_until - now()))))::int AS lock_seconds_left
+      `SELECT a.id, a.customer_id, a.full_name, a.email, p.phone_number, a.pin_hash, a.pin_key_id
          FROM ussd_accounts a JOIN ussd_phones p ON p.id = a.phone_id
         WHERE a.customer_id = $1`,
       [customerId],
@@ -81,43 +107,132 @@ export class AccountsRepository {
       phoneNumber: String(row.phone_number),
       pinHash: String(row.pin_hash),
       pinKeyId: String(row.pin_key_id),
-      lockSecondsLeft: Number(row.lock_seconds_left ?? 0),
     };
   }
 
   /**
-   * Counts one wrong PIN; the attempt that reaches `maxAttempts` locks the account and starts a fresh count for
-   * after the lock. Returns the attempts used so far and the lock length (0 when this attempt did not lock).
+   * Reserves one PIN attempt on `customerId` before any PIN is hashed, in one statement: at most `maxAttempts`
+   * attempts are reserved between a right PIN (or the end of a lock) and the next, however many arrive at once. The
+   * attempt that takes the last place locks the Customer ID for `lockSeconds` right away, so nothing can slip in
+   * while it is being checked; a right PIN lifts that lock again. A replay of the last attempt (same `attemptKey`,
+   * nobody tried in between) gets its own reservation back instead of a new one, so a hop retried after a failure is
+   * not charged twice. Works the same for a Customer ID that has no account.
    */
-  async recordFailure(id: string, maxAttempts: number, lockSeconds: number): Promise<{ attempts: number; lockSeconds: number }> {
-    // For UPDATE … RETURNING, TypeORM's postgres driver answers [rows, affected count].
-    const [rows]: [Array<{ attempts: number; locked: boolean }>, number] = await this.dataSource.query(
-      `UPDATE ussd_accounts
-          SET failed_pin_attempts = CASE WHEN failed_pin_attempts + 1 >= $2 THEN 0 ELSE failed_pin_attempts + 1 END,
-              locked_until = CASE WHEN failed_pin_attempts + 1 >= $2 THEN now() + make_interval(secs => $3) ELSE locked_until END,
-              updated_at = now()
-        WHERE id = $1
-        RETURNING failed_pin_attempts AS attempts, (failed_pin_attempts = 0) AS locked`,
-      [id, maxAttempts, lockSeconds],
+  async reservePinAttempt(customerId: string, attemptKey: string, maxAttempts: number, lockSeconds: number): Promise<PinAttempt> {
+    // A lock that has run out starts a fresh count: everything reserved before it is cleared.
+    const expired = 'g.locked_until <= now()';
+    const position = `CASE WHEN ${expired} THEN 1 ELSE g.reserved_total + 1 - g.cleared_through END`;
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+      `WITH attempt AS (
+         INSERT INTO ussd_pin_guards AS g (customer_id, reserved_total, cleared_through, locked_until, last_key, last_ticket, last_position)
+         VALUES ($1, 1, 0, CASE WHEN $3 <= 1 THEN now() + make_interval(secs => $4) END, $2, 1, 1)
+         ON CONFLICT (customer_id) DO UPDATE SET
+           reserved_total = g.reserved_total + 1,
+           cleared_through = CASE WHEN ${expired} THEN g.reserved_total ELSE g.cleared_through END,
+           locked_until = CASE WHEN ${position} >= $3 THEN now() + make_interval(secs => $4) END,
+           last_key = $2,
+           last_ticket = g.reserved_total + 1,
+           last_position = ${position},
+           updated_at = now()
+         WHERE (g.locked_until IS NULL OR ${expired}) AND g.last_key IS DISTINCT FROM $2
+         RETURNING last_ticket AS ticket, last_position AS position
+       )
+       SELECT attempt.ticket, attempt.position, a.id, a.full_name, p.phone_number, a.pin_hash, a.pin_key_id
+         FROM (SELECT 1) AS one
+         LEFT JOIN attempt ON true
+         LEFT JOIN (ussd_accounts a JOIN ussd_phones p ON p.id = a.phone_id) ON a.customer_id = $1`,
+      [customerId, attemptKey, maxAttempts, lockSeconds],
     );
-    const row = rows[0];
-    if (!row) throw new Error('account vanished while counting a failed PIN');
-    return row.locked ? { attempts: maxAttempts, lockSeconds } : { attempts: Number(row.attempts), lockSeconds: 0 };
+    const row = rows[0]!;
+    const account: AccountForLogin | null =
+      row.id === null
+        ? null
+        : {
+            id: String(row.id),
+            fullName: String(row.full_name),
+            phoneNumber: String(row.phone_number),
+            pinHash: String(row.pin_hash),
+            pinKeyId: String(row.pin_key_id),
+          };
+    if (row.ticket !== null) return { kind: 'reserved', ticket: Number(row.ticket), position: Number(row.position), account };
+    // Nothing reserved: the Customer ID is locked, or this is a replay of its last attempt. A statement of its own,
+    // so it sees what the reservation saw (a concurrent attempt may have changed the row after this one's snapshot).
+    const [guard]: Array<Record<string, unknown>> = await this.dataSource.query(
+      `SELECT last_key = $2 AS replay, last_ticket, last_position, ${lockSecondsLeft('locked_until')} AS lock_seconds_left
+         FROM ussd_pin_guards WHERE customer_id = $1`,
+      [customerId, attemptKey],
+    );
+    if (guard?.replay === true) return { kind: 'reserved', ticket: Number(guard.last_ticket), position: Number(guard.last_position), account };
+    return { kind: 'locked', lockSecondsLeft: Number(guard?.lock_seconds_left ?? lockSeconds) };
   }
 
-  async recordSuccess(id: string): Promise<void> {
+  /**
+   * A right PIN on attempt `ticket`: clears the attempts reserved up to and including it (never those reserved
+   * after it, which still count), lifts the lock when fewer than `maxAttempts` remain, and records a log-in from a
+   * phone other than the account's. Idempotent: a replay clears nothing more and records nothing twice.
+   */
+  async recordRightPin(
+    customerId: string,
+    ticket: number,
+    maxAttempts: number,
+    otherPhone: { accountId: string; phoneNumber: string; sessionId: string; attemptKey: string } | null,
+  ): Promise<void> {
     await this.dataSource.query(
-      `UPDATE ussd_accounts SET failed_pin_attempts = 0, locked_until = NULL, updated_at = now()
-        WHERE id = $1 AND (failed_pin_attempts <> 0 OR locked_until IS NOT NULL)`,
-      [id],
+      `WITH cleared AS (
+         UPDATE ussd_pin_guards
+            SET cleared_through = GREATEST(cleared_through, $2),
+                locked_until = CASE WHEN reserved_total - GREATEST(cleared_through, $2) < $3 THEN NULL ELSE locked_until END,
+                updated_at = now()
+          WHERE customer_id = $1
+          RETURNING 1
+       ), visit AS (
+         INSERT INTO ussd_other_phone_logins (account_id, phone_number, session_id, check_key)
+         SELECT $4::uuid, $5::varchar, $6::varchar, $7::varchar WHERE $4::uuid IS NOT NULL
+         ON CONFLICT (check_key) DO NOTHING
+         RETURNING 1
+       )
+       SELECT (SELECT count(*) FROM cleared) AS cleared, (SELECT count(*) FROM visit) AS visits`,
+      [customerId, ticket, maxAttempts, otherPhone?.accountId ?? null, otherPhone?.phoneNumber ?? null, otherPhone?.sessionId ?? null, otherPhone?.attemptKey ?? null],
     );
   }
 
-  async replacePin(id: string, pinHash: string, pinKeyId: string): Promise<void> {
-    await this.dataSource.query(
-      'UPDATE ussd_accounts SET pin_hash = $2, pin_key_id = $3, failed_pin_attempts = 0, updated_at = now() WHERE id = $1',
-      [id, pinHash, pinKeyId],
+  /** Seconds until the lock of `customerId` ends; 0 when it is not locked. */
+  async lockSecondsLeft(customerId: string): Promise<number> {
+    const [row]: Array<{ lock_seconds_left: number }> = await this.dataSource.query(
+      `SELECT ${lockSecondsLeft('locked_until')} AS lock_seconds_left FROM ussd_pin_guards WHERE customer_id = $1`,
+      [customerId],
     );
+    return Number(row?.lock_seconds_left ?? 0);
+  }
+
+  /**
+   * Writes the new PIN of `customerId` and records the change under `changeKey`, in one statement. Returns
+   * 'replaced', 'replayed' (this key already changed it: nothing written again) or 'missing' (no such account).
+   */
+  async changePin(customerId: string, changeKey: string, pinHash: string, pinKeyId: string): Promise<'replaced' | 'replayed' | 'missing'> {
+    const [row]: Array<{ replaced: boolean }> = await this.dataSource.query(
+      `WITH change AS (
+         INSERT INTO ussd_pin_changes (idempotency_key, account_id)
+         SELECT $2, id FROM ussd_accounts WHERE customer_id = $1
+         ON CONFLICT (idempotency_key) DO NOTHING
+         RETURNING account_id
+       ), written AS (
+         UPDATE ussd_accounts a SET pin_hash = $3, pin_key_id = $4, updated_at = now()
+           FROM change WHERE a.id = change.account_id
+         RETURNING a.id
+       )
+       SELECT EXISTS (SELECT 1 FROM written) AS replaced`,
+      [customerId, changeKey, pinHash, pinKeyId],
+    );
+    if (row?.replaced) return 'replaced';
+    // A statement of its own: it sees a change committed by a concurrent replay that this one's snapshot missed.
+    const replayed: unknown[] = await this.dataSource.query('SELECT 1 FROM ussd_pin_changes WHERE idempotency_key = $1', [changeKey]);
+    return replayed.length > 0 ? 'replayed' : 'missing';
+  }
+
+  /** Stores a PIN re-encrypted under another key (the same PIN: a rotation, not a change). */
+  async rewrapPin(id: string, pinHash: string, pinKeyId: string): Promise<void> {
+    await this.dataSource.query('UPDATE ussd_accounts SET pin_hash = $2, pin_key_id = $3, updated_at = now() WHERE id = $1', [id, pinHash, pinKeyId]);
   }
 
   /** Rows whose PIN is sealed under another key than `keyId`, for the rotation command. */

@@ -1,12 +1,20 @@
 import crypto, { randomBytes } from 'node:crypto';
 import type { PinoLogger } from '@dmrv/logging';
 import { UssdConfig } from '../config/ussd.config';
-import { AccountRow, AccountsRepository, CustomerIdTakenError, NewAccount } from './accounts.repository';
+import {
+  AccountForLogin,
+  AccountRow,
+  AccountsRepository,
+  CustomerIdTakenError,
+  NewAccount,
+  PinAttempt,
+} from './accounts.repository';
 import { AccountsService } from './accounts.service';
 import { PinVault } from './pin-vault';
 
 const logger = { info: jest.fn(), warn: jest.fn() } as unknown as PinoLogger;
 const config = Object.assign(new UssdConfig(), { PIN_MAX_ATTEMPTS: 3, PIN_LOCKOUT_SECONDS: 900 });
+const attempt = { key: 'attempt-key', sessionId: 'session-1', phoneNumber: '+254700000001' };
 
 function fakeRepository(overrides: Partial<AccountsRepository>): AccountsRepository {
   return overrides as AccountsRepository;
@@ -20,26 +28,36 @@ const row: AccountRow = {
   phoneNumber: '+254700000001',
   pinHash: '',
   pinKeyId: 'k2',
-  lockSecondsLeft: 0,
 };
 
 describe('AccountsService', () => {
   const retired = { id: 'k1', key: randomBytes(32) };
   const vault = new PinVault({ id: 'k2', key: randomBytes(32) }, [retired]);
+  const reserved = (account: AccountForLogin | null, position = 1, ticket = position): PinAttempt => ({
+    kind: 'reserved',
+    ticket,
+    position,
+    account,
+  });
 
-  it('draws another Customer ID when the first is taken', async () => {
-    const tried: string[] = [];
+  it('draws another Customer ID when the first is taken, under the same creation key', async () => {
+    const tried: NewAccount[] = [];
     const repository = fakeRepository({
       create: async (account: NewAccount) => {
-        tried.push(account.customerId);
+        tried.push(account);
         if (tried.length === 1) throw new CustomerIdTakenError(account.customerId);
+        return account.customerId;
       },
     });
     const service = new AccountsService(repository, vault, config, logger);
-    const customerId = await service.create({ phoneNumber: '+254700000001', fullName: 'Jane', email: null, heldPin: vault.hold('24680') });
+    const customerId = await service.create(
+      { phoneNumber: '+254700000001', fullName: 'Jane', email: null, heldPin: vault.hold('24680') },
+      'hop-key',
+    );
     expect(tried).toHaveLength(2);
-    expect(customerId).toBe(tried[1]);
+    expect(customerId).toBe(tried[1]!.customerId);
     expect(customerId).toMatch(/^C[0-9A-F]{8}$/);
+    expect(tried.map((account) => account.creationKey)).toEqual(['hop-key', 'hop-key']);
   });
 
   it('hashes a new PIN once, when the account is written, however many Customer IDs it takes', async () => {
@@ -48,6 +66,7 @@ describe('AccountsService', () => {
       create: async (account: NewAccount) => {
         written.push(account);
         if (written.length === 1) throw new CustomerIdTakenError(account.customerId);
+        return account.customerId;
       },
     });
     const service = new AccountsService(repository, vault, config, logger);
@@ -57,7 +76,10 @@ describe('AccountsService', () => {
       await expect(service.matches('24680', heldPin)).resolves.toBe(true);
       await expect(service.matches('13579', heldPin)).resolves.toBe(false);
       expect(scrypt).not.toHaveBeenCalled();
-      await service.create({ phoneNumber: '+254700000001', fullName: 'Jane', email: null, heldPin });
+      await service.create(
+        { phoneNumber: '+254700000001', fullName: 'Jane', email: null, heldPin },
+        'hop-key',
+      );
       expect(scrypt).toHaveBeenCalledTimes(1);
     } finally {
       scrypt.mockRestore();
@@ -68,42 +90,155 @@ describe('AccountsService', () => {
     await expect(vault.verify('24680', written[1]!.pinHash)).resolves.toBe(true);
   });
 
-  it('hashes a changed PIN once, when it replaces the old one', async () => {
-    const replaced: Array<[string, string]> = [];
+  it('writes nothing once the hop has run out of budget', async () => {
+    const create = jest.fn();
+    const changePin = jest.fn();
+    const reservePinAttempt = jest.fn();
+    const service = new AccountsService(
+      fakeRepository({ create, changePin, reservePinAttempt }),
+      vault,
+      config,
+      logger,
+    );
+    const spent = AbortSignal.abort(new Error('hop budget spent'));
+    await expect(
+      service.create(
+        { phoneNumber: '+254700000001', fullName: 'Jane', email: null, heldPin: vault.hold('24680') },
+        'k',
+        spent,
+      ),
+    ).rejects.toThrow('hop budget spent');
+    await expect(service.replacePin('C0A1B2C3D', vault.hold('97531'), 'k', spent)).rejects.toThrow(
+      'hop budget spent',
+    );
+    await expect(service.verify('C0A1B2C3D', '24680', attempt, spent)).rejects.toThrow('hop budget spent');
+    expect(create).not.toHaveBeenCalled();
+    expect(changePin).not.toHaveBeenCalled();
+    expect(reservePinAttempt).not.toHaveBeenCalled();
+  });
+
+  it('hashes a changed PIN once, when it replaces the old one, under the hop key', async () => {
+    const changed: Array<[string, string, string]> = [];
     const repository = fakeRepository({
-      findByCustomerId: async () => ({ ...row, pinHash: 'unused' }),
-      replacePin: async (_id: string, pinHash: string, keyId: string) => void replaced.push([pinHash, keyId]),
+      changePin: async (_customerId: string, key: string, pinHash: string, keyId: string) => {
+        changed.push([key, pinHash, keyId]);
+        return 'replaced' as const;
+      },
     });
     const service = new AccountsService(repository, vault, config, logger);
     const scrypt = jest.spyOn(crypto, 'scrypt');
     try {
-      await service.replacePin('C0A1B2C3D', service.hold('97531'));
+      await service.replacePin('C0A1B2C3D', service.hold('97531'), 'change-key');
       expect(scrypt).toHaveBeenCalledTimes(1);
     } finally {
       scrypt.mockRestore();
     }
-    expect(replaced[0]![1]).toBe('k2');
-    await expect(vault.verify('97531', replaced[0]![0])).resolves.toBe(true);
+    expect(changed[0]![0]).toBe('change-key');
+    expect(changed[0]![2]).toBe('k2');
+    await expect(vault.verify('97531', changed[0]![1])).resolves.toBe(true);
   });
 
   it('rewraps a PIN sealed under a retired key when it is verified', async () => {
     const oldSeal = await new PinVault(retired).seal('24680');
-    const sealedRow: AccountRow = { ...row, pinHash: oldSeal, pinKeyId: 'k1' };
-    const replaced: Array<[string, string]> = [];
+    const rewrapped: Array<[string, string]> = [];
     const repository = fakeRepository({
-      findByCustomerId: async () => sealedRow,
-      recordSuccess: async () => undefined,
-      replacePin: async (_id: string, pinHash: string, keyId: string) => void replaced.push([pinHash, keyId]),
+      reservePinAttempt: async () => reserved({ ...row, pinHash: oldSeal, pinKeyId: 'k1' }),
+      recordRightPin: async () => undefined,
+      rewrapPin: async (_id: string, pinHash: string, keyId: string) => void rewrapped.push([pinHash, keyId]),
     });
     const service = new AccountsService(repository, vault, config, logger);
-    await expect(service.verify('C0A1B2C3D', '24680')).resolves.toEqual({ kind: 'ok', firstName: 'Jane' });
-    expect(replaced).toHaveLength(1);
-    expect(replaced[0]![1]).toBe('k2');
-    await expect(vault.verify('24680', replaced[0]![0])).resolves.toBe(true);
+    await expect(service.verify('C0A1B2C3D', '24680', attempt)).resolves.toEqual({
+      kind: 'ok',
+      firstName: 'Jane',
+    });
+    expect(rewrapped).toHaveLength(1);
+    expect(rewrapped[0]![1]).toBe('k2');
+    await expect(vault.verify('24680', rewrapped[0]![0])).resolves.toBe(true);
   });
 
-  it('answers an unknown account without touching any row', async () => {
-    const service = new AccountsService(fakeRepository({ findByCustomerId: async () => null }), vault, config, logger);
-    await expect(service.verify('CFFFFFFFF', '24680')).resolves.toEqual({ kind: 'unknown' });
+  it('clears the attempts up to its own on a right PIN, and records a log-in from another phone', async () => {
+    const sealed = await vault.seal('24680');
+    const recordRightPin = jest.fn(async () => undefined);
+    const repository = fakeRepository({
+      reservePinAttempt: async () => reserved({ ...row, pinHash: sealed }, 2, 7),
+      recordRightPin,
+    });
+    const service = new AccountsService(repository, vault, config, logger);
+    await service.verify('C0A1B2C3D', '24680', attempt);
+    await service.verify('C0A1B2C3D', '24680', { ...attempt, phoneNumber: '+254711000111' });
+    expect(recordRightPin.mock.calls).toEqual([
+      ['C0A1B2C3D', 7, 3, null],
+      [
+        'C0A1B2C3D',
+        7,
+        3,
+        {
+          accountId: 'id-1',
+          phoneNumber: '+254711000111',
+          sessionId: 'session-1',
+          attemptKey: 'attempt-key',
+        },
+      ],
+    ]);
+  });
+
+  it('answers a Customer ID without an account like a wrong PIN, with the same hash work, even for the decoy PIN', async () => {
+    const recordRightPin = jest.fn();
+    const positions = [1, 2, 3];
+    const repository = fakeRepository({
+      reservePinAttempt: async () => reserved(null, positions.shift()),
+      recordRightPin,
+    });
+    const service = new AccountsService(repository, vault, config, logger);
+    const scrypt = jest.spyOn(crypto, 'scrypt');
+    try {
+      await expect(service.verify('CFFFFFFFF', '00000', attempt)).resolves.toEqual({
+        kind: 'wrong',
+        attemptsLeft: 2,
+      });
+      await expect(service.verify('CFFFFFFFF', '24680', attempt)).resolves.toEqual({
+        kind: 'wrong',
+        attemptsLeft: 1,
+      });
+      await expect(service.verify('CFFFFFFFF', '24680', attempt)).resolves.toEqual({
+        kind: 'locked',
+        minutes: 15,
+        justNow: true,
+      });
+      expect(scrypt).toHaveBeenCalledTimes(3);
+    } finally {
+      scrypt.mockRestore();
+    }
+    expect(recordRightPin).not.toHaveBeenCalled();
+  });
+
+  it('refuses a locked Customer ID without hashing', async () => {
+    const service = new AccountsService(
+      fakeRepository({ reservePinAttempt: async () => ({ kind: 'locked', lockSecondsLeft: 61 }) }),
+      vault,
+      config,
+      logger,
+    );
+    const scrypt = jest.spyOn(crypto, 'scrypt');
+    try {
+      await expect(service.verify('C0A1B2C3D', '24680', attempt)).resolves.toEqual({
+        kind: 'locked',
+        minutes: 2,
+        justNow: false,
+      });
+      expect(scrypt).not.toHaveBeenCalled();
+    } finally {
+      scrypt.mockRestore();
+    }
+  });
+
+  it('shows the account phone masked', async () => {
+    const service = new AccountsService(
+      fakeRepository({ findByCustomerId: async () => ({ ...row, phoneNumber: '+254712345678' }) }),
+      vault,
+      config,
+      logger,
+    );
+    await expect(service.details('C0A1B2C3D')).resolves.toMatchObject({ phoneNumber: '+254*******78' });
   });
 });

@@ -4,27 +4,46 @@ import { InjectPinoLogger, PinoLogger } from '@dmrv/logging';
 import { UssdConfig } from '../config/ussd.config';
 import type { AccountDetails, VerifyOutcome } from '../menus/menu-machine';
 import { AccountsRepository, CustomerIdTakenError } from './accounts.repository';
+import { maskPhoneNumber } from './phone-mask';
 import { PinVault } from './pin-vault';
 
 export const PIN_VAULT = Symbol('PIN_VAULT');
 const CUSTOMER_ID_ATTEMPTS = 5;
+/** Sealed once at start-up and checked against when the Customer ID has no account: the same work as a real check. */
+const DECOY_PIN = '00000';
 
 export function newCustomerId(): string {
   return `C${randomBytes(4).toString('hex').toUpperCase()}`;
 }
 
-/** Account work the menus ask for: creation, PIN checks with a lockout shared by every session, details. */
+/** Who makes a PIN attempt: its idempotency key (see UssdSessionService) and the session it comes from. */
+export interface PinAttemptContext {
+  key: string;
+  sessionId: string;
+  phoneNumber: string;
+}
+
+const minutesOf = (seconds: number): number => Math.max(1, Math.ceil(seconds / 60));
+
+/**
+ * Account work the menus ask for: creation, PIN checks with a lockout shared by every session, details, PIN
+ * changes. Every write is keyed by the hop that asks for it (`key`), so a hop replayed after a failure finds what it
+ * did the first time; none is started once `signal` says the hop's budget is spent (the hop has answered already).
+ */
 @Injectable()
 export class AccountsService {
-  /** Checked against when the Customer ID is unknown, so "no such account" costs as long as "wrong PIN". */
-  private decoy: Promise<string> | undefined;
+  private readonly decoy: Promise<string>;
 
   constructor(
     private readonly accounts: AccountsRepository,
     @Inject(PIN_VAULT) private readonly vault: PinVault,
     private readonly config: UssdConfig,
     @InjectPinoLogger(AccountsService.name) private readonly logger: PinoLogger,
-  ) {}
+  ) {
+    this.decoy = vault.seal(DECOY_PIN);
+    // Awaited where used; a failure there fails that hop.
+    this.decoy.catch(() => undefined);
+  }
 
   /** A new PIN as first entered, kept (encrypted) in the session until it is confirmed. */
   hold(pin: string): string {
@@ -36,14 +55,17 @@ export class AccountsService {
     return this.vault.matchesHeld(pin, heldPin);
   }
 
-  /** Creates the account and returns its new Customer ID, drawing again if the random one is taken. */
-  async create(input: { phoneNumber: string; fullName: string; email: string | null; heldPin: string }): Promise<string> {
+  /**
+   * Creates the account and returns its new Customer ID (drawn again if the random one is taken), or the Customer
+   * ID of the account this `key` already created.
+   */
+  async create(input: { phoneNumber: string; fullName: string; email: string | null; heldPin: string }, key: string, signal?: AbortSignal): Promise<string> {
     const { heldPin, ...account } = input;
     const pinHash = await this.vault.sealHeld(heldPin);
+    signal?.throwIfAborted();
     for (let attempt = 1; ; attempt += 1) {
-      const customerId = newCustomerId();
       try {
-        await this.accounts.create({ ...account, customerId, pinHash, pinKeyId: this.vault.keyIdOf(pinHash) });
+        const customerId = await this.accounts.create({ ...account, customerId: newCustomerId(), pinHash, pinKeyId: this.vault.keyIdOf(pinHash), creationKey: key });
         this.logger.info({ customerId }, 'account created');
         return customerId;
       } catch (error) {
@@ -53,40 +75,58 @@ export class AccountsService {
     }
   }
 
-  async verify(customerId: string, pin: string): Promise<VerifyOutcome> {
-    const account = await this.accounts.findByCustomerId(customerId);
-    if (!account) {
-      this.decoy ??= this.vault.seal('00000');
-      await this.vault.verify(pin, await this.decoy);
-      return { kind: 'unknown' };
-    }
-    if (account.lockSecondsLeft > 0) return { kind: 'locked', minutes: Math.ceil(account.lockSecondsLeft / 60), justNow: false };
-    if (await this.vault.verify(pin, account.pinHash)) {
-      await this.accounts.recordSuccess(account.id);
+  /**
+   * Checks a PIN. The attempt is reserved before the PIN is hashed (at most PIN_MAX_ATTEMPTS per lock window,
+   * however many arrive at once), and a Customer ID without an account is answered, counted, locked and timed
+   * exactly like one with an account and a wrong PIN. A right PIN from a phone other than the account's is allowed
+   * (households share handsets) and recorded.
+   */
+  async verify(customerId: string, pin: string, attempt: PinAttemptContext, signal?: AbortSignal): Promise<VerifyOutcome> {
+    const maxAttempts = this.config.PIN_MAX_ATTEMPTS;
+    signal?.throwIfAborted();
+    const reservation = await this.accounts.reservePinAttempt(customerId, attempt.key, maxAttempts, this.config.PIN_LOCKOUT_SECONDS);
+    if (reservation.kind === 'locked') return { kind: 'locked', minutes: minutesOf(reservation.lockSecondsLeft), justNow: false };
+    const { account } = reservation;
+    const matches = await this.vault.verify(pin, account?.pinHash ?? (await this.decoy));
+    if (account && matches) {
+      signal?.throwIfAborted();
+      const otherPhone =
+        account.phoneNumber === attempt.phoneNumber
+          ? null
+          : { accountId: account.id, phoneNumber: attempt.phoneNumber, sessionId: attempt.sessionId, attemptKey: attempt.key };
+      await this.accounts.recordRightPin(customerId, reservation.ticket, maxAttempts, otherPhone);
+      if (otherPhone) this.logger.info({ customerId }, 'log-in from a phone other than the account’s');
       if (account.pinKeyId !== this.vault.currentKeyId) {
-        await this.accounts.replacePin(account.id, this.vault.rewrap(account.pinHash), this.vault.currentKeyId);
+        await this.accounts.rewrapPin(account.id, this.vault.rewrap(account.pinHash), this.vault.currentKeyId);
       }
       return { kind: 'ok', firstName: account.fullName.split(' ')[0] ?? account.fullName };
     }
-    const failure = await this.accounts.recordFailure(account.id, this.config.PIN_MAX_ATTEMPTS, this.config.PIN_LOCKOUT_SECONDS);
-    if (failure.lockSeconds > 0) {
-      this.logger.warn({ customerId }, 'account locked after too many wrong PINs');
-      return { kind: 'locked', minutes: Math.ceil(failure.lockSeconds / 60), justNow: true };
+    if (reservation.position >= maxAttempts) {
+      this.logger.warn({ customerId }, 'customer id locked after too many wrong PINs');
+      return { kind: 'locked', minutes: minutesOf(this.config.PIN_LOCKOUT_SECONDS), justNow: true };
     }
-    return { kind: 'wrong', attemptsLeft: this.config.PIN_MAX_ATTEMPTS - failure.attempts };
+    return { kind: 'wrong', attemptsLeft: maxAttempts - reservation.position };
   }
 
+  /** Minutes until the lock of `customerId` ends; 0 when it is not locked. */
+  async lockMinutesLeft(customerId: string): Promise<number> {
+    const seconds = await this.accounts.lockSecondsLeft(customerId);
+    return seconds > 0 ? minutesOf(seconds) : 0;
+  }
+
+  /** The account as shown to whoever is signed in: the phone number masked (see maskPhoneNumber). */
   async details(customerId: string): Promise<AccountDetails | null> {
     const account = await this.accounts.findByCustomerId(customerId);
     if (!account) return null;
-    return { customerId: account.customerId, fullName: account.fullName, email: account.email, phoneNumber: account.phoneNumber };
+    return { customerId: account.customerId, fullName: account.fullName, email: account.email, phoneNumber: maskPhoneNumber(account.phoneNumber) };
   }
 
-  async replacePin(customerId: string, heldPin: string): Promise<void> {
-    const account = await this.accounts.findByCustomerId(customerId);
-    if (!account) throw new Error('account vanished during a PIN change');
+  /** Writes the new PIN, once per `key`: a replay of the hop that changed it changes nothing more. */
+  async replacePin(customerId: string, heldPin: string, key: string, signal?: AbortSignal): Promise<void> {
     const pinHash = await this.vault.sealHeld(heldPin);
-    await this.accounts.replacePin(account.id, pinHash, this.vault.keyIdOf(pinHash));
+    signal?.throwIfAborted();
+    const outcome = await this.accounts.changePin(customerId, key, pinHash, this.vault.keyIdOf(pinHash));
+    if (outcome === 'missing') throw new Error('account vanished during a PIN change');
   }
 
   /** Re-encrypts every PIN sealed under a retired key; returns how many were rewrapped. */
@@ -95,7 +135,7 @@ export class AccountsService {
     for (;;) {
       const batch = await this.accounts.findSealedUnderOtherKeys(this.vault.currentKeyId, batchSize);
       if (batch.length === 0) return total;
-      for (const row of batch) await this.accounts.replacePin(row.id, this.vault.rewrap(row.pinHash), this.vault.currentKeyId);
+      for (const row of batch) await this.accounts.rewrapPin(row.id, this.vault.rewrap(row.pinHash), this.vault.currentKeyId);
       total += batch.length;
     }
   }

@@ -4,9 +4,10 @@ import { PhoneEntity } from '../accounts/phone.entity';
 import type { DependencyTimeouts } from '../config/dependency-timeouts';
 import { DeadConnectionDroppingClient } from './dead-connection';
 import { CreateAccounts1763780000000 } from './migrations/1763780000000-create-accounts';
+import { IdempotentHopsAndPinGuards1764800000000 } from './migrations/1764800000000-idempotent-hops-and-pin-guards';
 
 export const ENTITIES = [PhoneEntity, AccountEntity];
-export const MIGRATIONS = [CreateAccounts1763780000000];
+export const MIGRATIONS = [CreateAccounts1763780000000, IdempotentHopsAndPinGuards1764800000000];
 /** Our own table, so this service's migrations never mix with another service's in a shared database. */
 export const MIGRATIONS_TABLE = 'ussd_migrations';
 

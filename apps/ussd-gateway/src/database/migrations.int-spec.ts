@@ -29,7 +29,7 @@ describe.each([
       embedded = await spawnEmbeddedPostgres();
       url = embedded.url;
     }
-    expect(await runMigrations(url)).toEqual(['CreateAccounts1763780000000']);
+    expect(await runMigrations(url)).toEqual(['CreateAccounts1763780000000', 'IdempotentHopsAndPinGuards1764800000000']);
     // A second run finds nothing to do: `migrate` is safe on every start-up.
     expect(await runMigrations(url)).toEqual([]);
     dataSource = new DataSource(dataSourceOptions(url, 2));
@@ -45,33 +45,80 @@ describe.each([
 
   it('keeps its own migrations table', async () => {
     const rows: Array<{ name: string }> = await dataSource.query('SELECT name FROM ussd_migrations');
-    expect(rows.map((row) => row.name)).toEqual(['CreateAccounts1763780000000']);
+    expect(rows.map((row) => row.name)).toEqual(['CreateAccounts1763780000000', 'IdempotentHopsAndPinGuards1764800000000']);
   });
 
-  it('creates accounts, refuses a taken Customer ID, and counts failures to a lock', async () => {
+  it('creates accounts once per creation key, and refuses a taken Customer ID', async () => {
     const pinHash = await vault.seal('24680');
-    const account = { customerId: 'C0A1B2C3D', fullName: 'Jane Smith', email: null, phoneNumber: '+254700000001', pinHash, pinKeyId: 'k1' };
-    await repository.create(account);
-    await repository.create({ ...account, customerId: 'C0A1B2C3E', fullName: 'Second Account' });
-    await expect(repository.create({ ...account, phoneNumber: '+254700000002' })).rejects.toBeInstanceOf(CustomerIdTakenError);
+    const account = { customerId: 'C0A1B2C3D', fullName: 'Jane Smith', email: null, phoneNumber: '+254700000001', pinHash, pinKeyId: 'k1', creationKey: 'hop-1' };
+    expect(await repository.create(account)).toBe('C0A1B2C3D');
+    // The same hop replayed (another Customer ID drawn): the account it already created.
+    expect(await repository.create({ ...account, customerId: 'C0A1B2C3F' })).toBe('C0A1B2C3D');
+    expect(await repository.create({ ...account, customerId: 'C0A1B2C3E', fullName: 'Second Account', creationKey: 'hop-2' })).toBe('C0A1B2C3E');
+    await expect(repository.create({ ...account, phoneNumber: '+254700000002', creationKey: 'hop-3' })).rejects.toBeInstanceOf(CustomerIdTakenError);
+    expect(await repository.findByCustomerId('C0A1B2C3F')).toBeNull();
 
     const found = await repository.findByCustomerId('C0A1B2C3D');
-    expect(found).toMatchObject({ fullName: 'Jane Smith', email: null, phoneNumber: '+254700000001', pinKeyId: 'k1', lockSecondsLeft: 0 });
+    expect(found).toMatchObject({ fullName: 'Jane Smith', email: null, phoneNumber: '+254700000001', pinKeyId: 'k1' });
     await expect(vault.verify('24680', found!.pinHash)).resolves.toBe(true);
     expect(await repository.findByCustomerId('CFFFFFFFF')).toBeNull();
-
-    expect(await repository.recordFailure(found!.id, 3, 600)).toEqual({ attempts: 1, lockSeconds: 0 });
-    expect(await repository.recordFailure(found!.id, 3, 600)).toEqual({ attempts: 2, lockSeconds: 0 });
-    expect(await repository.recordFailure(found!.id, 3, 600)).toEqual({ attempts: 3, lockSeconds: 600 });
-    const locked = await repository.findByCustomerId('C0A1B2C3D');
-    expect(locked!.lockSecondsLeft).toBeGreaterThan(590);
-    await repository.recordSuccess(found!.id);
-    expect((await repository.findByCustomerId('C0A1B2C3D'))!.lockSecondsLeft).toBe(0);
   });
 
-  it('replaces a PIN and finds PINs sealed under another key', async () => {
+  it('reserves PIN attempts to a lock, for a Customer ID with or without an account, and replays a retried attempt', async () => {
+    for (const customerId of ['C0A1B2C3D', 'CFFFFFFF1']) {
+      const first = await repository.reservePinAttempt(customerId, `${customerId}-a`, 3, 600);
+      expect(first).toMatchObject({ kind: 'reserved', ticket: 1, position: 1 });
+      expect(await repository.reservePinAttempt(customerId, `${customerId}-a`, 3, 600)).toEqual(first);
+      expect(await repository.reservePinAttempt(customerId, `${customerId}-b`, 3, 600)).toMatchObject({ kind: 'reserved', ticket: 2, position: 2 });
+      expect(await repository.reservePinAttempt(customerId, `${customerId}-c`, 3, 600)).toMatchObject({ kind: 'reserved', ticket: 3, position: 3 });
+      expect(await repository.lockSecondsLeft(customerId)).toBeGreaterThan(590);
+      const refused = await repository.reservePinAttempt(customerId, `${customerId}-d`, 3, 600);
+      expect(refused).toMatchObject({ kind: 'locked' });
+      expect((refused as { lockSecondsLeft: number }).lockSecondsLeft).toBeGreaterThan(590);
+      // The attempt that locked, replayed, is its own reservation again, not a refusal.
+      expect(await repository.reservePinAttempt(customerId, `${customerId}-c`, 3, 600)).toMatchObject({ kind: 'reserved', ticket: 3, position: 3 });
+    }
+    const known = await repository.reservePinAttempt('C0A1B2C3E', 'e-1', 3, 600);
+    expect(known).toMatchObject({ kind: 'reserved', account: { fullName: 'Second Account', phoneNumber: '+254700000001', pinKeyId: 'k1' } });
+    expect(await repository.reservePinAttempt('CFFFFFFF2', 'f-1', 3, 600)).toMatchObject({ kind: 'reserved', account: null });
+  });
+
+  it('clears with a right PIN only the attempts reserved up to it, and lifts the lock it no longer justifies', async () => {
+    const reserve = async (key: string) => repository.reservePinAttempt('C0A1B2C3E', key, 3, 600);
+    // 'e-1' (ticket 1) is already reserved above.
+    const second = await reserve('e-2');
+    const third = await reserve('e-3');
+    expect(third).toMatchObject({ ticket: 3, position: 3 });
+    expect(await repository.lockSecondsLeft('C0A1B2C3E')).toBeGreaterThan(0);
+    // The second attempt was the right PIN: the lock goes, the third attempt still counts.
+    await repository.recordRightPin('C0A1B2C3E', (second as { ticket: number }).ticket, 3, null);
+    expect(await repository.lockSecondsLeft('C0A1B2C3E')).toBe(0);
+    expect(await reserve('e-4')).toMatchObject({ ticket: 4, position: 2 });
+    await repository.recordRightPin('C0A1B2C3E', 4, 3, null);
+    await repository.recordRightPin('C0A1B2C3E', 2, 3, null);
+    expect(await reserve('e-5')).toMatchObject({ ticket: 5, position: 1 });
+  });
+
+  it('records a log-in from another phone once per attempt', async () => {
+    const account = await repository.findByCustomerId('C0A1B2C3E');
+    const visit = { accountId: account!.id, phoneNumber: '+254711000111', sessionId: 'session-9', attemptKey: 'visit-1' };
+    await repository.recordRightPin('C0A1B2C3E', 5, 3, visit);
+    await repository.recordRightPin('C0A1B2C3E', 5, 3, visit);
+    const rows: Array<{ phone_number: string; session_id: string }> = await dataSource.query(
+      'SELECT phone_number, session_id FROM ussd_other_phone_logins WHERE account_id = $1',
+      [account!.id],
+    );
+    expect(rows).toEqual([{ phone_number: '+254711000111', session_id: 'session-9' }]);
+  });
+
+  it('changes a PIN once per change key, and finds PINs sealed under another key', async () => {
     const found = await repository.findByCustomerId('C0A1B2C3E');
-    await repository.replacePin(found!.id, found!.pinHash, 'k0');
-    expect(await repository.findSealedUnderOtherKeys('k1', 10)).toEqual([{ id: found!.id, pinHash: found!.pinHash }]);
+    const newHash = await vault.seal('97531');
+    expect(await repository.changePin('C0A1B2C3E', 'change-1', newHash, 'k0')).toBe('replaced');
+    expect(await repository.changePin('C0A1B2C3E', 'change-1', found!.pinHash, 'k1')).toBe('replayed');
+    expect(await repository.changePin('CFFFFFFF3', 'change-2', newHash, 'k1')).toBe('missing');
+    expect(await repository.findSealedUnderOtherKeys('k1', 10)).toEqual([{ id: found!.id, pinHash: newHash }]);
+    await repository.rewrapPin(found!.id, found!.pinHash, 'k1');
+    expect(await repository.findSealedUnderOtherKeys('k1', 10)).toEqual([]);
   });
 });

@@ -5,6 +5,8 @@ import {
   Effect,
   EffectResult,
   initialState,
+  isAuthenticated,
+  lockedOut,
   MenuState,
   SCREENS,
   Step,
@@ -149,9 +151,20 @@ describe('menu machine', () => {
 
   it('counts down wrong PINs and ends the session when the account locks', () => {
     const wrong = walk(['2', '1', 'C0A1B2C3D', '11111'], { ...defaults, verifyPin: { type: 'verified', outcome: { kind: 'wrong', attemptsLeft: 2 } } });
-    expect(text(wrong)).toContain('Wrong PIN. 2 tries left.');
+    // At log-in the wording does not tell a wrong PIN from a Customer ID nobody has.
+    expect(text(wrong)).toBe('CON Customer ID or PIN is wrong. 2 tries left.\nEnter the 5-digit PIN for C0A1B2C3D\n0. Back\n00. Main menu\n*. Exit');
     const locked = walk(['11112'], { ...defaults, verifyPin: { type: 'verified', outcome: { kind: 'locked', minutes: 15, justNow: true } } }, wrong);
     expect(text(locked)).toBe('END Too many wrong PINs. Your account is locked for 15 minutes.');
+    const home: MenuState = { screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } };
+    const wrongOld = walk(['2', '11111'], { ...defaults, verifyPin: { type: 'verified', outcome: { kind: 'wrong', attemptsLeft: 1 } } }, home);
+    expect(text(wrongOld)).toMatch(/^CON Wrong PIN\. 1 try left\.\nEnter your current PIN\n/);
+  });
+
+  it('ends a signed-in session, signed out, when its account is found locked', () => {
+    const state = lockedOut(7);
+    expect(isAuthenticated(state)).toBe(false);
+    expect(text(state)).toBe('END Your account is locked after too many wrong PINs. Try again in 7 minutes.');
+    expect(applyInput(state, '1', renderer).state).toEqual(state);
   });
 
   it('keeps a signed-in screen on one handset screen whatever the name', () => {
@@ -196,7 +209,6 @@ describe('every reachable screen fits on a handset', () => {
       { type: 'verified', outcome: { kind: 'wrong', attemptsLeft: 1 } },
       { type: 'verified', outcome: { kind: 'locked', minutes: 10080, justNow: true } },
       { type: 'verified', outcome: { kind: 'locked', minutes: 1, justNow: false } },
-      { type: 'verified', outcome: { kind: 'unknown' } },
     ],
     loadAccount: [
       {

@@ -37,7 +37,8 @@ export type Notice =
   | { kind: 'pinMismatch' }
   | { kind: 'invalidCustomerId' }
   | { kind: 'wrongPin'; attemptsLeft: number }
-  | { kind: 'wrongCredentials' }
+  /** A wrong PIN at log-in: worded so that it does not tell whether the Customer ID exists. */
+  | { kind: 'wrongCredentials'; attemptsLeft: number }
   | { kind: 'pinChanged' }
   | { kind: 'loggedOut' };
 
@@ -87,11 +88,11 @@ export type Effect =
   | { type: 'loadAccount'; customerId: string }
   | { type: 'replacePin'; customerId: string; heldPin: string };
 
+/** An unknown Customer ID is `wrong` (and locks) exactly like a known one: the answers must not tell them apart. */
 export type VerifyOutcome =
   | { kind: 'ok'; firstName: string }
   | { kind: 'wrong'; attemptsLeft: number }
-  | { kind: 'locked'; minutes: number; justNow: boolean }
-  | { kind: 'unknown' };
+  | { kind: 'locked'; minutes: number; justNow: boolean };
 
 export type EffectResult =
   | { type: 'held'; heldPin: string }
@@ -126,6 +127,11 @@ export function isEnded(state: MenuState): boolean {
 
 export function isAuthenticated(state: MenuState): boolean {
   return state.auth !== undefined;
+}
+
+/** A signed-in session whose account got locked (by wrong PINs in another session): it ends, signed out. */
+export function lockedOut(minutes: number): MenuState {
+  return end({ kind: 'locked', minutes }).state;
 }
 
 const go = (state: MenuState, screen: ScreenId, extra: Partial<MenuState> = {}): Step => ({
@@ -303,12 +309,11 @@ function afterVerify(state: MenuState, outcome: VerifyOutcome): Step {
       if (state.screen === 'changePinOld') return go(state, 'changePinNew');
       return { state: { screen: 'accountHome', auth: { customerId: requireValue(state.loginCustomerId, 'loginCustomerId'), firstName: outcome.firstName } } };
     case 'wrong':
-      return stay(state, { kind: 'wrongPin', attemptsLeft: outcome.attemptsLeft });
+      // Signed in, the account is known to the subscriber; at log-in the Customer ID may be what is wrong.
+      if (state.screen === 'changePinOld') return stay(state, { kind: 'wrongPin', attemptsLeft: outcome.attemptsLeft });
+      return stay(state, { kind: 'wrongCredentials', attemptsLeft: outcome.attemptsLeft });
     case 'locked':
       return end(outcome.justNow ? { kind: 'lockedNow', minutes: outcome.minutes } : { kind: 'locked', minutes: outcome.minutes });
-    case 'unknown':
-      if (state.screen === 'changePinOld') return end({ kind: 'accountMissing' });
-      return go(state, 'loginCustomerId', { notice: { kind: 'wrongCredentials' } });
   }
   return assertNever(outcome);
 }

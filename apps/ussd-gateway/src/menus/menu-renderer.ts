@@ -15,6 +15,8 @@ const MORE_LINE = '98. More';
 
 const TOPIC_TITLES = { about: 'About this service', pricing: 'Pricing', delivery: 'Delivery' } as const;
 
+const triesLeft = (count: number): string => `${count} ${count === 1 ? 'try' : 'tries'} left.`;
+
 export function noticeText(notice: Notice): string {
   switch (notice.kind) {
     case 'invalidChoice':
@@ -32,9 +34,9 @@ export function noticeText(notice: Notice): string {
     case 'invalidCustomerId':
       return 'A Customer ID looks like C1A2B3C4D.';
     case 'wrongPin':
-      return `Wrong PIN. ${notice.attemptsLeft} ${notice.attemptsLeft === 1 ? 'try' : 'tries'} left.`;
+      return `Wrong PIN. ${triesLeft(notice.attemptsLeft)}`;
     case 'wrongCredentials':
-      return 'Customer ID or PIN is wrong.';
+      return `Customer ID or PIN is wrong. ${triesLeft(notice.attemptsLeft)}`;
     case 'pinChanged':
       return 'Your PIN has been changed.';
     case 'loggedOut':

@@ -106,4 +106,24 @@ describe('MemorySessionStore', () => {
     // The same counter the other endpoints are counted in.
     await expect(counter.increment(hit.key, hit.ttlMs, hit.limit, hit.blockMs)).resolves.toMatchObject({ totalHits: 4 });
   });
+
+  it('gives the session back when the hop runs out of budget, and saves nothing its work returns afterwards', async () => {
+    const store = new MemorySessionStore();
+    const deadline = new AbortController();
+    let finish!: () => void;
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const late = store.withSession('late', { waitMs: 100, ttlSeconds: 60, signal: deadline.signal }, async () => {
+      started();
+      await new Promise<void>((resolve) => (finish = resolve));
+      return { value: 'late', save: record('late') };
+    });
+    await running;
+    deadline.abort(new Error('hop budget spent'));
+    // The retry is served at once, not after the late hop ends.
+    await expect(store.withSession('late', { waitMs: 10, ttlSeconds: 60 }, async (found) => ({ value: found }))).resolves.toBeNull();
+    finish();
+    await expect(late).rejects.toThrow('hop budget spent');
+    expect(await store.get('late')).toBeNull();
+  });
 });

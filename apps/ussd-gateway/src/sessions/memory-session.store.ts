@@ -58,28 +58,52 @@ export class MemorySessionStore implements SessionStore {
       const { hit, admit } = options.rateLimit;
       admit(await this.counter.increment(hit.key, hit.ttlMs, hit.limit, hit.blockMs, hit.name));
     }
-    return this.withLock(sessionId, options.waitMs, async () => {
-      const { value, save } = await work(await this.get(sessionId));
-      if (save) await this.save(save, options.ttlSeconds);
-      return value;
-    });
+    const { signal } = options;
+    return this.withLock(
+      sessionId,
+      options.waitMs,
+      async (release) => {
+        // The hop has answered "unavailable": the session is free for the aggregator's retry right away.
+        signal?.addEventListener('abort', release, { once: true });
+        try {
+          const { value, save } = await work(await this.get(sessionId));
+          // Checked and written without a pause in between: nothing is saved once the hop has answered.
+          signal?.throwIfAborted();
+          if (save) await this.save(save, options.ttlSeconds);
+          return value;
+        } finally {
+          signal?.removeEventListener('abort', release);
+        }
+      },
+      signal,
+    );
   }
 
-  /** Serialises work per session within this process (a promise chain per session id). */
-  async withLock<T>(sessionId: string, waitMs: number, work: () => Promise<T>): Promise<T> {
+  /**
+   * Serialises work per session within this process (a promise chain per session id). `work` may give the lock
+   * back before it ends (`release`); waiting for it stops when `signal` aborts.
+   */
+  async withLock<T>(sessionId: string, waitMs: number, work: (release: () => void) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    signal?.throwIfAborted();
     const previous = this.locks.get(sessionId) ?? Promise.resolve();
     let release!: () => void;
     const mine = new Promise<void>((resolve) => (release = resolve));
     const tail = previous.then(() => mine);
     this.locks.set(sessionId, tail);
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), waitMs)));
+    let onAbort: (() => void) | undefined;
+    const gaveUp = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), waitMs);
+      onAbort = () => resolve('timeout');
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
     try {
-      const winner = await Promise.race([previous.then(() => 'acquired' as const), timedOut]);
-      if (winner === 'timeout') throw new SessionBusyError(sessionId);
-      return await work();
+      const winner = await Promise.race([previous.then(() => 'acquired' as const), gaveUp]);
+      if (winner === 'timeout') throw signal?.aborted ? signal.reason : new SessionBusyError(sessionId);
+      return await work(release);
     } finally {
       clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
       release();
       if (this.locks.get(sessionId) === tail) this.locks.delete(sessionId);
     }

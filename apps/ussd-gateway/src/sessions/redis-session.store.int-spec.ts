@@ -1,10 +1,12 @@
+import { once } from 'node:events';
 import Redis from 'ioredis';
-import { createTestRedisNamespace, TEST_REDIS_URL, TestRedisNamespace } from '@dmrv/testing';
+import { createTestRedisNamespace, startFaultProxy, TEST_REDIS_URL, TestRedisNamespace } from '@dmrv/testing';
+import { createRedisClient } from '../redis/redis.module';
 import { initialState } from '../menus/menu-machine';
 import type { RateLimitHit } from '../rate-limit/rate-limit.policy';
 import { RateLimitCount, RedisRateLimitStorage } from '../rate-limit/rate-limit.storage';
 import { RedisSessionStore } from './redis-session.store';
-import { SessionBusyError, SessionRecord } from './session-store';
+import { SessionBusyError, SessionLockLostError, SessionRecord } from './session-store';
 
 const record = (sessionId: string, status: SessionRecord['status'] = 'active'): SessionRecord => ({
   sessionId,
@@ -89,6 +91,61 @@ describe('RedisSessionStore', () => {
     release();
     await expect(first).resolves.toBe('first');
     await expect(other.withSession('s', { waitMs: 100, ttlSeconds: 60 }, async (found) => ({ value: found?.sessionId }))).resolves.toBe('s');
+  });
+
+  it('writes only while the lock is still its own (it expired and another hop took it)', async () => {
+    await store.save(record('fenced'), 60);
+    const lockKey = `${namespace.keyPrefix}lock:fenced`;
+    const late = store.withSession('fenced', { waitMs: 500, ttlSeconds: 60 }, async () => {
+      await redis.set(lockKey, 'another-hop', 'PX', 10_000);
+      return { value: 'late', save: { ...record('fenced'), serviceCode: '*999#' } };
+    });
+    await expect(late).rejects.toBeInstanceOf(SessionLockLostError);
+    expect(await store.get('fenced')).toEqual(record('fenced'));
+    expect(await redis.get(lockKey)).toBe('another-hop');
+  });
+
+  it('gives the lock back when the hop runs out of budget, and saves nothing its work returns afterwards', async () => {
+    const deadline = new AbortController();
+    let finish!: () => void;
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const late = store.withSession('abandoned', { waitMs: 2000, ttlSeconds: 60, signal: deadline.signal }, async () => {
+      started();
+      await new Promise<void>((resolve) => (finish = resolve));
+      return { value: 'late', save: record('abandoned') };
+    });
+    await running;
+    deadline.abort(new Error('hop budget spent'));
+    // The aggregator's retry gets the session at its first try, while the late hop still runs.
+    await expect(store.withSession('abandoned', { waitMs: 1, ttlSeconds: 60 }, async (found) => ({ value: found }))).resolves.toBeNull();
+    finish();
+    await expect(late).rejects.toThrow('hop budget spent');
+    expect(await store.get('abandoned')).toBeNull();
+  });
+
+  it('gives back, once Redis answers again, the lock of a hop that failed while it could not be reached', async () => {
+    const proxy = await startFaultProxy({ port: Number(new URL(TEST_REDIS_URL).port || 6379) });
+    const client = createRedisClient(`redis://${proxy.host}:${proxy.port}/0`, 500);
+    try {
+      await once(client, 'ready');
+      const cut = new RedisSessionStore(client, namespace.keyPrefix);
+      const lockKey = `${namespace.keyPrefix}lock:outage`;
+      const failed = cut.withSession('outage', { waitMs: 2000, ttlSeconds: 60 }, async () => {
+        proxy.setMode({ kind: 'reset' });
+        await new Promise((resolve) => client.once('close', resolve));
+        throw new Error('the hop failed');
+      });
+      await expect(failed).rejects.toThrow('the hop failed');
+      expect(await redis.exists(lockKey)).toBe(1);
+      proxy.setMode({ kind: 'pass' });
+      await once(client, 'ready');
+      // Sent after the give-back on the same connection, so it sees its effect.
+      expect(await client.exists(lockKey)).toBe(0);
+    } finally {
+      client.disconnect();
+      await proxy.close();
+    }
   });
 
   describe('with a rate-limit hit', () => {

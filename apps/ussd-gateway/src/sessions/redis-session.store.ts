@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
 import { COUNT_HIT_LUA, countOf, rateLimitKeys } from '../rate-limit/rate-limit.storage';
 import { redisScript } from '../redis/redis-script';
-import { HopOptions, SessionBusyError, SessionRecord, SessionStore, SessionWork } from './session-store';
+import { HopOptions, SessionBusyError, SessionLockLostError, SessionRecord, SessionStore, SessionWork } from './session-store';
 
 // A hop costs two round trips to Redis, as few as a read and a write can: count-lock-and-read, write-and-unlock.
 const RELEASE_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
@@ -19,15 +19,20 @@ if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {0} 
 local record = redis.call('GET', KEYS[2])
 if not record then return {1} end
 return {1, record}`;
-// Sessions that expired without an END would stay in the index forever: every write trims what has expired
-// since the last one (only those entries are touched).
+// Fenced: a hop writes only while the lock is still its own (it may have expired, or been given back when the
+// hop ran out of budget, and another hop may hold it now); 0 = nothing written. Sessions that expired without an
+// END would stay in the index forever: every write trims what has expired since the last one (only those entries
+// are touched).
 const WRITE_AND_UNLOCK = `
+if ARGV[7] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[7] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
 if ARGV[3] == 'active' then redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5]) else redis.call('ZREM', KEYS[2], ARGV[5]) end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[6])
-if ARGV[7] ~= '' and redis.call('GET', KEYS[3]) == ARGV[7] then redis.call('DEL', KEYS[3]) end
+if ARGV[7] ~= '' then redis.call('DEL', KEYS[3]) end
 return 1`;
 const LOCK_RETRY_MS = 20;
+/** Bounds the memory kept for locks to give back after an outage (each expires on its own anyway). */
+const MAX_UNRELEASED = 10_000;
 
 /**
  * One key per session (`<prefix>session:<id>`, JSON, expiring), plus a sorted set of active sessions scored by
@@ -44,6 +49,12 @@ export class RedisSessionStore implements SessionStore {
    */
   private readonly tokenPrefix = randomBytes(12).toString('base64url');
   private tokens = 0;
+  /**
+   * Locks of failed hops that could not be given back (Redis was unreachable): given back as soon as it answers
+   * again, so the aggregator's retry does not find its session busy until the lock expires. Token-checked, so a
+   * lock taken since by another hop is left alone.
+   */
+  private readonly unreleased = new Map<string, { token: string; expiresAt: number }>();
 
   constructor(
     private readonly redis: Redis,
@@ -54,6 +65,15 @@ export class RedisSessionStore implements SessionStore {
     this.countLockAndRead = redisScript(redis, 'ussdCountLockAndRead', COUNT_LOCK_AND_READ, 4);
     this.lockAndRead = redisScript(redis, 'ussdLockAndRead', LOCK_AND_READ, 2);
     this.writeAndUnlock = redisScript(redis, 'ussdWriteAndUnlock', WRITE_AND_UNLOCK, 3);
+    redis.on('ready', () => void this.releaseLeftovers());
+  }
+
+  private async releaseLeftovers(): Promise<void> {
+    const now = this.now();
+    for (const [lockKey, { token, expiresAt }] of [...this.unreleased]) {
+      this.unreleased.delete(lockKey);
+      if (expiresAt > now) await this.releaseLock(lockKey, token).catch(() => undefined);
+    }
   }
 
   private key(sessionId: string): string {
@@ -73,9 +93,10 @@ export class RedisSessionStore implements SessionStore {
     await this.write(record, ttlSeconds, '');
   }
 
-  private async write(record: SessionRecord, ttlSeconds: number, lockToken: string): Promise<void> {
+  /** Writes the record; with a lock token, only while that lock holds (and then unlocks). False: not written. */
+  private async write(record: SessionRecord, ttlSeconds: number, lockToken: string): Promise<boolean> {
     const now = this.now();
-    await this.writeAndUnlock(
+    const written = await this.writeAndUnlock(
       this.key(record.sessionId),
       this.indexKey,
       this.lockKey(record.sessionId),
@@ -87,6 +108,7 @@ export class RedisSessionStore implements SessionStore {
       now,
       lockToken,
     );
+    return written === 1;
   }
 
   private lockKey(sessionId: string): string {
@@ -105,15 +127,60 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async withSession<T>(sessionId: string, options: HopOptions, work: SessionWork<T>): Promise<T> {
+    const { signal } = options;
+    const lockKey = this.lockKey(sessionId);
+    const token = `${this.tokenPrefix}.${(this.tokens += 1)}`;
+    let released = false;
+    // Idempotent; if Redis cannot be reached, retried when it answers again (the lock also expires on its own).
+    const release = async (): Promise<void> => {
+      if (released) return;
+      released = true;
+      await this.releaseLock(lockKey, token).catch(() => {
+        if (this.unreleased.size < MAX_UNRELEASED) this.unreleased.set(lockKey, { token, expiresAt: this.now() + options.waitMs * 2 });
+      });
+    };
+    let record: SessionRecord | null;
+    try {
+      record = await this.lock(sessionId, token, options);
+    } catch (error) {
+      // A lock command that got no answer may still run later (a slow link): this release follows it on the same
+      // connection, so such a lock never outlives the hop that asked for it.
+      await release();
+      throw error;
+    }
+    // The hop has answered "unavailable": the session is free for the aggregator's retry right away.
+    const onAbort = (): void => void release();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const outcome = await work(record);
+      signal?.throwIfAborted();
+      if (!outcome.save) {
+        await release();
+        return outcome.value;
+      }
+      const written = await this.write(outcome.save, options.ttlSeconds, token);
+      // Either the write unlocked, or the lock was no longer this hop's to give back.
+      released = true;
+      if (!written) throw new SessionLockLostError(sessionId);
+      return outcome.value;
+    } catch (error) {
+      await release();
+      throw error;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Takes the session's lock (counting the hop's rate-limit hit on the first try) and reads the record. */
+  private async lock(sessionId: string, token: string, options: HopOptions): Promise<SessionRecord | null> {
     const lockKey = this.lockKey(sessionId);
     const sessionKey = this.key(sessionId);
-    const token = `${this.tokenPrefix}.${(this.tokens += 1)}`;
     const deadline = this.now() + options.waitMs;
     // The lock expires on its own, so a crashed instance cannot wedge a session for longer than one hop budget.
     const lockMs = options.waitMs * 2;
     let uncounted = options.rateLimit;
-    let record: SessionRecord | null;
     for (;;) {
+      options.signal?.throwIfAborted();
       let acquired: number;
       let json: string | undefined;
       if (uncounted) {
@@ -130,31 +197,13 @@ export class RedisSessionStore implements SessionStore {
           hit.limit,
           hit.blockMs,
         )) as [number, number, number, number, string | undefined];
-        try {
-          admit(countOf(hits, ttlMs, blockedMs));
-        } catch (refusal) {
-          if (acquired === 1) await this.releaseLock(lockKey, token).catch(() => undefined);
-          throw refusal;
-        }
+        admit(countOf(hits, ttlMs, blockedMs));
       } else {
         [acquired, json] = (await this.lockAndRead(lockKey, sessionKey, token, lockMs)) as [number, string | undefined];
       }
-      if (acquired === 1) {
-        record = json === undefined ? null : (JSON.parse(json) as SessionRecord);
-        break;
-      }
+      if (acquired === 1) return json === undefined ? null : (JSON.parse(json) as SessionRecord);
       if (this.now() >= deadline) throw new SessionBusyError(sessionId);
       await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
     }
-    let outcome: Awaited<ReturnType<SessionWork<T>>>;
-    try {
-      outcome = await work(record);
-    } catch (error) {
-      await this.releaseLock(lockKey, token).catch(() => undefined);
-      throw error;
-    }
-    if (outcome.save) await this.write(outcome.save, options.ttlSeconds, token);
-    else await this.releaseLock(lockKey, token);
-    return outcome.value;
   }
 }

@@ -33,7 +33,9 @@ export interface SessionStore {
    * One hop's read-modify-write: locks the session and reads it, runs `work` on the record, writes what `work`
    * returns in `save` (with a fresh TTL) and unlocks. Concurrent hops of one session (an aggregator retry racing
    * the original) apply one after the other. Rejects with SessionBusyError when the lock is not free within
-   * `waitMs`; a failing `work` saves nothing.
+   * `waitMs`; a failing `work` saves nothing. The write happens only while the lock is still this hop's (fencing:
+   * SessionLockLostError otherwise), and never once `signal` has aborted: the lock is given back at the abort, and
+   * whatever `work` still returns afterwards is dropped.
    */
   withSession<T>(sessionId: string, options: HopOptions, work: SessionWork<T>): Promise<T>;
 }
@@ -41,6 +43,8 @@ export interface SessionStore {
 export interface HopOptions {
   waitMs: number;
   ttlSeconds: number;
+  /** Aborted when the hop's budget is spent and it has answered "unavailable": nothing more may be saved. */
+  signal?: AbortSignal;
   /**
    * The request's rate-limit hit, counted once, in the same round trip that takes the lock. `admit` sees the count
    * before anything else happens and refuses the hop by throwing; a count past the limit takes no lock.
@@ -54,6 +58,14 @@ export class SessionBusyError extends Error {
   constructor(sessionId: string) {
     super(`session ${sessionId.slice(0, 100)} is busy with another request`);
     this.name = 'SessionBusyError';
+  }
+}
+
+/** The lock expired (or was given back at an abort) and another hop may hold it: this hop's write was refused. */
+export class SessionLockLostError extends Error {
+  constructor(sessionId: string) {
+    super(`session ${sessionId.slice(0, 100)} is no longer locked by this hop: its result was not saved`);
+    this.name = 'SessionLockLostError';
   }
 }
 

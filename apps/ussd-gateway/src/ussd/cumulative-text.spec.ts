@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import { deriveNewInputs as derive, markOf, splitInputs } from './cumulative-text';
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex');
-const deriveNewInputs = (consumed: string | null, text: string) => derive(consumed === null ? null : markOf(consumed, digest), text, digest);
+const deriveNewInputs = (consumed: string | null, text: string) => {
+  const derived = derive(consumed === null ? null : markOf(consumed, digest), text, digest);
+  return derived.kind === 'inputs' ? { kind: 'inputs', inputs: derived.inputs.map((input) => input.value) } : derived;
+};
+/** Each new input with the text up to and including it (what the idempotency key of its effects is made from). */
+const prefixes = (consumed: string | null, text: string) => {
+  const derived = derive(consumed === null ? null : markOf(consumed, digest), text, digest);
+  return derived.kind === 'inputs' ? derived.inputs.map((input) => [input.value, text.slice(0, input.through)]) : [];
+};
 
 describe('cumulative text', () => {
   it.each([
@@ -24,6 +32,27 @@ describe('cumulative text', () => {
     expect(deriveNewInputs('2*2*Jane Smith', '2*2*Jane Smith*00')).toEqual({ kind: 'inputs', inputs: ['00'] });
     expect(deriveNewInputs('1', '1**')).toEqual({ kind: 'inputs', inputs: ['*'] });
     expect(deriveNewInputs('1*2', '1*2')).toEqual({ kind: 'inputs', inputs: [] });
+  });
+
+  it('says where each new input ends in the whole text', () => {
+    expect(prefixes(null, '2*2*Jane')).toEqual([
+      ['2', '2'],
+      ['2', '2*2'],
+      ['Jane', '2*2*Jane'],
+    ]);
+    expect(prefixes('2*2', '2*2*Jane*00')).toEqual([
+      ['Jane', '2*2*Jane'],
+      ['00', '2*2*Jane*00'],
+    ]);
+    expect(prefixes('1', '1**')).toEqual([['*', '1**']]);
+    expect(prefixes('1', '1***2')).toEqual([
+      ['*', '1**'],
+      ['2', '1***2'],
+    ]);
+    expect(prefixes('', '1*')).toEqual([
+      ['1', '1'],
+      ['', '1*'],
+    ]);
   });
 
   it('keeps neither the consumed text nor its inputs', () => {

@@ -8,7 +8,7 @@ import { AccountsService } from '../accounts/accounts.service';
 import { dependencyTimeouts } from '../config/dependency-timeouts';
 import { UssdConfig } from '../config/ussd.config';
 import { MenuRenderer } from '../menus/menu-renderer';
-import { applyEffectResult, applyInput, Effect, EffectResult, initialState, isEnded, MenuState } from '../menus/menu-machine';
+import { applyEffectResult, applyInput, Effect, EffectResult, initialState, isEnded, lockedOut, MenuState } from '../menus/menu-machine';
 import { MAX_REMEMBERED_REPLIES, SESSION_STORE, SessionRecord, SessionStore } from '../sessions/session-store';
 import { parseKey } from '../accounts/pin-vault';
 import { RATE_LIMIT_STORAGE } from '../rate-limit/rate-limit.module';
@@ -26,6 +26,13 @@ export interface HopCaller {
   /** The client address (X-Forwarded-For only from trusted proxies). */
   ip: string | undefined;
   setHeaders(headers: Record<string, string>): void;
+}
+
+/** What an effect needs besides itself: the request, where its input ends in `text`, the hop's deadline. */
+interface EffectContext {
+  request: UssdSessionRequest;
+  through: number;
+  signal: AbortSignal;
 }
 
 class HopTimeoutError extends Error {
@@ -79,17 +86,32 @@ export class UssdSessionService {
     }
     const request = parsed.request;
     const budget = this.config.HOP_TIMEOUT_MS;
+    // Aborted when the budget is spent: the hop answers "unavailable" and whatever it is still doing writes nothing.
+    const deadline = new AbortController();
+    const hop = this.store.withSession(
+      request.sessionId,
+      {
+        waitMs: dependencyTimeouts(budget).sessionLockWaitMs,
+        ttlSeconds: this.config.SESSION_TTL_SECONDS,
+        rateLimit: { hit, admit },
+        signal: deadline.signal,
+      },
+      (existing) => this.hop(request, existing, deadline.signal),
+    );
     let timer: NodeJS.Timeout | undefined;
     try {
       return await Promise.race([
-        this.store.withSession(
-          request.sessionId,
-          { waitMs: dependencyTimeouts(budget).sessionLockWaitMs, ttlSeconds: this.config.SESSION_TTL_SECONDS, rateLimit: { hit, admit } },
-          (existing) => this.hop(request, existing),
-        ),
-        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new HopTimeoutError(budget)), budget))),
+        hop,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            const timeout = new HopTimeoutError(budget);
+            deadline.abort(timeout);
+            reject(timeout);
+          }, budget);
+        }),
       ]);
     } catch (error) {
+      if (deadline.signal.aborted) this.reportWhenSettled(hop, request.sessionId);
       if (error instanceof DomainError) throw error;
       // Redis, PostgreSQL, a time-out or a busy lock: the subscriber sees the unavailable text, the log the cause
       // (the request id is added by the request-bound logger).
@@ -100,7 +122,14 @@ export class UssdSessionService {
     }
   }
 
-  private async hop(request: UssdSessionRequest, existing: SessionRecord | null): Promise<{ value: string; save?: SessionRecord }> {
+  /** A hop that outlived its budget: said once it ends, so an operator can tell a slow dependency from a dead one. */
+  private reportWhenSettled(hop: Promise<unknown>, sessionId: string): void {
+    const report = (error?: unknown): void =>
+      this.logger.warn({ err: error, sessionId: sessionId.slice(0, 100) }, 'session hop finished after its deadline: nothing of it was saved');
+    hop.then(() => report(), report);
+  }
+
+  private async hop(request: UssdSessionRequest, existing: SessionRecord | null, signal: AbortSignal): Promise<{ value: string; save?: SessionRecord }> {
     if (existing && existing.phoneNumber !== request.phoneNumber) {
       throw new InvalidInputError('sessionId belongs to another phone number');
     }
@@ -111,6 +140,11 @@ export class UssdSessionService {
       return { value: remembered.reply, save: existing.status === 'active' ? existing : undefined };
     }
     if (existing?.status === 'ended') return { value: ENDED_REPLY };
+
+    const derived = deriveNewInputs(existing ? existing.consumed : null, request.text, this.digest);
+    // Whoever sent it (the aggregator lost track, or someone who knows the session id and phone number), a text
+    // that does not continue the session is answered and changes nothing: the subscriber can still go on.
+    if (derived.kind === 'outOfStep') return { value: OUT_OF_STEP_REPLY };
 
     const now = new Date().toISOString();
     const record: SessionRecord = existing ?? {
@@ -124,20 +158,18 @@ export class UssdSessionService {
       createdAt: now,
       updatedAt: now,
     };
-    const derived = deriveNewInputs(existing ? existing.consumed : null, request.text, this.digest);
     let state = record.state;
-    let reply: string;
-    if (derived.kind === 'outOfStep') {
-      state = { screen: 'ended', farewell: { kind: 'goodbye' } };
-      reply = OUT_OF_STEP_REPLY;
-    } else {
-      for (const input of derived.inputs) {
-        if (isEnded(state)) break;
-        state = await this.apply(state, input, record);
-      }
-      const screen = this.renderer.render(state);
-      reply = `${screen.kind} ${screen.text}`;
+    if (state.auth && derived.inputs.length > 0) {
+      // Another session's wrong PINs may have locked the account since this one signed in.
+      const minutes = await this.accounts.lockMinutesLeft(state.auth.customerId);
+      if (minutes > 0) state = lockedOut(minutes);
     }
+    for (const input of derived.inputs) {
+      if (isEnded(state)) break;
+      state = await this.apply(state, input.value, { request, through: input.through, signal });
+    }
+    const screen = this.renderer.render(state);
+    const reply = `${screen.kind} ${screen.text}`;
     return {
       value: reply,
       save: {
@@ -151,13 +183,26 @@ export class UssdSessionService {
     };
   }
 
-  private async apply(state: MenuState, input: string, session: SessionRecord): Promise<MenuState> {
+  private async apply(state: MenuState, input: string, context: EffectContext): Promise<MenuState> {
     let step = applyInput(state, input, this.renderer);
-    while (step.effect) step = applyEffectResult(step.state, await this.perform(step.effect, session));
+    while (step.effect) step = applyEffectResult(step.state, await this.perform(step.effect, context));
     return step.state;
   }
 
-  private async perform(effect: Effect, session: SessionRecord): Promise<EffectResult> {
+  /**
+   * The idempotency key of `effect` asked for by the input that ends at `through`: the session, its phone number and
+   * the whole text up to that input. A replay of the hop (the aggregator's retry after a failure) has the same key
+   * and finds what the first run did; anyone else needs the exact text, PINs included. Keyed with the digest key, so
+   * the stored value says nothing about the PINs in the text.
+   */
+  private effectKey(effect: Effect, { request, through }: EffectContext): string {
+    return createHmac('sha256', this.digestKey)
+      .update(`effect\u0000${effect.type}\u0000${request.sessionId}\u0000${request.phoneNumber}\u0000${request.text.slice(0, through)}`)
+      .digest('base64url');
+  }
+
+  private async perform(effect: Effect, context: EffectContext): Promise<EffectResult> {
+    const { request, signal } = context;
     switch (effect.type) {
       case 'holdPin':
         return { type: 'held', heldPin: this.accounts.hold(effect.pin) };
@@ -166,19 +211,20 @@ export class UssdSessionService {
       case 'createAccount':
         return {
           type: 'created',
-          customerId: await this.accounts.create({
-            phoneNumber: session.phoneNumber,
-            fullName: effect.fullName,
-            email: effect.email,
-            heldPin: effect.heldPin,
-          }),
+          customerId: await this.accounts.create(
+            { phoneNumber: request.phoneNumber, fullName: effect.fullName, email: effect.email, heldPin: effect.heldPin },
+            this.effectKey(effect, context),
+            signal,
+          ),
         };
-      case 'verifyPin':
-        return { type: 'verified', outcome: await this.accounts.verify(effect.customerId, effect.pin) };
+      case 'verifyPin': {
+        const attempt = { key: this.effectKey(effect, context), sessionId: request.sessionId, phoneNumber: request.phoneNumber };
+        return { type: 'verified', outcome: await this.accounts.verify(effect.customerId, effect.pin, attempt, signal) };
+      }
       case 'loadAccount':
         return { type: 'loaded', account: await this.accounts.details(effect.customerId) };
       case 'replacePin':
-        await this.accounts.replacePin(effect.customerId, effect.heldPin);
+        await this.accounts.replacePin(effect.customerId, effect.heldPin, this.effectKey(effect, context), signal);
         return { type: 'replaced' };
     }
   }

@@ -1,0 +1,241 @@
+import crypto from 'node:crypto';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Client } from 'pg';
+import {
+  Backing,
+  createBacking,
+  Handset,
+  OPERATOR_TOKEN,
+  post,
+  SERVICE_CODE,
+  startApp,
+} from './ussd-test-kit';
+
+const PIN = '47213';
+const LOCKED = 'END Your account is locked after too many wrong PINs. Try again in 10 minutes.';
+const LOCKED_NOW = 'END Too many wrong PINs. Your account is locked for 10 minutes.';
+
+jest.setTimeout(60_000);
+
+let backing: Backing;
+let app: NestFastifyApplication;
+let db: Client;
+
+beforeAll(async () => {
+  backing = await createBacking('ussd-attacks');
+  ({ app } = await startApp(backing.env({ PIN_LOCKOUT_SECONDS: '600', RATE_LIMIT_PER_IP: '100000' })));
+  db = new Client({ connectionString: backing.database.url });
+  await db.connect();
+});
+
+afterAll(async () => {
+  await db?.end();
+  await app?.close();
+  await backing?.cleanup();
+});
+
+async function createAccount(name: string, pin = PIN): Promise<{ customerId: string; phoneNumber: string }> {
+  const handset = new Handset(app);
+  await handset.dial();
+  const created = await handset.sendAll('2', '2', name, '00', pin, pin);
+  const customerId = /Your Customer ID is (C[0-9A-F]{8})\./.exec(created)?.[1];
+  if (!customerId) throw new Error(`account creation answered ${created}`);
+  return { customerId, phoneNumber: handset.phoneNumber };
+}
+
+/** A subscriber on the PIN screen of `customerId` (one hop: a dial string with the menu choices in it). */
+async function onPinScreen(customerId: string, phoneNumber?: string): Promise<Handset> {
+  const handset = new Handset(app, phoneNumber);
+  handset['inputs'].push('2', '1', customerId);
+  expect((await handset.repeat()).body).toMatch(/^CON Enter the 5-digit PIN for C/);
+  return handset;
+}
+
+/** `count` different wrong PINs (five digits, none equal to `right`). */
+const wrongPins = (count: number, right = PIN): string[] =>
+  Array.from({ length: count + 1 }, (_, index) => String(10_000 + index * 7))
+    .filter((pin) => pin !== right)
+    .slice(0, count);
+
+/** Calls of scrypt while `work` runs: every PIN check costs exactly one. */
+async function countingHashes<T>(work: () => Promise<T>): Promise<{ result: T; hashes: number }> {
+  const scrypt = jest.spyOn(crypto, 'scrypt');
+  try {
+    const result = await work();
+    return { result, hashes: scrypt.mock.calls.length };
+  } finally {
+    scrypt.mockRestore();
+  }
+}
+
+const isRefusedAsLocked = (answer: string): boolean => answer === LOCKED;
+
+describe('PIN lockout under concurrency', () => {
+  it('checks at most PIN_MAX_ATTEMPTS of 100 PINs sent at once for one account, the right one among them', async () => {
+    const { customerId } = await createAccount('Burst Target');
+    const handsets = await Promise.all(Array.from({ length: 100 }, () => onPinScreen(customerId)));
+    const pins = wrongPins(100);
+    pins[50] = PIN;
+    const { result: answers, hashes } = await countingHashes(() =>
+      Promise.all(handsets.map((handset, index) => handset.send(pins[index]!))),
+    );
+    expect(hashes).toBeLessThanOrEqual(3);
+    const checked = answers.filter((answer) => !isRefusedAsLocked(answer));
+    expect(checked.length).toBeLessThanOrEqual(3);
+    // Had the right PIN been one of the three checked, it would rightly have logged in; every other answer is a refusal.
+    for (const [index, answer] of answers.entries()) {
+      if (index === 50 && answer.startsWith('CON Welcome, Burst')) continue;
+      expect(answer).toMatch(
+        /^(CON Customer ID or PIN is wrong\. [12] tr(y|ies) left\.\n|END Too many wrong PINs\.|END Your account is locked)/,
+      );
+    }
+  });
+
+  it('refuses the right PIN while the lock holds, also in the middle of a burst of wrong ones', async () => {
+    const { customerId } = await createAccount('Burst Lock');
+    const handsets = await Promise.all(Array.from({ length: 99 }, () => onPinScreen(customerId)));
+    const rightOne = await onPinScreen(customerId);
+    const pins = wrongPins(99);
+    const { result, hashes } = await countingHashes(async () => {
+      const burst = handsets.map((handset, index) => handset.send(pins[index]!));
+      // The moment one attempt locks the account, the right PIN arrives while the rest of the burst is in flight.
+      await Promise.any(
+        burst.map(async (answer) =>
+          (await answer) === LOCKED_NOW ? undefined : Promise.reject(new Error('not the locking one')),
+        ),
+      );
+      const right = await rightOne.send(PIN);
+      await Promise.all(burst);
+      return right;
+    });
+    expect(result).toBe(LOCKED);
+    expect(hashes).toBeLessThanOrEqual(3);
+
+    await db.query(
+      "UPDATE ussd_pin_guards SET locked_until = now() - interval '1 second' WHERE customer_id = $1",
+      [customerId],
+    );
+    expect(await (await onPinScreen(customerId)).send(PIN)).toMatch(/^CON Welcome, Burst/);
+  });
+
+  it('a right PIN clears only the attempts made before it: wrong ones after it still count to the lock', async () => {
+    const { customerId } = await createAccount('Clear Order');
+    expect(await (await onPinScreen(customerId)).send('11112')).toMatch(
+      /^CON Customer ID or PIN is wrong\. 2 tries left\./,
+    );
+    expect(await (await onPinScreen(customerId)).send(PIN)).toMatch(/^CON Welcome, Clear/);
+    expect(await (await onPinScreen(customerId)).send('11113')).toMatch(
+      /^CON Customer ID or PIN is wrong\. 2 tries left\./,
+    );
+    expect(await (await onPinScreen(customerId)).send('11114')).toMatch(
+      /^CON Customer ID or PIN is wrong\. 1 try left\./,
+    );
+    expect(await (await onPinScreen(customerId)).send('11115')).toBe(LOCKED_NOW);
+  });
+});
+
+describe('Customer ID enumeration', () => {
+  /** The answers to three wrong PINs and to a fourth from a new session, with the Customer ID blanked out. */
+  async function lockoutTranscript(customerId: string): Promise<{ answers: string[]; hashes: number[] }> {
+    const answers: string[] = [];
+    const hashes: number[] = [];
+    const handset = await onPinScreen(customerId);
+    for (const pin of ['11112', '11113', '11114']) {
+      const { result, hashes: count } = await countingHashes(() => handset.send(pin));
+      answers.push(result);
+      hashes.push(count);
+    }
+    const later = await onPinScreen(customerId);
+    const { result, hashes: count } = await countingHashes(() => later.send(PIN));
+    answers.push(result);
+    hashes.push(count);
+    return { answers: answers.map((answer) => answer.split(customerId).join('<id>')), hashes };
+  }
+
+  it('answers an unknown Customer ID exactly as a known one, wrong PIN by wrong PIN up to the lock, at the same cost', async () => {
+    const { customerId } = await createAccount('Known Account');
+    let unknown: string;
+    do unknown = `C${crypto.randomBytes(4).toString('hex').toUpperCase()}`;
+    while (unknown === customerId);
+
+    const known = await lockoutTranscript(customerId);
+    const absent = await lockoutTranscript(unknown);
+    expect(absent).toEqual(known);
+    expect(known.answers).toEqual([
+      'CON Customer ID or PIN is wrong. 2 tries left.\nEnter the 5-digit PIN for <id>\n0. Back\n00. Main menu\n*. Exit',
+      'CON Customer ID or PIN is wrong. 1 try left.\nEnter the 5-digit PIN for <id>\n0. Back\n00. Main menu\n*. Exit',
+      LOCKED_NOW,
+      LOCKED,
+    ]);
+    expect(known.hashes).toEqual([1, 1, 1, 0]);
+  });
+
+  it('lets a subscriber log in from another phone, records who and when, and shows the account phone masked', async () => {
+    const { customerId, phoneNumber } = await createAccount('Shared Phone');
+    const neighbour = await onPinScreen(customerId, '+254711000111');
+    expect(await neighbour.send(PIN)).toMatch(/^CON Welcome, Shared/);
+    const details = await neighbour.send('1');
+    expect(details).toContain(
+      `Phone: ${phoneNumber.slice(0, 4)}${'*'.repeat(phoneNumber.length - 6)}${phoneNumber.slice(-2)}`,
+    );
+    expect(details).not.toContain(phoneNumber);
+
+    const owner = await onPinScreen(customerId, phoneNumber);
+    expect(await owner.send(PIN)).toMatch(/^CON Welcome, Shared/);
+    expect(await owner.send('1')).not.toContain(phoneNumber);
+
+    const { rows } = await db.query(
+      `SELECT l.phone_number, l.session_id, l.logged_in_at > now() - interval '1 minute' AS recent
+         FROM ussd_other_phone_logins l JOIN ussd_accounts a ON a.id = l.account_id WHERE a.customer_id = $1`,
+      [customerId],
+    );
+    expect(rows).toEqual([{ phone_number: '+254711000111', session_id: neighbour.sessionId, recent: true }]);
+  });
+});
+
+describe('a third party who knows a session id and its phone number', () => {
+  it('cannot end the session with a hop that does not continue it: answered, and the subscriber goes on', async () => {
+    const handset = new Handset(app);
+    await handset.dial();
+    expect(await handset.send('1')).toMatch(/^CON Know More/);
+    for (const text of ['9*9*9', '2', '3*1', `1${'9'.repeat(181)}`]) {
+      const forged = await post(app, {
+        sessionId: handset.sessionId,
+        serviceCode: SERVICE_CODE,
+        phoneNumber: handset.phoneNumber,
+        text,
+      });
+      expect(forged.body).toBe('END This session is out of step. Please dial again.');
+    }
+    expect(await handset.send('2')).toMatch(/^CON Pricing\n/);
+    const debug = await app.inject({
+      method: 'GET',
+      url: `/api/ussd/debug/${handset.sessionId}`,
+      headers: { 'x-operator-token': OPERATOR_TOKEN },
+    });
+    expect(debug.json()).toMatchObject({ debugInfo: { state: 'info', status: 'active' } });
+  });
+});
+
+describe('a signed-in session whose account gets locked elsewhere', () => {
+  it('stops acting as signed in at its next hop', async () => {
+    const { customerId } = await createAccount('Locked Elsewhere');
+    const signedIn = await onPinScreen(customerId);
+    expect(await signedIn.send(PIN)).toMatch(/^CON Welcome, Locked/);
+
+    const attacker = await onPinScreen(customerId);
+    await attacker.sendAll('11112', '11113');
+    expect(await attacker.send('11114')).toBe(LOCKED_NOW);
+
+    expect(await signedIn.send('1')).toBe(LOCKED);
+    expect(await signedIn.send('0')).toBe('END This session has ended. Please dial again.');
+    const debug = await app.inject({
+      method: 'GET',
+      url: `/api/ussd/debug/${signedIn.sessionId}`,
+      headers: { 'x-operator-token': OPERATOR_TOKEN },
+    });
+    expect(debug.json()).toMatchObject({
+      debugInfo: { state: 'ended', status: 'ended', context: { isAuthenticated: false } },
+    });
+  });
+});
