@@ -5,6 +5,7 @@ import { createTestDatabase, TestDatabase } from '@dmrv/testing';
 import { AccountsRepository, CustomerIdTakenError } from '../accounts/accounts.repository';
 import { PinVault } from '../accounts/pin-vault';
 import { dataSourceOptions } from './data-source';
+import { CreateAccounts1763780000000 } from './migrations/1763780000000-create-accounts';
 import { runMigrations } from './migrate';
 
 jest.setTimeout(60_000);
@@ -120,5 +121,49 @@ describe.each([
     expect(await repository.findSealedUnderOtherKeys('k1', 10)).toEqual([{ id: found!.id, pinHash: newHash }]);
     await repository.rewrapPin(found!.id, found!.pinHash, 'k1');
     expect(await repository.findSealedUnderOtherKeys('k1', 10)).toEqual([]);
+  });
+});
+
+describe('the pin-guard migration on a database with accounts', () => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('ussd-guard-migration');
+  });
+
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it('carries over the wrong-PIN counts and locks of the previous version', async () => {
+    const before = new DataSource({ ...dataSourceOptions(database.url, 1), migrations: [CreateAccounts1763780000000] });
+    await before.initialize();
+    try {
+      await before.runMigrations();
+      const [phone]: Array<{ id: string }> = await before.query("INSERT INTO ussd_phones (phone_number) VALUES ('+254700000001') RETURNING id");
+      const account = (customerId: string, attempts: number, lockedUntil: string | null) =>
+        before.query(
+          `INSERT INTO ussd_accounts (customer_id, full_name, phone_id, pin_hash, pin_key_id, failed_pin_attempts, locked_until)
+           VALUES ($1, 'Old', $2, 'v1.k1.x.y.z', 'k1', $3, $4::timestamptz)`,
+          [customerId, phone!.id, attempts, lockedUntil],
+        );
+      await account('C00000001', 2, null);
+      await account('C00000002', 0, new Date(Date.now() + 600_000).toISOString());
+      await account('C00000003', 0, null);
+    } finally {
+      await before.destroy();
+    }
+    expect(await runMigrations(database.url)).toEqual(['IdempotentHopsAndPinGuards1764800000000']);
+    const after = new DataSource(dataSourceOptions(database.url, 1));
+    await after.initialize();
+    try {
+      const repository = new AccountsRepository(after);
+      // Two wrong PINs carried over: the next one locks.
+      expect(await repository.reservePinAttempt('C00000001', 'a', 3, 600)).toMatchObject({ kind: 'reserved', position: 3 });
+      expect(await repository.lockSecondsLeft('C00000002')).toBeGreaterThan(500);
+      expect(await repository.reservePinAttempt('C00000003', 'b', 3, 600)).toMatchObject({ kind: 'reserved', position: 1 });
+    } finally {
+      await after.destroy();
+    }
   });
 });
