@@ -3,6 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
 import {
   Backing,
+  createAccount as createAccountIn,
   createBacking,
   Handset,
   OPERATOR_TOKEN,
@@ -34,12 +35,8 @@ afterAll(async () => {
   await backing?.cleanup();
 });
 
-async function createAccount(name: string, pin = PIN): Promise<{ customerId: string; phoneNumber: string }> {
-  const handset = new Handset(app);
-  await handset.dial();
-  const created = await handset.sendAll('2', '2', name, '00', pin, pin);
-  const customerId = /Your Customer ID is (C[0-9A-F]{8})\./.exec(created)?.[1];
-  if (!customerId) throw new Error(`account creation answered ${created}`);
+async function createAccount(name: string): Promise<{ customerId: string; phoneNumber: string }> {
+  const { customerId, handset } = await createAccountIn(app, { name, pin: PIN });
   return { customerId, phoneNumber: handset.phoneNumber };
 }
 

@@ -2,6 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FaultMode, FaultProxy, startFaultProxy } from '@dmrv/testing';
 import {
   Backing,
+  createAccount,
   createBacking,
   eventually,
   Handset,
@@ -64,10 +65,7 @@ const dial = async (): Promise<string> => (await new Handset(app).repeat()).body
 
 /** A signed-in subscriber: "1" (account details) reads the account from PostgreSQL. */
 async function signedIn(): Promise<{ details(): Promise<string> }> {
-  const creator = new Handset(app);
-  await creator.dial();
-  const created = await creator.sendAll('2', '2', 'Fault Tester', '00', PIN, PIN);
-  const customerId = /C[0-9A-F]{8}/.exec(created)![0];
+  const { customerId } = await createAccount(app, { name: 'Fault Tester', pin: PIN });
   const handset = new Handset(app);
   await handset.dial();
   expect(await handset.sendAll('2', '1', customerId, PIN)).toMatch(/^CON Welcome, Fault/);

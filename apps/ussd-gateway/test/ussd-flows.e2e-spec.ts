@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { TEST_REDIS_URL } from '@dmrv/testing';
-import { Backing, captureLogs, createBacking, Handset, OPERATOR_TOKEN, post, SERVICE_CODE, startApp } from './ussd-test-kit';
+import { Backing, captureLogs, createAccount as createAccountIn, createBacking, Handset, OPERATOR_TOKEN, post, SERVICE_CODE, startApp } from './ussd-test-kit';
 
 const INVALID = 'END Invalid input. Please try again.';
 const GOODBYE = 'END Thank you for using our service. Goodbye!';
@@ -27,15 +27,7 @@ afterAll(async () => {
   await backing?.cleanup();
 });
 
-/** Creates an account through the menus and returns its Customer ID. */
-async function createAccount(name = 'Jane Wanjiku', email: string | null = null, pin = PIN): Promise<{ customerId: string; handset: Handset }> {
-  const handset = new Handset(app);
-  await handset.dial();
-  const last = await handset.sendAll('2', '2', name, email ?? '00', pin, pin);
-  const match = /^END Account created\. Your Customer ID is (C[0-9A-F]{8})\./.exec(last);
-  if (!match) throw new Error(`account creation answered ${last}`);
-  return { customerId: match[1]!, handset };
-}
+const createAccount = (name = 'Jane Wanjiku', email: string | null = null, pin = PIN) => createAccountIn(app, { name, email, pin });
 
 const debug = (sessionId: string, token: string | undefined = OPERATOR_TOKEN) =>
   app.inject({ method: 'GET', url: `/api/ussd/debug/${encodeURIComponent(sessionId)}`, headers: token ? { 'x-operator-token': token } : {} });

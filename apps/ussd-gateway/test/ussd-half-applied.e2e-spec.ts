@@ -5,6 +5,7 @@ import { FaultProxy, startFaultProxy, TEST_REDIS_URL } from '@dmrv/testing';
 import { AccountsRepository } from '../src/accounts/accounts.repository';
 import {
   Backing,
+  createAccount as createAccountIn,
   captureLogs,
   createBacking,
   eventually,
@@ -97,12 +98,7 @@ const sessionOf = async (sessionId: string) =>
     state: { screen: string };
   };
 
-async function createAccount(name: string): Promise<{ customerId: string; phoneNumber: string }> {
-  const handset = new Handset(app);
-  await handset.dial();
-  const created = await handset.sendAll('2', '2', name, '00', PIN, PIN);
-  return { customerId: /C[0-9A-F]{8}/.exec(created)![0], phoneNumber: handset.phoneNumber };
-}
+const createAccount = (name: string) => createAccountIn(app, { name, pin: PIN });
 
 describe('a hop whose side effect committed but whose session write failed', () => {
   it('account creation: the retry answers the account already created, and no second one is made', async () => {

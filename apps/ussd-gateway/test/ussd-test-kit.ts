@@ -135,6 +135,19 @@ export class Handset {
   }
 }
 
+/** Creates an account through the menus (the e-mail skipped unless given) and returns its Customer ID. */
+export async function createAccount(
+  app: NestFastifyApplication,
+  { name, pin, email = null }: { name: string; pin: string; email?: string | null },
+): Promise<{ customerId: string; handset: Handset }> {
+  const handset = new Handset(app);
+  await handset.dial();
+  const last = await handset.sendAll('2', '2', name, email ?? '00', pin, pin);
+  const match = /^END Account created\. Your Customer ID is (C[0-9A-F]{8})\./.exec(last);
+  if (!match) throw new Error(`account creation answered ${last}`);
+  return { customerId: match[1]!, handset };
+}
+
 /** A TCP relay in front of PostgreSQL or Redis that a test can stop and start, as if the server went away. */
 export interface TcpRelay {
   port: number;
