@@ -39,6 +39,11 @@ export interface AccountForLogin {
  */
 export type PinAttempt =
   | { kind: 'reserved'; ticket: number; position: number; account: AccountForLogin | null }
+  /**
+   * Every place is taken by attempts still being checked (one of them may be the right PIN and free them), or they
+   * were freed while this one looked: try again.
+   */
+  | { kind: 'pending' }
   | { kind: 'locked'; lockSecondsLeft: number };
 
 export class CustomerIdTakenError extends Error {}
@@ -46,6 +51,12 @@ export class CustomerIdTakenError extends Error {}
 const UNIQUE_VIOLATION = '23505';
 
 const lockSecondsLeft = (column: string): string => `GREATEST(0, CEIL(EXTRACT(EPOCH FROM (${column} - now()))))::int`;
+/**
+ * How long a lock counts as pending (its attempt still being checked). Longer than any hop (HOP_TIMEOUT_MS is at
+ * most 14 s); past it, a lock whose attempt never reported back (a crash, an abandoned hop) is an ordinary lock.
+ */
+const PENDING_GRACE = "interval '30 seconds'";
+const isPending = `(lock_pending AND locked_at > now() - ${PENDING_GRACE})`;
 
 /**
  * Data access for accounts, phones and PIN attempts. Plain SQL, each change one statement, so that concurrent hops
@@ -114,22 +125,29 @@ export class AccountsRepository {
    * Reserves one PIN attempt on `customerId` before any PIN is hashed, in one statement: at most `maxAttempts`
    * attempts are reserved between a right PIN (or the end of a lock) and the next, however many arrive at once. The
    * attempt that takes the last place locks the Customer ID for `lockSeconds` right away, so nothing can slip in
-   * while it is being checked; a right PIN lifts that lock again. A replay of the last attempt (same `attemptKey`,
-   * nobody tried in between) gets its own reservation back instead of a new one, so a hop retried after a failure is
-   * not charged twice. Works the same for a Customer ID that has no account.
+   * while it is being checked; the lock is `pending` until that attempt is found wrong (confirmLock), and a right
+   * PIN lifts it again. A replay of the last attempt (same `attemptKey`, nobody tried in between) gets its own
+   * reservation back instead of a new one, so a hop retried after a failure is not charged twice. Works the same for
+   * a Customer ID that has no account.
    */
   async reservePinAttempt(customerId: string, attemptKey: string, maxAttempts: number, lockSeconds: number): Promise<PinAttempt> {
     // A lock that has run out starts a fresh count: everything reserved before it is cleared.
     const expired = 'g.locked_until <= now()';
     const position = `CASE WHEN ${expired} THEN 1 ELSE g.reserved_total + 1 - g.cleared_through END`;
+    const locks = `${position} >= $3`;
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(
       `WITH attempt AS (
-         INSERT INTO ussd_pin_guards AS g (customer_id, reserved_total, cleared_through, locked_until, last_key, last_ticket, last_position)
-         VALUES ($1, 1, 0, CASE WHEN $3 <= 1 THEN now() + make_interval(secs => $4) END, $2, 1, 1)
+         INSERT INTO ussd_pin_guards AS g
+           (customer_id, reserved_total, cleared_through, locked_until, lock_pending, lock_ticket, locked_at, last_key, last_ticket, last_position)
+         VALUES ($1, 1, 0, CASE WHEN $3 <= 1 THEN now() + make_interval(secs => $4) END, $3 <= 1,
+                 CASE WHEN $3 <= 1 THEN 1 END, CASE WHEN $3 <= 1 THEN now() END, $2, 1, 1)
          ON CONFLICT (customer_id) DO UPDATE SET
            reserved_total = g.reserved_total + 1,
            cleared_through = CASE WHEN ${expired} THEN g.reserved_total ELSE g.cleared_through END,
-           locked_until = CASE WHEN ${position} >= $3 THEN now() + make_interval(secs => $4) END,
+           locked_until = CASE WHEN ${locks} THEN now() + make_interval(secs => $4) END,
+           lock_pending = ${locks},
+           lock_ticket = CASE WHEN ${locks} THEN g.reserved_total + 1 END,
+           locked_at = CASE WHEN ${locks} THEN now() END,
            last_key = $2,
            last_ticket = g.reserved_total + 1,
            last_position = ${position},
@@ -158,12 +176,23 @@ export class AccountsRepository {
     // Nothing reserved: the Customer ID is locked, or this is a replay of its last attempt. A statement of its own,
     // so it sees what the reservation saw (a concurrent attempt may have changed the row after this one's snapshot).
     const [guard]: Array<Record<string, unknown>> = await this.dataSource.query(
-      `SELECT last_key = $2 AS replay, last_ticket, last_position, ${lockSecondsLeft('locked_until')} AS lock_seconds_left
+      `SELECT last_key = $2 AS replay, last_ticket, last_position, ${isPending} AS pending,
+              ${lockSecondsLeft('locked_until')} AS lock_seconds_left
          FROM ussd_pin_guards WHERE customer_id = $1`,
       [customerId, attemptKey],
     );
     if (guard?.replay === true) return { kind: 'reserved', ticket: Number(guard.last_ticket), position: Number(guard.last_position), account };
-    return { kind: 'locked', lockSecondsLeft: Number(guard?.lock_seconds_left ?? lockSeconds) };
+    // Pending, or unlocked since the reservation looked (a right PIN freed the places): worth another try.
+    if (guard?.pending === true || Number(guard?.lock_seconds_left ?? 0) === 0) return { kind: 'pending' };
+    return { kind: 'locked', lockSecondsLeft: Number(guard!.lock_seconds_left) };
+  }
+
+  /** The attempt that took the last place (`ticket`) had a wrong PIN: its lock is no longer pending but settled. */
+  async confirmLock(customerId: string, ticket: number): Promise<void> {
+    await this.dataSource.query('UPDATE ussd_pin_guards SET lock_pending = false, updated_at = now() WHERE customer_id = $1 AND lock_ticket = $2', [
+      customerId,
+      ticket,
+    ]);
   }
 
   /**
@@ -182,6 +211,7 @@ export class AccountsRepository {
          UPDATE ussd_pin_guards
             SET cleared_through = GREATEST(cleared_through, $2),
                 locked_until = CASE WHEN reserved_total - GREATEST(cleared_through, $2) < $3 THEN NULL ELSE locked_until END,
+                lock_pending = CASE WHEN reserved_total - GREATEST(cleared_through, $2) < $3 THEN false ELSE lock_pending END,
                 updated_at = now()
           WHERE customer_id = $1
           RETURNING 1
@@ -196,10 +226,14 @@ export class AccountsRepository {
     );
   }
 
-  /** Seconds until the lock of `customerId` ends; 0 when it is not locked. */
+  /**
+   * Seconds until the lock of `customerId` ends; 0 when it is not locked, or while its lock is pending (the attempt
+   * that set it may yet prove to be the owner logging in).
+   */
   async lockSecondsLeft(customerId: string): Promise<number> {
     const [row]: Array<{ lock_seconds_left: number }> = await this.dataSource.query(
-      `SELECT ${lockSecondsLeft('locked_until')} AS lock_seconds_left FROM ussd_pin_guards WHERE customer_id = $1`,
+      `SELECT CASE WHEN ${isPending} THEN 0 ELSE ${lockSecondsLeft('locked_until')} END AS lock_seconds_left
+         FROM ussd_pin_guards WHERE customer_id = $1`,
       [customerId],
     );
     return Number(row?.lock_seconds_left ?? 0);

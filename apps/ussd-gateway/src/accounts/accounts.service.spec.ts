@@ -185,9 +185,11 @@ describe('AccountsService', () => {
   it('answers a Customer ID without an account like a wrong PIN, with the same hash work, even for the decoy PIN', async () => {
     const recordRightPin = jest.fn();
     const positions = [1, 2, 3];
+    const confirmLock = jest.fn(async () => undefined);
     const repository = fakeRepository({
       reservePinAttempt: async () => reserved(null, positions.shift()),
       recordRightPin,
+      confirmLock,
     });
     const service = new AccountsService(repository, vault, config, logger);
     const scrypt = jest.spyOn(crypto, 'scrypt');
@@ -210,6 +212,45 @@ describe('AccountsService', () => {
       scrypt.mockRestore();
     }
     expect(recordRightPin).not.toHaveBeenCalled();
+    // The attempt that took the last place was wrong: its lock is settled (no longer pending).
+    expect(confirmLock).toHaveBeenCalledWith('CFFFFFFFF', 3);
+  });
+
+  it('waits while every place is taken by attempts being checked, then checks, or asks to try again', async () => {
+    const sealed = await vault.seal('24680');
+    const answers: PinAttempt[] = [
+      { kind: 'pending' },
+      { kind: 'pending' },
+      reserved({ ...row, pinHash: sealed }),
+    ];
+    const reservePinAttempt = jest.fn(
+      async (): Promise<PinAttempt> => answers.shift() ?? { kind: 'pending' },
+    );
+    const service = new AccountsService(
+      fakeRepository({ reservePinAttempt, recordRightPin: async () => undefined }),
+      vault,
+      config,
+      logger,
+    );
+    await expect(service.verify('C0A1B2C3D', '24680', attempt)).resolves.toEqual({
+      kind: 'ok',
+      firstName: 'Jane',
+    });
+    expect(reservePinAttempt).toHaveBeenCalledTimes(3);
+
+    const hurried = new AccountsService(
+      fakeRepository({ reservePinAttempt }),
+      vault,
+      Object.assign(new UssdConfig(), { ...config, HOP_TIMEOUT_MS: 100 }),
+      logger,
+    );
+    const scrypt = jest.spyOn(crypto, 'scrypt');
+    try {
+      await expect(hurried.verify('C0A1B2C3D', '24680', attempt)).resolves.toEqual({ kind: 'busy' });
+      expect(scrypt).not.toHaveBeenCalled();
+    } finally {
+      scrypt.mockRestore();
+    }
   });
 
   it('refuses a locked Customer ID without hashing', async () => {

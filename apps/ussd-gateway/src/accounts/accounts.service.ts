@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from '@dmrv/logging';
+import { dependencyTimeouts } from '../config/dependency-timeouts';
 import { UssdConfig } from '../config/ussd.config';
 import type { AccountDetails, VerifyOutcome } from '../menus/menu-machine';
-import { AccountsRepository, CustomerIdTakenError } from './accounts.repository';
+import { AccountsRepository, CustomerIdTakenError, PinAttempt } from './accounts.repository';
 import { maskPhoneNumber } from './phone-mask';
 import { PinVault } from './pin-vault';
 
@@ -24,6 +26,9 @@ export interface PinAttemptContext {
 }
 
 const minutesOf = (seconds: number): number => Math.max(1, Math.ceil(seconds / 60));
+/** First and longest pause between two tries for a place to check a PIN. */
+const PIN_WAIT_FIRST_MS = 10;
+const PIN_WAIT_LONGEST_MS = 50;
 
 /**
  * Account work the menus ask for: creation, PIN checks with a lockout shared by every session, details, PIN
@@ -83,8 +88,8 @@ export class AccountsService {
    */
   async verify(customerId: string, pin: string, attempt: PinAttemptContext, signal?: AbortSignal): Promise<VerifyOutcome> {
     const maxAttempts = this.config.PIN_MAX_ATTEMPTS;
-    signal?.throwIfAborted();
-    const reservation = await this.accounts.reservePinAttempt(customerId, attempt.key, maxAttempts, this.config.PIN_LOCKOUT_SECONDS);
+    const reservation = await this.reserve(customerId, attempt.key, signal);
+    if (reservation.kind === 'pending') return { kind: 'busy' };
     if (reservation.kind === 'locked') return { kind: 'locked', minutes: minutesOf(reservation.lockSecondsLeft), justNow: false };
     const { account } = reservation;
     const matches = await this.vault.verify(pin, account?.pinHash ?? (await this.decoy));
@@ -102,10 +107,27 @@ export class AccountsService {
       return { kind: 'ok', firstName: account.fullName.split(' ')[0] ?? account.fullName };
     }
     if (reservation.position >= maxAttempts) {
+      signal?.throwIfAborted();
+      await this.accounts.confirmLock(customerId, reservation.ticket);
       this.logger.warn({ customerId }, 'customer id locked after too many wrong PINs');
       return { kind: 'locked', minutes: minutesOf(this.config.PIN_LOCKOUT_SECONDS), justNow: true };
     }
     return { kind: 'wrong', attemptsLeft: maxAttempts - reservation.position };
+  }
+
+  /**
+   * A place to check a PIN. While every place is taken by attempts still being checked (a burst, or the owner
+   * logging in from several sessions at once), waits for one of them to free it or to lock the Customer ID: at most
+   * a share of the hop budget, then `pending` (the subscriber is asked to try again; nothing was charged).
+   */
+  private async reserve(customerId: string, key: string, signal?: AbortSignal): Promise<PinAttempt> {
+    const waitUntil = Date.now() + dependencyTimeouts(this.config.HOP_TIMEOUT_MS).pinAttemptWaitMs;
+    for (let pause = PIN_WAIT_FIRST_MS; ; pause = Math.min(pause * 2, PIN_WAIT_LONGEST_MS)) {
+      signal?.throwIfAborted();
+      const reservation = await this.accounts.reservePinAttempt(customerId, key, this.config.PIN_MAX_ATTEMPTS, this.config.PIN_LOCKOUT_SECONDS);
+      if (reservation.kind !== 'pending' || Date.now() + pause > waitUntil) return reservation;
+      await sleep(pause, undefined, { signal });
+    }
   }
 
   /** Minutes until the lock of `customerId` ends; 0 when it is not locked. */

@@ -17,6 +17,8 @@ export interface DependencyTimeouts {
   postgresConnectMs: number;
   /** Waiting for another hop of the same session to release its lock. */
   sessionLockWaitMs: number;
+  /** Waiting for a place to check a PIN while PIN_MAX_ATTEMPTS others on the same Customer ID are being checked. */
+  pinAttemptWaitMs: number;
 }
 
 export function dependencyTimeouts(hopBudgetMs: number): DependencyTimeouts {
@@ -27,5 +29,6 @@ export function dependencyTimeouts(hopBudgetMs: number): DependencyTimeouts {
     postgresQueryMs: share(0.6),
     postgresConnectMs: share(0.6),
     sessionLockWaitMs: share(0.5),
+    pinAttemptWaitMs: share(0.5),
   };
 }

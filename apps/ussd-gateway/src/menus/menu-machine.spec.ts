@@ -158,6 +158,8 @@ describe('menu machine', () => {
     const home: MenuState = { screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } };
     const wrongOld = walk(['2', '11111'], { ...defaults, verifyPin: { type: 'verified', outcome: { kind: 'wrong', attemptsLeft: 1 } } }, home);
     expect(text(wrongOld)).toMatch(/^CON Wrong PIN\. 1 try left\.\nEnter your current PIN\n/);
+    const busy = walk(['2', '1', 'C0A1B2C3D', '11111'], { ...defaults, verifyPin: { type: 'verified', outcome: { kind: 'busy' } } });
+    expect(text(busy)).toMatch(/^CON Too many PIN attempts at once\. Try again\.\nEnter the 5-digit PIN for C0A1B2C3D\n/);
   });
 
   it('ends a signed-in session, signed out, when its account is found locked', () => {
@@ -209,6 +211,7 @@ describe('every reachable screen fits on a handset', () => {
       { type: 'verified', outcome: { kind: 'wrong', attemptsLeft: 1 } },
       { type: 'verified', outcome: { kind: 'locked', minutes: 10080, justNow: true } },
       { type: 'verified', outcome: { kind: 'locked', minutes: 1, justNow: false } },
+      { type: 'verified', outcome: { kind: 'busy' } },
     ],
     loadAccount: [
       {

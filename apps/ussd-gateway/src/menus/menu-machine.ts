@@ -39,6 +39,7 @@ export type Notice =
   | { kind: 'wrongPin'; attemptsLeft: number }
   /** A wrong PIN at log-in: worded so that it does not tell whether the Customer ID exists. */
   | { kind: 'wrongCredentials'; attemptsLeft: number }
+  | { kind: 'pinBusy' }
   | { kind: 'pinChanged' }
   | { kind: 'loggedOut' };
 
@@ -92,7 +93,9 @@ export type Effect =
 export type VerifyOutcome =
   | { kind: 'ok'; firstName: string }
   | { kind: 'wrong'; attemptsLeft: number }
-  | { kind: 'locked'; minutes: number; justNow: boolean };
+  | { kind: 'locked'; minutes: number; justNow: boolean }
+  /** Too many attempts on this Customer ID are being checked at this moment; this one was not (nor charged). */
+  | { kind: 'busy' };
 
 export type EffectResult =
   | { type: 'held'; heldPin: string }
@@ -314,6 +317,8 @@ function afterVerify(state: MenuState, outcome: VerifyOutcome): Step {
       return stay(state, { kind: 'wrongCredentials', attemptsLeft: outcome.attemptsLeft });
     case 'locked':
       return end(outcome.justNow ? { kind: 'lockedNow', minutes: outcome.minutes } : { kind: 'locked', minutes: outcome.minutes });
+    case 'busy':
+      return stay(state, { kind: 'pinBusy' });
   }
   return assertNever(outcome);
 }

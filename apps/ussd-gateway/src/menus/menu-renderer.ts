@@ -37,6 +37,8 @@ export function noticeText(notice: Notice): string {
       return `Wrong PIN. ${triesLeft(notice.attemptsLeft)}`;
     case 'wrongCredentials':
       return `Customer ID or PIN is wrong. ${triesLeft(notice.attemptsLeft)}`;
+    case 'pinBusy':
+      return 'Too many PIN attempts at once. Try again.';
     case 'pinChanged':
       return 'Your PIN has been changed.';
     case 'loggedOut':

@@ -7,7 +7,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - `ussd_pin_guards`: the PIN attempt counter and lock, per Customer ID *whether or not an account has it* (an
  *   unknown Customer ID must lock exactly like a known one, or the difference tells which ones exist). Attempts are
  *   tickets: `reserved_total` counts every attempt ever reserved, `cleared_through` the last one a right PIN (or a
- *   lock's end) cleared; the attempts that count are those in between.
+ *   lock's end) cleared; the attempts that count are those in between. The attempt that takes the last place
+ *   locks at once (`lock_pending` until its PIN is found wrong).
  * - `ussd_other_phone_logins`: who logged in to an account from a phone other than the account's, and when.
  *
  * The old counter columns of `ussd_accounts` are copied over and left in place, unread, while instances of the
@@ -34,6 +35,11 @@ export class IdempotentHopsAndPinGuards1764800000000 implements MigrationInterfa
         reserved_total bigint NOT NULL DEFAULT 0,
         cleared_through bigint NOT NULL DEFAULT 0,
         locked_until timestamptz,
+        -- The lock was set by the attempt that took the last place (lock_ticket), whose PIN is still being checked
+        -- (since locked_at): later attempts wait for its outcome instead of being told "locked" at once.
+        lock_pending boolean NOT NULL DEFAULT false,
+        lock_ticket bigint,
+        locked_at timestamptz,
         last_key varchar(64),
         last_ticket bigint,
         last_position integer,
