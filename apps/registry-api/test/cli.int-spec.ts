@@ -7,6 +7,9 @@ import { createDataSource } from '../src/database/data-source';
 
 // The CLI is a contract with the local stack and the benchmark: exact commands, exact stdout. It runs from dist/,
 // as they run it (the workspace is built before the test tiers run).
+// Each test starts one or more Node processes; on a loaded machine that alone can pass jest's 5 s default.
+jest.setTimeout(60_000);
+
 const CLI = join(__dirname, '..', 'dist', 'cli.js');
 
 interface Run {
