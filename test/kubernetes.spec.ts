@@ -278,11 +278,11 @@ function workloadsSelectedBy(overlay: Overlay, selector: LabelSelector | undefin
   return overlay.workloads.filter((workload) => selects(selector, workload.labels));
 }
 
-/** `"{service}"`-free PromQL → the metric names it reads (the prefixes of the families we chart or alert on). */
+/** The metric families a PromQL expression reads: the prefixes of those we chart or alert on, and `up{…}`. */
 function metricNames(expression: string): string[] {
-  return [
-    ...expression.matchAll(/\b((?:dmrv|nodejs|process|kube|container)_[a-z0-9_]+|up)\b(?=\s*[{[)]|\s*$)/g),
-  ].map(([, name]) => name!);
+  return [...expression.matchAll(/\b((?:dmrv|nodejs|process|kube|container)_[a-z0-9_]+|up(?=\s*\{))\b/g)].map(
+    ([, name]) => name!,
+  );
 }
 
 // --- the checks ----------------------------------------------------------------------------------------------------
@@ -481,9 +481,7 @@ describe('deploy/kubernetes', () => {
 
     it('hands secrets over as files from Secrets, never as values in a manifest', () => {
       const problems: string[] = [];
-      for (const workload of overlay.workloads.filter(
-        (w) => appOf(w) !== undefined || w.labels[NAME_LABEL] === 'postgres',
-      )) {
+      for (const workload of overlay.workloads) {
         for (const container of containersOf(workload.pod)) {
           for (const variable of container.env ?? []) {
             if (variable.valueFrom)
