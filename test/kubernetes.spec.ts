@@ -964,6 +964,32 @@ describe('deploy/kubernetes', () => {
         expect(problems).toEqual([]);
       });
 
+      it('opens the PostgreSQL connections docs/deployment.md budgets, at maxReplicas and during a rollout', () => {
+        const row = (app: string) =>
+          kubernetesChapter()
+            .split('\n')
+            .find((line) => line.startsWith(`| ${app} | up to \`DATABASE_POOL_SIZE\``))
+            ?.split('|')
+            .map((cell) => cell.trim());
+        for (const [app, listeners] of [
+          ['registry-api', 1],
+          ['ussd-gateway', 0],
+        ] as const) {
+          const server = servers.find((s) => appOf(s) === app)!;
+          const maxReplicas = (find(overlay, 'HorizontalPodAutoscaler', app)!.spec as { maxReplicas: number })
+            .maxReplicas;
+          const surge = (server.object.spec as { strategy: { rollingUpdate: { maxSurge: string } } }).strategy
+            .rollingUpdate.maxSurge;
+          const surged = maxReplicas + Math.ceil((maxReplicas * Number(surge.replace('%', ''))) / 100);
+          const pool = Number(effectiveEnv(overlay, mainContainer(server)).get('DATABASE_POOL_SIZE'));
+          const perPod = pool + listeners;
+          expect({ app, total: row(app)?.[4]?.split(';')[0] }).toEqual({
+            app,
+            total: `${maxReplicas * perPod} (${surged * perPod})`,
+          });
+        }
+      });
+
       it('runs at least three pods per service, spread over zones and nodes, with requests equal to limits', () => {
         for (const server of servers) {
           const hpa = find(overlay, 'HorizontalPodAutoscaler', server.object.metadata.name)!;
