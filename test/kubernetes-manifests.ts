@@ -123,24 +123,34 @@ export function refOf(object: K8sObject): string {
  * reads git-ignored files, which the copy gets from deploy/compose-secrets.sh (random values, as a developer's would
  * be), so the checks never depend on what lies in the working tree.
  */
-export function renderOverlays(): { overlays: Map<OverlayName, Overlay>; cleanup: () => void } {
+export function renderOverlays(): Map<OverlayName, Overlay> {
   const scratch = mkdtempSync(join(tmpdir(), 'dmrv-kubernetes-'));
-  const copy = join(scratch, 'kubernetes');
-  cpSync(KUBERNETES_DIR, copy, { recursive: true });
-  const devSecrets = join(copy, 'overlays', 'dev', 'secrets');
-  rmSync(devSecrets, { recursive: true, force: true });
-  mkdirSync(devSecrets);
-  execFileSync('sh', [join(REPO_ROOT, 'deploy', 'compose-secrets.sh'), devSecrets], { stdio: 'pipe' });
-  const overlays = new Map<OverlayName, Overlay>();
-  for (const name of OVERLAYS) {
-    const rendered = execFileSync('kubectl', ['kustomize', join(copy, 'overlays', name)], {
+  try {
+    const copy = join(scratch, 'kubernetes');
+    cpSync(KUBERNETES_DIR, copy, { recursive: true });
+    const devSecrets = join(copy, 'overlays', 'dev', 'secrets');
+    rmSync(devSecrets, { recursive: true, force: true });
+    mkdirSync(devSecrets);
+    execFileSync('sh', [join(REPO_ROOT, 'deploy', 'compose-secrets.sh'), devSecrets], { stdio: 'pipe' });
+    return new Map(OVERLAYS.map((name) => [name, renderOverlay(name, join(copy, 'overlays', name))]));
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+function renderOverlay(name: OverlayName, dir: string): Overlay {
+  let rendered: string;
+  try {
+    rendered = execFileSync('kubectl', ['kustomize', dir], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const objects = parseAllDocuments(rendered).map((document) => document.toJS() as K8sObject);
-    overlays.set(name, { name, objects, workloads: workloadsOf(objects) });
+  } catch (error) {
+    const { stderr, message } = error as { stderr?: string; message: string };
+    throw new Error(`kubectl kustomize deploy/kubernetes/overlays/${name} failed: ${stderr || message}`);
   }
-  return { overlays, cleanup: () => rmSync(scratch, { recursive: true, force: true }) };
+  const objects = parseAllDocuments(rendered).map((document) => document.toJS() as K8sObject);
+  return { name, objects, workloads: workloadsOf(objects) };
 }
 
 function workloadsOf(objects: K8sObject[]): Workload[] {

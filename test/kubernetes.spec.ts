@@ -288,12 +288,9 @@ function metricNames(expression: string): string[] {
 // --- the checks ----------------------------------------------------------------------------------------------------
 
 describe('deploy/kubernetes', () => {
-  const { overlays, cleanup } = renderOverlays();
+  const overlays = renderOverlays();
   const scratch = mkdtempSync(join(tmpdir(), 'dmrv-kubernetes-config-'));
-  afterAll(() => {
-    cleanup();
-    rmSync(scratch, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
   describe.each(OVERLAYS.map((name) => [name] as const))('overlay %s', (name) => {
     const overlay = overlays.get(name)!;
