@@ -1,4 +1,10 @@
-import { DynamicModule, InjectionToken, Module, ModuleMetadata, OptionalFactoryDependency } from '@nestjs/common';
+import {
+  DynamicModule,
+  InjectionToken,
+  Module,
+  ModuleMetadata,
+  OptionalFactoryDependency,
+} from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { HealthController } from './health.controller';
 import { DependencyProbe } from './probes';

@@ -57,7 +57,13 @@ describe('readiness probes against real and stopped dependencies', () => {
 
   it('reports Redis down when nothing listens on its port', async () => {
     const port = await freePort();
-    const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const redis = new Redis({
+      port,
+      host: '127.0.0.1',
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     const readiness = await readinessOf([redisProbe(redis)]);
     const body = await readiness.check();
     redis.disconnect();
@@ -66,7 +72,12 @@ describe('readiness probes against real and stopped dependencies', () => {
 
   it('reports a dependency that accepts connections but never answers as down after the probe deadline', async () => {
     const blackhole = await startBlackhole();
-    const redis = new Redis({ port: blackhole.port, host: '127.0.0.1', maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const redis = new Redis({
+      port: blackhole.port,
+      host: '127.0.0.1',
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     redis.on('error', () => undefined);
     const readiness = await readinessOf([redisProbe(redis, 'redis', 200)]);
     const body = await readiness.check();
@@ -78,7 +89,13 @@ describe('readiness probes against real and stopped dependencies', () => {
   it('is ok only when every dependency is up', async () => {
     const pg = pgRunner(TEST_PG_ADMIN_URL);
     const port = await freePort();
-    const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const redis = new Redis({
+      port,
+      host: '127.0.0.1',
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     const readiness = await readinessOf([postgresProbe(pg.run), redisProbe(redis)]);
     const body = await readiness.check();
     await pg.close();

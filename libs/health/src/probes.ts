@@ -14,20 +14,12 @@ export class ProbeTimeoutError extends Error {
   }
 }
 
-export async function withTimeout<T>(work: Promise<T>, timeoutMs: number, name: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ProbeTimeoutError(name, timeoutMs)), timeoutMs);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** PostgreSQL is ready when it runs a query, not merely when a pool object exists. */
-export function postgresProbe(run: (sql: string) => Promise<unknown>, name = 'database', timeoutMs?: number): DependencyProbe {
+export function postgresProbe(
+  run: (sql: string) => Promise<unknown>,
+  name = 'database',
+  timeoutMs?: number,
+): DependencyProbe {
   return {
     name,
     timeoutMs,
@@ -38,7 +30,11 @@ export function postgresProbe(run: (sql: string) => Promise<unknown>, name = 'da
 }
 
 /** Redis is ready when it answers PING with PONG. */
-export function redisProbe(client: { ping(): Promise<string> }, name = 'redis', timeoutMs?: number): DependencyProbe {
+export function redisProbe(
+  client: { ping(): Promise<string> },
+  name = 'redis',
+  timeoutMs?: number,
+): DependencyProbe {
   return {
     name,
     timeoutMs,

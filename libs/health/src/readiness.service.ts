@@ -1,7 +1,13 @@
 import { Inject, Injectable, ServiceUnavailableException } from '@nestjs/common';
-import { HealthCheckResult, HealthCheckService, HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
+import {
+  HealthCheckResult,
+  HealthCheckService,
+  HealthIndicatorResult,
+  HealthIndicatorService,
+} from '@nestjs/terminus';
 import type { DependencyReport, ReadinessBody } from '@dmrv/contracts';
-import { DependencyProbe, withTimeout } from './probes';
+import { withDeadline } from '@dmrv/deadline';
+import { DependencyProbe, ProbeTimeoutError } from './probes';
 
 export const HEALTH_PROBES = Symbol('HEALTH_PROBES');
 const DEFAULT_TIMEOUT_MS = 2000;
@@ -41,7 +47,12 @@ export class ReadinessService {
     const indicator = this.indicators.check(probe.name);
     const started = performance.now();
     try {
-      await withTimeout(probe.check(), probe.timeoutMs ?? DEFAULT_TIMEOUT_MS, probe.name);
+      const ms = probe.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+      await withDeadline(() => probe.check(), {
+        ms,
+        what: probe.name,
+        error: () => new ProbeTimeoutError(probe.name, ms),
+      });
       return indicator.up({ latencyMs: Math.round(performance.now() - started) });
     } catch (error) {
       return indicator.down({ latencyMs: Math.round(performance.now() - started), error: describe(error) });
