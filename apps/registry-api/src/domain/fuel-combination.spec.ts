@@ -1,4 +1,4 @@
-import { formatCombination, FuelCombinationError, parseCombination } from './fuel-combination';
+import { formatCombination, FuelCombinationError, isCanonicalCombination, parseCombination } from './fuel-combination';
 
 describe('fuel combinations', () => {
   it('writes fuels in the fixed order whatever order they come in', () => {
@@ -18,5 +18,12 @@ describe('fuel combinations', () => {
 
   it.each(['', ' + ', 'Wood', 'LPG + Coal'])('rejects %j', (input) => {
     expect(() => parseCombination(input)).toThrow(FuelCombinationError);
+  });
+
+  it('recognises a combination only as the API writes it', () => {
+    expect(isCanonicalCombination('LPG + Biomass')).toBe(true);
+    for (const value of ['Biomass + LPG', 'lpg + biomass', 'LPG+Biomass', 'LPG\u0000', '', 'Wood']) {
+      expect(isCanonicalCombination(value)).toBe(false);
+    }
   });
 });

@@ -28,3 +28,12 @@ export function parseCombination(value: string): string {
   }
   return formatCombination(fuels);
 }
+
+/** True for a combination exactly as `formatCombination` writes it (what a stove-stacking cursor carries). */
+export function isCanonicalCombination(value: string): boolean {
+  try {
+    return parseCombination(value) === value;
+  } catch {
+    return false;
+  }
+}

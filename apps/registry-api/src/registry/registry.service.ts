@@ -8,8 +8,9 @@ import type {
   StoveStacking,
 } from '@dmrv/contracts';
 import { InvalidInputError, NotFoundError } from '@dmrv/errors';
+import { isCalendarDate, isEpochMicroseconds, isPlainText } from '../domain/calendar';
 import { CursorFormatError, CursorKey, decodeCursor, encodeCursor } from '../domain/cursor';
-import { parseCombination } from '../domain/fuel-combination';
+import { isCanonicalCombination, parseCombination } from '../domain/fuel-combination';
 import { parsePeriod } from '../domain/period';
 import { CollectionParams, DEFAULT_LIMIT } from './dto/registry-queries';
 import { RecordFilters } from './record-query';
@@ -72,10 +73,10 @@ export class RegistryService {
   /** The distribution, in name order: counts change as households join, names do not, so pages stay stable. */
   async stoveStackingPage(scope: AggregateScope, limit = DEFAULT_LIMIT, cursor?: string): Promise<CollectionPage<StoveStacking>> {
     await this.assertScope(scope);
-    const after = cursor === undefined ? null : this.decode(cursor, 1);
+    const after = cursor === undefined ? null : this.decodeCombinationCursor(cursor);
     const combinations = (await this.repository.combinations(scope)).sort((a, b) => (a.combination < b.combination ? -1 : 1));
     const total = combinations.reduce((sum, entry) => sum + entry.households, 0);
-    const remaining = after ? combinations.filter((entry) => entry.combination > String(after[0])) : combinations;
+    const remaining = after === null ? combinations : combinations.filter((entry) => entry.combination > after);
     const page = remaining.slice(0, limit);
     const hasMore = remaining.length > limit;
     return {
@@ -168,17 +169,30 @@ export class RegistryService {
     return { selectors, projectId: request.project_id, from: period?.start, to: period?.end };
   }
 
-  /** A cursor that decodes but whose parts do not fit the resource's key is as bad as one that does not decode. */
-  /** A record cursor is `[date, id, total]`: the key of the last row read and the total of the first page. */
+  /**
+   * A record cursor is `[date, id, total]`: the key of the last row read and the total of the first page. One that
+   * decodes but holds a key this collection cannot have (a day that does not exist, a NUL, an instant outside the
+   * years 0001–9999, a negative count) is as bad as one that does not decode, and is refused before any SQL runs.
+   */
   private decodeRecordCursor(resource: RecordResource<unknown>, cursor: string): { key: CursorKey; total: number } {
     const decoded = this.decode(cursor, 3);
-    const [date, id] = decoded.slice(0, 2).map(String) as [string, string];
-    const total = decoded[2];
-    const dateOk = resource.dateType === 'date' ? /^\d{4}-\d{2}-\d{2}$/.test(date) : /^-?\d{1,18}$/.test(date);
-    const idOk = resource.idType === 'bigint' ? /^\d{1,18}$/.test(id) : id.length > 0;
+    const [date, id, total] = decoded as [unknown, unknown, unknown];
+    const dateOk =
+      typeof date === 'string' && (resource.dateType === 'date' ? isCalendarDate(date) : isEpochMicroseconds(date));
+    const idOk =
+      typeof id === 'string' && (resource.idType === 'bigint' ? /^\d{1,18}$/.test(id) : id.length > 0 && isPlainText(id));
     const totalOk = typeof total === 'number' && Number.isSafeInteger(total) && total >= 0;
     if (!dateOk || !idOk || !totalOk) throw new InvalidInputError('cursor is not a cursor of this collection');
-    return { key: decoded.slice(0, 2), total };
+    return { key: [date, id], total };
+  }
+
+  /** A stove-stacking cursor is `[combination]`, written as the service writes combinations. */
+  private decodeCombinationCursor(cursor: string): string {
+    const [combination] = this.decode(cursor, 1);
+    if (typeof combination !== 'string' || !isCanonicalCombination(combination)) {
+      throw new InvalidInputError('cursor is not a cursor of this collection');
+    }
+    return combination;
   }
 
   private decode(cursor: string, arity: number): CursorKey {

@@ -1,13 +1,8 @@
 import { Transform } from 'class-transformer';
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
+import { isCalendarDate, isPlainText, isTimestamp } from '../../domain/calendar';
 import { parseCombination } from '../../domain/fuel-combination';
 import { parsePeriod } from '../../domain/period';
-
-function isCalendarDate(value: unknown): boolean {
-  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-}
 
 function rule(name: string, test: (value: unknown) => boolean, message: (args: ValidationArguments) => string) {
   return (options?: ValidationOptions): PropertyDecorator =>
@@ -21,7 +16,18 @@ function rule(name: string, test: (value: unknown) => boolean, message: (args: V
       });
 }
 
-export const IsCalendarDate = rule('isCalendarDate', isCalendarDate, (args) => `${args.property} must be a date YYYY-MM-DD`);
+export const IsCalendarDate = rule(
+  'isCalendarDate',
+  (value) => typeof value === 'string' && isCalendarDate(value),
+  (args) => `${args.property} must be a date YYYY-MM-DD`,
+);
+
+/** Free-text filters (region, transfer parties): PostgreSQL text cannot hold a NUL, and no name holds a control character. */
+export const IsPlainText = rule(
+  'isPlainText',
+  (value) => typeof value === 'string' && isPlainText(value),
+  (args) => `${args.property} must be text without control characters`,
+);
 
 export const IsPeriod = rule(
   'isPeriod',
@@ -53,10 +59,7 @@ export const IsFuelCombination = rule(
 
 export const IsUtcDateTime = rule(
   'isUtcDateTime',
-  (value) =>
-    typeof value === 'string' &&
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) &&
-    !Number.isNaN(new Date(value).getTime()),
+  (value) => typeof value === 'string' && isTimestamp(value),
   (args) => `${args.property} must be an ISO 8601 date-time with a time zone (e.g. 2024-01-01T00:00:00Z)`,
 );
 

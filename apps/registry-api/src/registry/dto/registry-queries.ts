@@ -1,6 +1,6 @@
 import { REGISTRY_PAGE_LIMIT_DEFAULT, REGISTRY_PAGE_LIMIT_MAX } from '@dmrv/contracts';
 import { IsDefined, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { IsCalendarDate, IsFuelCombination, IsPeriod, IsUtcDateTime, ToInteger } from './query-validators';
+import { IsCalendarDate, IsFuelCombination, IsPeriod, IsPlainText, IsUtcDateTime, ToInteger } from './query-validators';
 
 // Query parameters of every endpoint. The global pipe rejects any parameter not declared here (400 naming it):
 // integrators complain most about filters that are silently ignored.
@@ -18,6 +18,8 @@ export class ProjectScopedQuery {
 
 export class HouseholdStatsQuery extends ProjectScopedQuery {
   @IsOptional()
+  // Checked last (decorators register bottom-up): a non-string is reported as such, not as a control character.
+  @IsPlainText()
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
@@ -90,8 +92,8 @@ export class CreditIdQuery extends RecordQuery {
 }
 
 export class TransferQuery extends CreditIdQuery {
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200) sender?: string;
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200) recipient?: string;
+  @IsOptional() @IsPlainText() @IsString() @IsNotEmpty() @MaxLength(200) sender?: string;
+  @IsOptional() @IsPlainText() @IsString() @IsNotEmpty() @MaxLength(200) recipient?: string;
 }
 
 export class FuelPurchaseQuery extends RecordQuery {
