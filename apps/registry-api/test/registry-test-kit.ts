@@ -25,7 +25,11 @@ export function changesApplied(app: NestFastifyApplication): Promise<void> {
   return app.get(ChangeListener).synchronize();
 }
 
-export async function get(app: NestFastifyApplication, url: string, headers: Record<string, string> = {}): Promise<TestResponse> {
+export async function get(
+  app: NestFastifyApplication,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<TestResponse> {
   const response = await app.inject({ method: 'GET', url, headers });
   return {
     statusCode: response.statusCode,
@@ -41,22 +45,52 @@ function closeObjects(schema: unknown): unknown {
   if (!schema || typeof schema !== 'object') return schema;
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) copy[key] = closeObjects(value);
-  if (copy.type === 'object' && copy.properties && copy.additionalProperties === undefined) copy.additionalProperties = false;
+  if (copy.type === 'object' && copy.properties && copy.additionalProperties === undefined)
+    copy.additionalProperties = false;
   return copy;
 }
 
-/** Validators for the schemas of the OpenAPI document the service serves (not a copy the test keeps). */
-export function schemaValidators(document: { components: { schemas: Record<string, unknown> } }): (name: string) => ValidateFunction {
+/** Points the document's local `$ref`s at the copy registered in Ajv under the id `openapi`. */
+function anchorRefs(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(anchorRefs);
+  if (!schema || typeof schema !== 'object') return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    copy[key] =
+      key === '$ref' && typeof value === 'string' && value.startsWith('#/')
+        ? `openapi${value}`
+        : anchorRefs(value);
+  }
+  return copy;
+}
+
+/**
+ * Validators for schemas of the OpenAPI document the service serves (not a copy the test keeps): by component name,
+ * or any schema as a response declares it (a `$ref` or written inline).
+ */
+export function openApiValidators(document: { components: { schemas: Record<string, unknown> } }): {
+  named(name: string): ValidateFunction;
+  schema(schema: object): ValidateFunction;
+} {
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats(ajv);
   ajv.addSchema({ $id: 'openapi', components: closeObjects(document.components) as object });
   const cache = new Map<string, ValidateFunction>();
-  return (name) => {
-    let validate = cache.get(name);
+  const compile = (schema: object): ValidateFunction => {
+    const key = JSON.stringify(schema);
+    let validate = cache.get(key);
     if (!validate) {
-      validate = ajv.compile({ $ref: `openapi#/components/schemas/${name}` });
-      cache.set(name, validate);
+      validate = ajv.compile(anchorRefs(closeObjects(schema)) as object);
+      cache.set(key, validate);
     }
     return validate;
   };
+  return { named: (name) => compile({ $ref: `#/components/schemas/${name}` }), schema: compile };
+}
+
+/** Validators for the named schemas of the OpenAPI document the service serves. */
+export function schemaValidators(document: {
+  components: { schemas: Record<string, unknown> };
+}): (name: string) => ValidateFunction {
+  return openApiValidators(document).named;
 }

@@ -25,8 +25,8 @@ export function isCalendarDate(value: string): boolean {
 
 /**
  * An RFC 3339 date-time with its offset (`2024-01-01T00:00:00Z`, `2024-01-01T02:00+02:00`; seconds and up to six
- * fraction digits optional): a real calendar day in 0001–9999, hours 00–23, minutes and seconds 00–59, offsets up to
- * ±23:59.
+ * fraction digits optional): a real calendar day in 0001–9999, hours 00–23, minutes and seconds 00–59. Offsets go up
+ * to ±15:59, the most PostgreSQL accepts (RFC 3339 allows ±23:59; real zones span −12:00…+14:00).
  */
 export function isTimestamp(value: string): boolean {
   const match = DATE_TIME.exec(value);
@@ -37,7 +37,7 @@ export function isTimestamp(value: string): boolean {
     Number(hour) <= 23 &&
     Number(minute) <= 59 &&
     Number(second) <= 59 &&
-    Number(offsetHours) <= 23 &&
+    Number(offsetHours) <= 15 &&
     Number(offsetMinutes) <= 59
   );
 }
