@@ -7,11 +7,15 @@ import { AppModule } from './app.module';
 import { apiBasePath, RegistryConfig } from './config/registry.config';
 import { DeclaredQueryParametersPipe } from './http/declared-query-parameters.pipe';
 import { registerHttpCaching } from './http/http-cache';
+import { renderRegistryError } from './http/registry-error-renderer';
 import { OPENAPI_DOCUMENT } from './openapi/system.controller';
 
 export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<StartedService & { config: RegistryConfig }> {
   const config = loadConfig('registry-api', RegistryConfig, env);
-  const app = await createHttpApp(AppModule.forRoot(config), { trustProxy: trustedProxies(config) });
+  const app = await createHttpApp(AppModule.forRoot(config), {
+    trustProxy: trustedProxies(config),
+    errorRenderer: renderRegistryError,
+  });
   const basePath = apiBasePath(config);
   // Probes stay at the root: orchestrators should not need to know the public prefix.
   app.setGlobalPrefix(basePath.slice(1), {

@@ -562,7 +562,8 @@ describe('registry-api failed-authentication limit', () => {
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toEqual({ message: expect.stringMatching(/Too many failed authentication attempts/) as string });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    // The same address, even with good credentials, waits out the window: a guesser cannot tell a hit from a miss.
+    // The same address, even with good credentials, waits out the window: a guesser cannot tell a hit from a miss
+    // (a client that had authenticated with this process before would pass: its secret needs no hash).
     expect((await get(app, '/v1/households/stats', { authorization: basicAuth(fixture.client) })).statusCode).toBe(429);
     // Requests without credentials cost nothing and still get the plain 401 challenge.
     expect((await get(app, '/v1/households/stats')).statusCode).toBe(401);

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { HealthController } from '@dmrv/health';
 import { setAccessLogClientId } from '@dmrv/http-kit';
 import { AuthService, TooManyFailuresError } from './auth.service';
+import { AuthenticationBusyError } from './hash-gate';
 import { IS_PUBLIC } from './public.decorator';
 
 export interface AuthenticatedRequest {
@@ -32,7 +33,7 @@ export class ApiClientGuard implements CanActivate {
       request.apiClientId = await this.auth.authenticate(Array.isArray(header) ? header[0] : header, request.ip);
       setAccessLogClientId(request, request.apiClientId);
     } catch (error) {
-      if (error instanceof TooManyFailuresError) {
+      if (error instanceof TooManyFailuresError || error instanceof AuthenticationBusyError) {
         context.switchToHttp().getResponse<HeaderSettable>().header('retry-after', String(error.retryAfterSeconds));
       }
       throw error;

@@ -120,4 +120,33 @@ describe('AuthService with the in-memory client cache', () => {
     expect(verify).not.toHaveBeenCalled();
     expect(table.findActive).not.toHaveBeenCalled();
   });
+
+  it('lets a client that has proven its secret through without a hash, whatever its address failed meanwhile', async () => {
+    cache.trust();
+    await auth.authenticate(bearer(known.clientId, known.secret), '10.0.3.1');
+    for (let i = 0; i < 3; i += 1) {
+      await expect(
+        auth.authenticate(bearer(known.clientId, 'x'.repeat(43)), '10.0.3.1'),
+      ).rejects.toMatchObject(REFUSED);
+    }
+    verify.mockClear();
+    await expect(auth.authenticate(bearer(known.clientId, known.secret), '10.0.3.1')).resolves.toBe(
+      known.clientId,
+    );
+    expect(verify).not.toHaveBeenCalled();
+  });
+
+  it('hashes identical concurrent attempts once and counts every failure among them', async () => {
+    cache.trust();
+    const wrong = bearer(known.clientId, 'y'.repeat(43));
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 5 }, () => auth.authenticate(wrong, '10.0.4.1')),
+    );
+    expect(verify).toHaveBeenCalledTimes(1);
+    expect(
+      attempts.map((attempt) =>
+        attempt.status === 'rejected' ? (attempt.reason as { status: number }).status : 200,
+      ),
+    ).toEqual([401, 401, 401, 429, 429]);
+  });
 });

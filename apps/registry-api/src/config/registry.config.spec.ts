@@ -38,3 +38,23 @@ describe('RegistryConfig: aggregate cache', () => {
     expect(problems({ ...base, ...env })).toEqual(variables);
   });
 });
+
+describe('RegistryConfig: authentication limits', () => {
+  it('limits failures per address and client id, per address, and the hashes at once', () => {
+    expect(loadConfig('registry-api', RegistryConfig, base)).toMatchObject({
+      AUTH_FAILURES_PER_MINUTE: 30,
+      AUTH_ADDRESS_FAILURES_PER_MINUTE: 120,
+      AUTH_HASH_CONCURRENCY: 2,
+      AUTH_HASH_QUEUE: 16,
+    });
+  });
+
+  it.each([
+    [{ AUTH_ADDRESS_FAILURES_PER_MINUTE: '-1' }, ['AUTH_ADDRESS_FAILURES_PER_MINUTE']],
+    [{ AUTH_HASH_CONCURRENCY: '0' }, ['AUTH_HASH_CONCURRENCY']],
+    [{ AUTH_HASH_CONCURRENCY: '17' }, ['AUTH_HASH_CONCURRENCY']],
+    [{ AUTH_HASH_QUEUE: 'lots' }, ['AUTH_HASH_QUEUE']],
+  ])('refuses %j', (env, variables) => {
+    expect(problems({ ...base, ...env })).toEqual(variables);
+  });
+});

@@ -30,11 +30,34 @@ export class RegistryConfig extends BaseServiceConfig {
   @Min(0)
   RATE_LIMIT_PER_MINUTE = 1200;
 
-  /** Failed authentications (wrong or revoked credentials) per minute and address before 429; 0 turns it off. */
+  /**
+   * Failed authentications (wrong, unknown or revoked credentials) per minute from one address with one client id
+   * before that pair gets 429 without hashing; 0 turns this limit off.
+   */
   @AsInteger()
   @IsInt()
   @Min(0)
   AUTH_FAILURES_PER_MINUTE = 30;
+
+  /** Failed authentications per minute from one address over all client ids before it gets 429; 0 turns it off. */
+  @AsInteger()
+  @IsInt()
+  @Min(0)
+  AUTH_ADDRESS_FAILURES_PER_MINUTE = 120;
+
+  /** Secret hashes (scrypt, ~60 ms of a libuv thread each) run at once; libuv has four threads. */
+  @AsInteger()
+  @IsInt()
+  @Min(1)
+  @Max(16)
+  AUTH_HASH_CONCURRENCY = 2;
+
+  /** Authentications allowed to wait for a hash; beyond that a request is answered 503 with Retry-After at once. */
+  @AsInteger()
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
+  AUTH_HASH_QUEUE = 16;
 
   /** `Cache-Control: private, max-age=N` on every 200. */
   @AsInteger()
