@@ -9,8 +9,9 @@ import { LoggingModule } from '@dmrv/logging';
 import { ApiClientGuard } from './auth/api-client.guard';
 import { AuthModule } from './auth/auth.module';
 import { RateLimitGuard } from './auth/rate-limit.guard';
-import { apiBasePath, RegistryConfig } from './config/registry.config';
+import { apiBasePath, connectionLimits, RegistryConfig } from './config/registry.config';
 import { DatabaseChangesModule } from './database/database-changes.module';
+import { DatabaseModule } from './database/database.module';
 import { dataSourceOptions } from './database/data-source';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { OPENAPI_DOCUMENT, SystemController } from './openapi/system.controller';
@@ -23,7 +24,10 @@ export class AppModule {
       module: AppModule,
       imports: [
         LoggingModule.forRoot({ service: 'registry-api', level: config.LOG_LEVEL, pretty: config.LOG_PRETTY }),
-        TypeOrmModule.forRoot({ ...dataSourceOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE), migrations: [] }),
+        TypeOrmModule.forRoot({
+          ...dataSourceOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE, connectionLimits(config)),
+          migrations: [],
+        }),
         HealthModule.forRoot({
           service: 'registry-api',
           inject: [DataSource],
@@ -35,6 +39,7 @@ export class AppModule {
           // Not the default storage: it keeps a timer per hit and stalls the service under sustained load.
           storage: new MemoryRateLimitStorage(),
         }),
+        DatabaseModule,
         DatabaseChangesModule.forRoot(config),
         AuthModule.forRoot(config),
         RegistryModule.forRoot(config),

@@ -1,7 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { RegistryConfig } from '../config/registry.config';
 import { API_CLIENT_CHANNEL, ChangeListener } from '../database/change-listener';
-import { SqlReader } from '../database/sql-reader';
 import { ApiClientCache } from './api-client-cache';
 import { ApiClientsRepository } from './api-clients.repository';
 import { AuthService } from './auth.service';
@@ -24,7 +23,6 @@ export class AuthModule {
       module: AuthModule,
       providers: [
         { provide: RegistryConfig, useValue: config },
-        SqlReader,
         ApiClientsRepository,
         {
           provide: ApiClientCache,

@@ -58,3 +58,22 @@ describe('RegistryConfig: authentication limits', () => {
     expect(problems({ ...base, ...env })).toEqual(variables);
   });
 });
+
+describe('RegistryConfig: database connection limits', () => {
+  it('bounds connecting and querying at 5 s and probes idle connections after 10 s by default', () => {
+    expect(loadConfig('registry-api', RegistryConfig, base)).toMatchObject({
+      DATABASE_CONNECT_TIMEOUT_MS: 5000,
+      DATABASE_QUERY_TIMEOUT_MS: 5000,
+      DATABASE_KEEPALIVE_IDLE_MS: 10_000,
+    });
+  });
+
+  it.each([
+    [{ DATABASE_CONNECT_TIMEOUT_MS: '0' }, ['DATABASE_CONNECT_TIMEOUT_MS']],
+    [{ DATABASE_QUERY_TIMEOUT_MS: '50' }, ['DATABASE_QUERY_TIMEOUT_MS']],
+    [{ DATABASE_QUERY_TIMEOUT_MS: 'forever' }, ['DATABASE_QUERY_TIMEOUT_MS']],
+    [{ DATABASE_KEEPALIVE_IDLE_MS: '999' }, ['DATABASE_KEEPALIVE_IDLE_MS']],
+  ])('refuses %j', (env, variables) => {
+    expect(problems({ ...base, ...env })).toEqual(variables);
+  });
+});

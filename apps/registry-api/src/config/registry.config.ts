@@ -1,5 +1,6 @@
 import { IsDefined, IsInt, IsString, Matches, Max, Min } from 'class-validator';
 import { AsInteger, BaseServiceConfig } from '@dmrv/config';
+import type { ConnectionLimits } from '../database/data-source';
 
 export class RegistryConfig extends BaseServiceConfig {
   @AsInteger()
@@ -18,6 +19,30 @@ export class RegistryConfig extends BaseServiceConfig {
   @Min(1)
   @Max(200)
   DATABASE_POOL_SIZE = 10;
+
+  /** How long opening a database connection, or waiting for a free one in the pool, may take before a 503. */
+  @AsInteger()
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  DATABASE_CONNECT_TIMEOUT_MS = 5000;
+
+  /**
+   * The longest a query may run: PostgreSQL cancels it then (`statement_timeout`), and the service stops waiting for
+   * an answer one second later (a connection that went silent) and drops it. Either way the request gets a 503.
+   */
+  @AsInteger()
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  DATABASE_QUERY_TIMEOUT_MS = 5000;
+
+  /** TCP keepalive on database connections: idle time before the first probe. */
+  @AsInteger()
+  @IsInt()
+  @Min(1000)
+  @Max(7_200_000)
+  DATABASE_KEEPALIVE_IDLE_MS = 10_000;
 
   /** Put before `/v1`, e.g. `/emerging-platform` as upstream had it. Empty: the API lives at `/v1`. */
   @IsString()
@@ -87,4 +112,13 @@ export class RegistryConfig extends BaseServiceConfig {
 
 export function apiBasePath(config: RegistryConfig): string {
   return `${config.API_BASE_PATH_PREFIX}/v1`;
+}
+
+/** The service's database connection limits (the CLI's migrations and seeding run without them). */
+export function connectionLimits(config: RegistryConfig): ConnectionLimits {
+  return {
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
+    keepAliveIdleMs: config.DATABASE_KEEPALIVE_IDLE_MS,
+  };
 }

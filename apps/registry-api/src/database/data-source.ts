@@ -11,7 +11,34 @@ export const ENTITIES = [...REGISTRY_ENTITIES, ApiClientEntity];
 // Listed explicitly rather than globbed: the same list works from ts-jest sources and from dist/.
 export const MIGRATIONS = [RegistrySchema1732240000000, TouchUpdatedAt1732240100000, ChangeNotifications1732240200000, ReadingNaturalKey1732240300000];
 
-export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
+/** How long the service lets a database connection take to open, a query to run, and a connection sit idle unprobed. */
+export interface ConnectionLimits {
+  connectTimeoutMs: number;
+  queryTimeoutMs: number;
+  keepAliveIdleMs: number;
+}
+
+/** How much longer than the server's statement_timeout the client waits before it declares the connection silent. */
+export const SILENT_CONNECTION_GRACE_MS = 1000;
+
+/**
+ * node-postgres options that bound every wait on a connection, for the pool and the change listener alike. The
+ * server cancels a statement at `statement_timeout`; the client gives up `SILENT_CONNECTION_GRACE_MS` later
+ * (`query_timeout`), which only happens when the connection stopped answering (a peer gone without a reset), and
+ * the pool then drops that connection. TCP keepalive lets the OS notice such a peer on an idle connection.
+ */
+export function connectionOptions(limits: ConnectionLimits): Record<string, unknown> {
+  return {
+    connectionTimeoutMillis: limits.connectTimeoutMs,
+    statement_timeout: limits.queryTimeoutMs,
+    query_timeout: limits.queryTimeoutMs + SILENT_CONNECTION_GRACE_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: limits.keepAliveIdleMs,
+  };
+}
+
+/** Without `limits` (the CLI: migrations, seeding, refreshes) statements may run as long as they need. */
+export function dataSourceOptions(url: string, poolSize = 10, limits?: ConnectionLimits): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -20,7 +47,7 @@ export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions
     migrationsTableName: MIGRATIONS_TABLE,
     synchronize: false,
     migrationsRun: false,
-    extra: { max: poolSize, connectionTimeoutMillis: 5000 },
+    extra: { max: poolSize, connectionTimeoutMillis: 5000, ...(limits ? connectionOptions(limits) : {}) },
   };
 }
 

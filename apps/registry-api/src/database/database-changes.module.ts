@@ -2,13 +2,14 @@ import { DynamicModule, Logger, Module, OnApplicationBootstrap, OnModuleDestroy 
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { RegistryConfig } from '../config/registry.config';
+import { connectionLimits, RegistryConfig } from '../config/registry.config';
 import {
   API_CLIENT_CHANNEL,
   ChangeListener,
   LISTENER_APPLICATION_NAME,
   ROLLUP_CHANNEL,
 } from './change-listener';
+import { connectionOptions } from './data-source';
 
 /** The one LISTEN connection of the process, shared by the API-client and aggregate caches. */
 @Module({})
@@ -30,13 +31,16 @@ export class DatabaseChangesModule implements OnApplicationBootstrap, OnModuleDe
                 new Client({
                   connectionString: config.DATABASE_URL,
                   application_name: LISTENER_APPLICATION_NAME,
-                  connectionTimeoutMillis: 5000,
-                  keepAlive: true,
+                  // Every statement on it (LISTEN, probes, heartbeats) ends in time, even on a connection gone silent.
+                  ...connectionOptions(connectionLimits(config)),
                 }),
               notifyFromPool: async (channel, payload) => {
                 await dataSource.query('SELECT pg_notify($1, $2)', [channel, payload]);
               },
               logger: new Logger('ChangeListener'),
+              // A connection that died without a reset is noticed within three query timeouts (15 s by default).
+              heartbeatMs: 2 * config.DATABASE_QUERY_TIMEOUT_MS,
+              heartbeatTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
             }),
         },
       ],

@@ -317,7 +317,11 @@ const errorResponse = (description: string): Json => ({ description, content: js
 const EXTENSION_RESPONSES: Record<string, Json> = {
   '304': { description: 'Not modified: the If-None-Match tag still matches', ...EXT },
   '404': { ...errorResponse('A selector or filter names nothing that exists'), ...EXT },
-  '429': { ...errorResponse('The client exceeded its rate limit; see Retry-After'), ...EXT },
+  '429': { ...errorResponse('The client exceeded its rate limit, or its address its failed authentications; see Retry-After'), ...EXT },
+  '503': {
+    ...errorResponse('The database is unavailable, or too many authentications are in progress (then with Retry-After); retry later'),
+    ...EXT,
+  },
 };
 
 const PAGING_PARAMETERS = [

@@ -2,7 +2,6 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RegistryConfig } from '../config/registry.config';
 import { ChangeListener, ROLLUP_CHANNEL } from '../database/change-listener';
-import { SqlReader } from '../database/sql-reader';
 import { AggregateAnswers, AggregateCache } from './aggregate-cache';
 import { REGISTRY_ENTITIES } from './entities/registry.entities';
 import { RegistryController } from './registry.controller';
@@ -30,7 +29,6 @@ export class RegistryModule {
       imports: [TypeOrmModule.forFeature(REGISTRY_ENTITIES)],
       controllers: [RegistryController],
       providers: [
-        SqlReader,
         RegistryService,
         RegistryRepository,
         {
