@@ -5,7 +5,6 @@ import { loadConfig, trustedProxies } from '@dmrv/config';
 import { createHttpApp, StartedService, strictValidationPipe } from '@dmrv/http-kit';
 import { AppModule } from './app.module';
 import { apiBasePath, RegistryConfig } from './config/registry.config';
-import { DeclaredQueryParametersPipe } from './http/declared-query-parameters.pipe';
 import { registerHttpCaching } from './http/http-cache';
 import { renderRegistryError } from './http/registry-error-renderer';
 import { OPENAPI_DOCUMENT } from './openapi/system.controller';
@@ -24,7 +23,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       { path: 'health/live', method: RequestMethod.GET },
     ],
   });
-  app.useGlobalPipes(new DeclaredQueryParametersPipe(), strictValidationPipe());
+  app.useGlobalPipes(strictValidationPipe());
   registerHttpCaching(app.getHttpAdapter().getInstance(), config.CACHE_MAX_AGE_SECONDS);
   SwaggerModule.setup(`${basePath}/api-docs`, app, app.get<OpenAPIObject>(OPENAPI_DOCUMENT), {
     raw: false,

@@ -33,6 +33,9 @@ function cli(args: string[], env: Record<string, string | undefined>): Promise<R
   });
 }
 
+// Every test starts one or more Node processes: a failure bound for a loaded machine, not a speed claim.
+jest.setTimeout(60_000);
+
 describe('registry-api CLI (dist/cli.js)', () => {
   let database: TestDatabase;
   let env: Record<string, string>;
@@ -96,8 +99,7 @@ describe('registry-api CLI (dist/cli.js)', () => {
     expect(await cli(['clients', 'revoke', credentials.client_id!], env)).toMatchObject({ code: 1 });
     const after = JSON.parse((await cli(['clients', 'list', '--json'], env)).stdout) as Array<Record<string, unknown>>;
     expect(after.find((client) => client.client_id === credentials.client_id)!.revoked_at).toEqual(expect.any(String));
-    // Seven Node processes in a row: a failure bound for a loaded machine, like the seed test's.
-  }, 60_000);
+  });
 
   it.each([
     [[], /no command given/],
