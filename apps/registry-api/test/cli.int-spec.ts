@@ -33,9 +33,6 @@ function cli(args: string[], env: Record<string, string | undefined>): Promise<R
   });
 }
 
-// Every test starts one or more Node processes: a failure bound for a loaded machine, not a speed claim.
-jest.setTimeout(60_000);
-
 describe('registry-api CLI (dist/cli.js)', () => {
   let database: TestDatabase;
   let env: Record<string, string>;
