@@ -1,5 +1,5 @@
-import { IsBoolean, IsIn, IsInt, IsString, Max, Min, MinLength } from 'class-validator';
-import { AsBoolean, AsInteger, AsList } from './transforms';
+import { IsBoolean, IsIn, IsString, MinLength } from 'class-validator';
+import { AsBoolean, AsList, IntegerVariable } from './transforms';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -11,10 +11,7 @@ export class BaseServiceConfig {
   @MinLength(1)
   NODE_ENV = 'development';
 
-  @AsInteger()
-  @IsInt()
-  @Min(1)
-  @Max(65535)
+  @IntegerVariable({ min: 1, max: 65535 })
   PORT = 3000;
 
   @IsString()
@@ -37,10 +34,7 @@ export class BaseServiceConfig {
    * With TRUST_PROXY_ENABLED: how many proxies in front of us append to X-Forwarded-For. The client address is the
    * entry that many hops from the right; entries further left are whatever the client sent and are never trusted.
    */
-  @AsInteger()
-  @IsInt()
-  @Min(1)
-  @Max(10)
+  @IntegerVariable({ min: 1, max: 10 })
   TRUST_PROXY_HOPS = 1;
 
   /** With TRUST_PROXY_ENABLED: trust exactly these proxy addresses/CIDRs instead of a hop count. */
@@ -49,9 +43,7 @@ export class BaseServiceConfig {
   TRUSTED_PROXY_CIDRS: string[] = [];
 
   /** How long in-flight requests may take to finish after SIGTERM before the process exits anyway. */
-  @AsInteger()
-  @IsInt()
-  @Min(0)
+  @IntegerVariable({ min: 0 })
   SHUTDOWN_GRACE_MS = 10_000;
 }
 

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IsDefined, IsInt, IsString, Length, Min } from 'class-validator';
-import { AsInteger, AsList } from './transforms';
+import { AsInteger, AsList, IntegerVariable } from './transforms';
+import { DatabaseConfig } from './database.config';
 import { BaseServiceConfig } from './base-service.config';
 import { ConfigValidationError, loadConfig, readVariable } from './load-config';
 import { trustedProxies } from './base-service.config';
@@ -27,7 +28,11 @@ const validSecret = 'a'.repeat(64);
 
 describe('loadConfig', () => {
   it('applies defaults and converts strings to typed values', () => {
-    const config = loadConfig('sample', SampleConfig, { SECRET_KEY: validSecret, PORT: '8080', ALLOWED: 'a, b,,c' });
+    const config = loadConfig('sample', SampleConfig, {
+      SECRET_KEY: validSecret,
+      PORT: '8080',
+      ALLOWED: 'a, b,,c',
+    });
     expect(config.PORT).toBe(8080);
     expect(config.WORKERS).toBe(4);
     expect(config.ALLOWED).toEqual(['a', 'b', 'c']);
@@ -206,7 +211,8 @@ describe('variables read from files (X_FILE)', () => {
 });
 
 describe('trustedProxies', () => {
-  const load = (env: Record<string, string>) => loadConfig('sample', SampleConfig, { SECRET_KEY: validSecret, ...env });
+  const load = (env: Record<string, string>) =>
+    loadConfig('sample', SampleConfig, { SECRET_KEY: validSecret, ...env });
 
   it('trusts nothing unless enabled', () => {
     expect(trustedProxies(load({ TRUSTED_PROXY_CIDRS: '10.0.0.0/8' }))).toBe(false);
@@ -218,9 +224,40 @@ describe('trustedProxies', () => {
   });
 
   it('trusts exactly the listed proxies when given', () => {
-    expect(trustedProxies(load({ TRUST_PROXY_ENABLED: 'true', TRUSTED_PROXY_CIDRS: '10.0.0.0/8, 192.168.1.1' }))).toEqual([
-      '10.0.0.0/8',
-      '192.168.1.1',
-    ]);
+    expect(
+      trustedProxies(load({ TRUST_PROXY_ENABLED: 'true', TRUSTED_PROXY_CIDRS: '10.0.0.0/8, 192.168.1.1' })),
+    ).toEqual(['10.0.0.0/8', '192.168.1.1']);
+  });
+});
+
+describe('IntegerVariable and DatabaseConfig', () => {
+  class RangedConfig extends DatabaseConfig {
+    @IntegerVariable({ min: 2, max: 5 })
+    WORKERS = 3;
+  }
+  const url = 'postgres://app@db:5432/app';
+
+  it('converts and checks the range in one decorator', () => {
+    expect(loadConfig('ranged', RangedConfig, { DATABASE_URL: url, WORKERS: '4' }).WORKERS).toBe(4);
+    expect(() => loadConfig('ranged', RangedConfig, { DATABASE_URL: url, WORKERS: '6' })).toThrow(
+      /WORKERS: WORKERS must not be greater than 5/,
+    );
+    expect(() => loadConfig('ranged', RangedConfig, { DATABASE_URL: url, WORKERS: '1' })).toThrow(
+      /WORKERS: WORKERS must not be less than 2/,
+    );
+    expect(() => loadConfig('ranged', RangedConfig, { DATABASE_URL: url, WORKERS: '2.5' })).toThrow(
+      /WORKERS: WORKERS must be an integer number/,
+    );
+  });
+
+  it('requires a postgres:// DATABASE_URL and bounds the pool', () => {
+    expect(() => loadConfig('ranged', RangedConfig, {})).toThrow(/DATABASE_URL: is required/);
+    expect(() => loadConfig('ranged', RangedConfig, { DATABASE_URL: 'mysql://x' })).toThrow(
+      /DATABASE_URL: must be a postgres:\/\/ URL/,
+    );
+    expect(() => loadConfig('ranged', RangedConfig, { DATABASE_URL: url, DATABASE_POOL_SIZE: '0' })).toThrow(
+      /DATABASE_POOL_SIZE/,
+    );
+    expect(loadConfig('ranged', RangedConfig, { DATABASE_URL: url }).DATABASE_POOL_SIZE).toBe(10);
   });
 });

@@ -1,3 +1,4 @@
+import { IsInt, Max, Min } from 'class-validator';
 import { Transform } from 'class-transformer';
 
 // Environment values are strings; these decorators convert them before validation. An unparseable value is
@@ -11,7 +12,9 @@ export function AsInteger(): PropertyDecorator {
 
 export function AsNumber(): PropertyDecorator {
   return Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value,
+    typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
+      ? Number(value)
+      : value,
   );
 }
 
@@ -36,4 +39,22 @@ export function AsList(): PropertyDecorator {
           .filter((item) => item.length > 0)
       : value,
   );
+}
+
+export interface IntegerRange {
+  min?: number;
+  max?: number;
+}
+
+/** An integer variable within a range: the conversion and every rule in one decorator. */
+export function IntegerVariable(range: IntegerRange = {}): PropertyDecorator {
+  const rules = [
+    AsInteger(),
+    IsInt(),
+    ...(range.min === undefined ? [] : [Min(range.min)]),
+    ...(range.max === undefined ? [] : [Max(range.max)]),
+  ];
+  return (target, property) => {
+    for (const rule of rules) rule(target, property);
+  };
 }
