@@ -44,11 +44,11 @@ import { schemaProblems, unknownFieldProblems } from './kubernetes-schemas';
 // finds, naming the object, so a failure says what to fix.
 
 /**
- * Landing in parallel (issue 13: split probes and the metrics port): the manifests already use them. A name here
- * is accepted while no app has it yet; once any app has it, every app the manifests use it for must.
+ * Names the manifests may use before any app has them (work landing in parallel): accepted while no app has them;
+ * once any app has one, every app the manifests use it for must. Empty: /health/ready and METRICS_PORT have landed.
  */
-const AWAITED_ROUTES = ['/health/ready'];
-const AWAITED_VARIABLES = ['METRICS_PORT'];
+const AWAITED_ROUTES: string[] = [];
+const AWAITED_VARIABLES: string[] = [];
 
 type AppConfig = BaseServiceConfig;
 
@@ -1151,15 +1151,4 @@ describe('deploy/kubernetes', () => {
     expect(files.filter((file) => !ignored(`deploy/kubernetes/overlays/dev/${file}`))).toEqual([]);
     expect(kubernetesChapter()).toContain('deploy/compose-secrets.sh deploy/kubernetes/overlays/dev/secrets');
   });
-});
-
-// Documents which of the awaited names have landed, so the lists above can be emptied once they all have.
-describe('names awaited from the parallel observability work', () => {
-  it.each(AWAITED_VARIABLES.map((variable) => [variable] as const))(
-    '%s is declared by every app or by none',
-    (variable) => {
-      const declaring = APP_NAMES.filter((app) => declaredVariables(APPS[app]!.config).has(variable));
-      expect([0, APP_NAMES.length]).toContain(declaring.length);
-    },
-  );
 });

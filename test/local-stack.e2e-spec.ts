@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { freePort, REPO_ROOT } from '@dmrv/testing';
+import { freePort, REPO_ROOT, scrape } from '@dmrv/testing';
 
 const MAIN = join(REPO_ROOT, 'tools', 'local-stack', 'dist', 'main.js');
 
@@ -13,6 +13,7 @@ describe('npm start: the local stack on embedded defaults', () => {
   let exited: Promise<number | null>;
   let output = '';
   const ports = { registry: 0, ussd: 0, protocol: 0, chainNode: 0 };
+  const metricsPorts = { registry: 0, ussd: 0, protocol: 0 };
 
   beforeAll(async () => {
     if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (pnpm run build)`);
@@ -20,6 +21,9 @@ describe('npm start: the local stack on embedded defaults', () => {
     ports.ussd = await freePort();
     ports.protocol = await freePort();
     ports.chainNode = await freePort();
+    metricsPorts.registry = await freePort();
+    metricsPorts.ussd = await freePort();
+    metricsPorts.protocol = await freePort();
     child = spawn(process.execPath, [MAIN], {
       cwd: REPO_ROOT,
       env: {
@@ -30,6 +34,9 @@ describe('npm start: the local stack on embedded defaults', () => {
         USSD_PORT: String(ports.ussd),
         PROTOCOL_PORT: String(ports.protocol),
         CHAIN_NODE_PORT: String(ports.chainNode),
+        REGISTRY_METRICS_PORT: String(metricsPorts.registry),
+        USSD_METRICS_PORT: String(metricsPorts.ussd),
+        PROTOCOL_METRICS_PORT: String(metricsPorts.protocol),
         LOCAL_SEED_HOUSEHOLDS: '50',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -64,7 +71,9 @@ describe('npm start: the local stack on embedded defaults', () => {
     const match = /API client \(shown once\): (\S+):(\S+)/.exec(output);
     expect(match).not.toBeNull();
     const authorization = `Basic ${Buffer.from(`${match![1]}:${match![2]}`).toString('base64')}`;
-    const response = await fetch(`http://127.0.0.1:${ports.registry}/v1/households/stats`, { headers: { authorization } });
+    const response = await fetch(`http://127.0.0.1:${ports.registry}/v1/households/stats`, {
+      headers: { authorization },
+    });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { total_households: number };
     expect(body.total_households).toBe(50);
@@ -74,7 +83,12 @@ describe('npm start: the local stack on embedded defaults', () => {
     const response = await fetch(`http://127.0.0.1:${ports.ussd}/api/ussd`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ sessionId: 'local-stack-1', serviceCode: '*384#', phoneNumber: '+254700000001', text: '' }),
+      body: JSON.stringify({
+        sessionId: 'local-stack-1',
+        serviceCode: '*384#',
+        phoneNumber: '+254700000001',
+        text: '',
+      }),
     });
     expect(response.status).toBe(200);
     expect(await response.text()).toMatch(/^CON /);
@@ -83,6 +97,21 @@ describe('npm start: the local stack on embedded defaults', () => {
   it('answers a protocol query through the local chain node', async () => {
     const response = await fetch(`http://127.0.0.1:${ports.protocol}/ixo/token/params`);
     expect(response.status).toBe(200);
+  });
+
+  it("serves each service's metrics on its own port and prints where", async () => {
+    for (const [service, port] of Object.entries(metricsPorts)) {
+      expect(output).toContain(`${service} http://127.0.0.1:${port}/metrics`);
+    }
+    const services = [
+      ['registry-api', metricsPorts.registry],
+      ['ussd-gateway', metricsPorts.ussd],
+      ['protocol-gateway', metricsPorts.protocol],
+    ] as const;
+    for (const [service, port] of services) {
+      const metrics = await scrape(`http://127.0.0.1:${port}/metrics`);
+      expect(metrics.find('process_cpu_user_seconds_total', { service })).toHaveLength(1);
+    }
   });
 
   it('stops everything on SIGINT with exit code 0', async () => {

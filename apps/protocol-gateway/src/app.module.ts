@@ -1,6 +1,8 @@
 import { DynamicModule, Inject, Module, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { HealthModule } from '@dmrv/health';
 import { LoggingModule } from '@dmrv/logging';
+import { Metrics, MetricsModule } from '@dmrv/metrics';
+import { Tracing, TracingModule } from '@dmrv/tracing';
 import { loadProtoRoot, QUERY_PROTO_FILES, QUERY_SERVICES } from '@dmrv/proto';
 import type { Root } from 'protobufjs';
 import { AccessPolicy, parseApiKeys } from './access/access-policy';
@@ -12,6 +14,7 @@ import { RouteTable } from './routes/route-table';
 import { JsonPrinter } from './transcoding/json-printer';
 import { ReflectionMonitor } from './upstream/reflection-monitor';
 import { UpstreamClient } from './upstream/upstream-client';
+import { UpstreamMetrics } from './upstream/upstream-metrics';
 import { upstreamProbe } from './upstream/upstream-probe';
 
 export const PROTO_DESCRIPTORS = Symbol('PROTO_DESCRIPTORS');
@@ -30,12 +33,25 @@ export class UpstreamModule implements OnApplicationBootstrap, OnModuleDestroy {
       module: UpstreamModule,
       providers: [
         { provide: ProtocolGatewayConfig, useValue: config },
-        { provide: UpstreamClient, useFactory: () => new UpstreamClient(config) },
+        {
+          provide: UpstreamMetrics,
+          inject: [Metrics, Tracing],
+          useFactory: (metrics: Metrics, tracing: Tracing) =>
+            new UpstreamMetrics(metrics, config.GRPC_UPSTREAM, tracing.tracer),
+        },
+        {
+          provide: UpstreamClient,
+          inject: [UpstreamMetrics],
+          useFactory: (metrics: UpstreamMetrics) => new UpstreamClient(config, metrics),
+        },
         {
           provide: ReflectionMonitor,
-          inject: [UpstreamClient],
-          useFactory: (upstream: UpstreamClient) =>
-            new ReflectionMonitor(upstream, Math.min(config.UPSTREAM_DEADLINE_MS, 5_000)),
+          inject: [UpstreamClient, UpstreamMetrics],
+          useFactory: (upstream: UpstreamClient, metrics: UpstreamMetrics) => {
+            const monitor = new ReflectionMonitor(upstream, Math.min(config.UPSTREAM_DEADLINE_MS, 5_000));
+            metrics.watchReflection(() => monitor.current);
+            return monitor;
+          },
         },
       ],
       exports: [UpstreamClient, ReflectionMonitor],
@@ -73,6 +89,8 @@ export class AppModule {
           pretty: config.LOG_PRETTY,
           redact,
         }),
+        MetricsModule.forRoot({ service: 'protocol-gateway', config }),
+        TracingModule.forRoot({ service: 'protocol-gateway', config }),
         upstream,
         HealthModule.forRoot({
           service: 'protocol-gateway',

@@ -6,6 +6,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { HealthModule, postgresProbe } from '@dmrv/health';
 import { LoggingModule } from '@dmrv/logging';
+import { MetricsModule } from '@dmrv/metrics';
+import { TracingModule } from '@dmrv/tracing';
 import { ApiClientGuard } from './auth/api-client.guard';
 import { AuthModule } from './auth/auth.module';
 import { RateLimitGuard } from './auth/rate-limit.guard';
@@ -16,6 +18,7 @@ import { dataSourceOptions } from './database/data-source';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { OPENAPI_DOCUMENT, SystemController } from './openapi/system.controller';
 import { RegistryModule } from './registry/registry.module';
+import { TelemetryModule } from './telemetry/telemetry.module';
 
 @Module({})
 export class AppModule {
@@ -24,6 +27,8 @@ export class AppModule {
       module: AppModule,
       imports: [
         LoggingModule.forRoot({ service: 'registry-api', level: config.LOG_LEVEL, pretty: config.LOG_PRETTY }),
+        MetricsModule.forRoot({ service: 'registry-api', config }),
+        TracingModule.forRoot({ service: 'registry-api', config }),
         TypeOrmModule.forRoot({
           ...dataSourceOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE, connectionLimits(config)),
           migrations: [],
@@ -41,6 +46,7 @@ export class AppModule {
         }),
         DatabaseModule,
         DatabaseChangesModule.forRoot(config),
+        TelemetryModule.forRoot(config),
         AuthModule.forRoot(config),
         RegistryModule.forRoot(config),
       ],

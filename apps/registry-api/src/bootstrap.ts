@@ -21,6 +21,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
     exclude: [
       { path: 'health', method: RequestMethod.GET },
       { path: 'health/live', method: RequestMethod.GET },
+      { path: 'health/ready', method: RequestMethod.GET },
     ],
   });
   app.useGlobalPipes(strictValidationPipe());

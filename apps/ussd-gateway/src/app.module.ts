@@ -1,12 +1,15 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggingModule, ServiceLoggingOptions } from '@dmrv/logging';
+import { MetricsModule } from '@dmrv/metrics';
+import { TracingModule } from '@dmrv/tracing';
 import { dependencyTimeouts } from './config/dependency-timeouts';
 import { UssdConfig } from './config/ussd.config';
 import { dataSourceOptions } from './database/data-source';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { RedisModule } from './redis/redis.module';
 import { StatusModule } from './status/status.module';
+import { TelemetryModule } from './telemetry/telemetry.module';
 import { UssdModule } from './ussd/ussd.module';
 
 @Module({})
@@ -22,6 +25,8 @@ export class AppModule {
           redact: ['req.body', 'req.query'],
           destination: logDestination,
         }),
+        MetricsModule.forRoot({ service: 'ussd-gateway', config }),
+        TracingModule.forRoot({ service: 'ussd-gateway', config }),
         // A database that is down at start-up gets a few seconds, then the process exits for the orchestrator to
         // restart it; once running, an outage only makes hops "unavailable" and /health 503.
         TypeOrmModule.forRoot({
@@ -30,6 +35,7 @@ export class AppModule {
           retryDelay: 1000,
         }),
         RedisModule.forRoot(config),
+        TelemetryModule.forRoot(config),
         RateLimitModule.forRoot(config),
         StatusModule.forRoot(config),
         UssdModule.forRoot(config),

@@ -1,5 +1,50 @@
-import { IsBoolean, IsIn, IsString, MinLength } from 'class-validator';
-import { AsBoolean, AsList, IntegerVariable } from './transforms';
+import {
+  IsBoolean,
+  IsIn,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  ValidateBy,
+  ValidationOptions,
+} from 'class-validator';
+import { AsBoolean, AsList, AsNumber, IntegerVariable } from './transforms';
+
+/** Fails when the value equals the value of `other` on the same object. */
+function DiffersFrom(other: string, validationOptions?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'differsFrom',
+      constraints: [other],
+      validator: {
+        validate: (value: unknown, args) => value !== (args?.object as Record<string, unknown>)[other],
+        defaultMessage: () => `must differ from ${other}`,
+      },
+    },
+    validationOptions,
+  );
+}
+
+/** `key=value` pairs, comma-separated, as the OpenTelemetry specification writes headers and resource attributes. */
+const KEY_VALUE_LIST = /^\s*[^=,\s]+\s*=[^,]*(,\s*[^=,\s]+\s*=[^,]*)*$/;
+const HTTP_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/;
+
+export const OTEL_TRACES_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+export type OtelTracesSampler = (typeof OTEL_TRACES_SAMPLERS)[number];
+
+// Spans go out as OTLP over HTTP with JSON bodies. Every OTLP/HTTP receiver takes both encodings on the same URL, so
+// an environment written for http/protobuf works unchanged; grpc is a different port and protocol, and is refused.
+const OTLP_PROTOCOLS = ['http/json', 'http/protobuf'] as const;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -45,6 +90,83 @@ export class BaseServiceConfig {
   /** How long in-flight requests may take to finish after SIGTERM before the process exits anyway. */
   @IntegerVariable({ min: 0 })
   SHUTDOWN_GRACE_MS = 10_000;
+
+  /** Serve `GET /metrics` (Prometheus text) on this separate port, without authentication; unset: no listener. */
+  @IsOptional()
+  @IntegerVariable({ min: 1, max: 65535 })
+  @DiffersFrom('PORT')
+  METRICS_PORT?: number;
+
+  /** Serve `GET /metrics` on the main port too, to `Authorization: Bearer <this token>` only. */
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'must be at least 16 characters' })
+  METRICS_TOKEN?: string;
+
+  // OpenTelemetry tracing, by the specification's variable names. Off unless an OTLP endpoint is set.
+
+  /** Base URL of the OTLP/HTTP receiver; spans go to `<url>/v1/traces`. */
+  @IsOptional()
+  @IsString()
+  @Matches(HTTP_URL, { message: 'must be an http:// or https:// URL' })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+
+  /** Full URL for spans, used as it is (wins over OTEL_EXPORTER_OTLP_ENDPOINT). */
+  @IsOptional()
+  @IsString()
+  @Matches(HTTP_URL, { message: 'must be an http:// or https:// URL' })
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
+
+  /** Headers sent with every export, `key=value,…` (e.g. a receiver's API key: set it through `_FILE`). */
+  @IsOptional()
+  @IsString()
+  @Matches(KEY_VALUE_LIST, { message: 'must be key=value pairs separated by commas' })
+  OTEL_EXPORTER_OTLP_HEADERS?: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(KEY_VALUE_LIST, { message: 'must be key=value pairs separated by commas' })
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS?: string;
+
+  @IsOptional()
+  @IsIn(OTLP_PROTOCOLS, {
+    message: 'must be http/json or http/protobuf (both are sent as OTLP/HTTP JSON); grpc is not supported',
+  })
+  OTEL_EXPORTER_OTLP_PROTOCOL?: string;
+
+  @IsOptional()
+  @IsIn(OTLP_PROTOCOLS, {
+    message: 'must be http/json or http/protobuf (both are sent as OTLP/HTTP JSON); grpc is not supported',
+  })
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?: string;
+
+  /** `service.name` of the spans; default: the service's own name. */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  OTEL_SERVICE_NAME?: string;
+
+  /** More resource attributes, `key=value,…` (e.g. `deployment.environment.name=production`). */
+  @IsOptional()
+  @IsString()
+  @Matches(KEY_VALUE_LIST, { message: 'must be key=value pairs separated by commas' })
+  OTEL_RESOURCE_ATTRIBUTES?: string;
+
+  @IsIn(OTEL_TRACES_SAMPLERS)
+  OTEL_TRACES_SAMPLER: OtelTracesSampler = 'parentbased_always_on';
+
+  /** The ratio of the `traceidratio` samplers, 0 … 1. */
+  @IsOptional()
+  @AsNumber()
+  @IsNumber()
+  @Min(0)
+  @Max(1)
+  OTEL_TRACES_SAMPLER_ARG?: number;
+
+  /** `true` turns tracing off whatever else is set. */
+  @AsBoolean()
+  @IsBoolean()
+  OTEL_SDK_DISABLED = false;
 }
 
 /** What the HTTP layer should trust: nothing, a hop count, or a list of proxy addresses. */

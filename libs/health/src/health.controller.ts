@@ -11,8 +11,10 @@ interface StatusSettable {
 }
 
 /**
- * `/health` is readiness (503 when a dependency is down); `/health/live` only says the process serves HTTP.
- * Neither may be answered from a copy a proxy or client kept: `Cache-Control: no-store`.
+ * `/health` and `/health/ready` are readiness (503 when a dependency is down: an orchestrator stops sending traffic);
+ * `/health/live` only says the process serves HTTP (an orchestrator restarts a process that fails it, so it checks
+ * no dependency: an outage elsewhere must not restart healthy processes). None may be answered from a copy a proxy or
+ * client kept: `Cache-Control: no-store`.
  */
 @Controller('health')
 export class HealthController {
@@ -21,7 +23,7 @@ export class HealthController {
     @Inject(SERVICE_NAME) private readonly service: string,
   ) {}
 
-  @Get()
+  @Get(['', 'ready'])
   @Header('Cache-Control', PROBE_CACHE_CONTROL)
   async ready(@Res({ passthrough: true }) response: StatusSettable): Promise<ReadinessBody> {
     const body = await this.readiness.check();

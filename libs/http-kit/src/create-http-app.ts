@@ -11,6 +11,8 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import type { FastifyInstance } from 'fastify';
 import { AppExceptionFilter, ErrorRenderer, renderMessageBody } from '@dmrv/errors';
 import { Logger, REQUEST_ID_HEADER, RequestLogging, resolveRequestId } from '@dmrv/logging';
+import { HttpMetrics, installMetricsRoute, Metrics, METRICS_OPTIONS, MetricsModuleOptions } from '@dmrv/metrics';
+import { RequestSpan, SpanTracer, Tracing } from '@dmrv/tracing';
 import { FRAMEWORK_ERROR_MESSAGES, FrameworkErrorResponder } from './framework-errors';
 
 export interface HttpAppOptions {
@@ -79,9 +81,24 @@ export async function createHttpApp(
   frameworkErrors.attach(render, requestLogging);
   const fastify = adapter.getInstance();
   fastify.server.on('checkExpectation', frameworkErrors.expectationFailed);
-  installRequestHooks(fastify, requestLogging);
+  const metrics = optionalProvider(app, HttpMetrics);
+  if (metrics !== undefined) {
+    metrics.install(fastify);
+    const token = app.get<MetricsModuleOptions>(METRICS_OPTIONS).config.METRICS_TOKEN;
+    if (token !== undefined) installMetricsRoute(fastify, app.get(Metrics), token);
+  }
+  installRequestHooks(fastify, requestLogging, metrics, optionalProvider(app, Tracing)?.tracer);
   app.useGlobalFilters(new AppExceptionFilter(app.get(HttpAdapterHost), render));
   return app;
+}
+
+/** A provider of a module the app may not import (MetricsModule, TracingModule: the apps do, small test apps need not). */
+function optionalProvider<T>(app: NestFastifyApplication, token: abstract new (...args: never[]) => T): T | undefined {
+  try {
+    return app.get(token as unknown as Type<T>, { strict: false });
+  } catch {
+    return undefined;
+  }
 }
 
 // A request decoration (declared once, so every request object keeps one shape) that the access line reads.
@@ -100,10 +117,16 @@ export function setAccessLogClientId(request: object, clientId: string): void {
 }
 
 /**
- * Every request: its id echoed in the response, a logger bound to that id while it is served, one access line
- * when it is answered. Registered before `init()` registers the routes, so the hooks apply to all of them.
+ * Every request: its id echoed in the response, a logger bound to that id while it is served, one access line and
+ * one latency observation when it is answered, and with tracing on a span around it all. Registered before `init()`
+ * registers the routes, so the hooks apply to all of them. The metrics route is left out of all but the id.
  */
-function installRequestHooks(fastify: FastifyInstance, requestLogging: RequestLogging): void {
+function installRequestHooks(
+  fastify: FastifyInstance,
+  requestLogging: RequestLogging,
+  metrics: HttpMetrics | undefined,
+  tracer: SpanTracer | undefined,
+): void {
   let closing = false;
   fastify.addHook('preClose', (done) => {
     closing = true;
@@ -119,7 +142,12 @@ function installRequestHooks(fastify: FastifyInstance, requestLogging: RequestLo
     requestLogging.serveWith(request.id, done);
   });
   fastify.decorateRequest(CLIENT_ID_PROPERTY, null);
+  if (tracer !== undefined) installRequestSpans(fastify, tracer, metrics);
   fastify.addHook('onResponse', (request, reply, done) => {
+    if (metrics !== undefined) {
+      if (!metrics.isObserved(request)) return done();
+      metrics.observe(request, reply);
+    }
     requestLogging.completed({
       requestId: request.id,
       method: request.method,
@@ -130,6 +158,35 @@ function installRequestHooks(fastify: FastifyInstance, requestLogging: RequestLo
       statusCode: reply.statusCode,
       responseTimeMs: reply.elapsedTime,
     });
+    done();
+  });
+}
+
+const SPAN_PROPERTY = 'traceSpan';
+
+interface Traced {
+  [SPAN_PROPERTY]: RequestSpan | null;
+}
+
+/**
+ * A server span per request, current while the request is served (so the pool, Redis and gRPC seams start its
+ * children). Started in `preParsing`, the first hook after the route-level ones, once the route is known to be
+ * observed; Fastify's body parser keeps the context, so POST handlers run inside it too. Installed only with
+ * tracing on: with it off, requests keep their shape and pay nothing.
+ */
+function installRequestSpans(fastify: FastifyInstance, tracer: SpanTracer, metrics: HttpMetrics | undefined): void {
+  fastify.decorateRequest(SPAN_PROPERTY, null);
+  fastify.addHook('preParsing', (request, _reply, payload, done) => {
+    if (metrics !== undefined && !metrics.isObserved(request)) return done(null, payload);
+    const url = request.url;
+    const query = url.indexOf('?');
+    const span = tracer.startRequest(request.method, query === -1 ? url : url.slice(0, query), request.headers, request.id);
+    (request as unknown as Traced)[SPAN_PROPERTY] = span;
+    span.run(() => done(null, payload));
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const span = (request as unknown as Traced)[SPAN_PROPERTY];
+    if (span !== null) span.end(metrics?.routeOf(request) ?? request.routeOptions.url ?? 'unmatched', reply.statusCode);
     done();
   });
 }

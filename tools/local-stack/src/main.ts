@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { EmbeddedPostgres, spawnEmbeddedPostgres } from '@dmrv/embedded-postgres';
-import { firstJsonLine, ManagedProcess, runToCompletion, startProcess, stopProcess, waitForHealthy } from './processes';
+import {
+  firstJsonLine,
+  ManagedProcess,
+  runToCompletion,
+  startProcess,
+  stopProcess,
+  waitForHealthy,
+} from './processes';
 import { settingsFromEnv, StackSettings } from './settings';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -45,7 +52,7 @@ class LocalStack {
   }
 
   async run(): Promise<void> {
-    const { host, ports } = this.settings;
+    const { host, ports, metricsPorts } = this.settings;
     const [registryDb, ussdDb] = await Promise.all([
       this.database(this.settings.registryDatabaseUrl),
       this.database(this.settings.ussdDatabaseUrl),
@@ -69,7 +76,10 @@ class LocalStack {
       registryEnv,
       ROOT,
     );
-    const client = JSON.parse(clientLine.trim().split('\n').pop() ?? '{}') as { client_id: string; secret: string };
+    const client = JSON.parse(clientLine.trim().split('\n').pop() ?? '{}') as {
+      client_id: string;
+      secret: string;
+    };
 
     const ussdEnv: NodeJS.ProcessEnv = {
       ...this.baseEnv(),
@@ -77,11 +87,17 @@ class LocalStack {
       DATABASE_POOL_SIZE: '4',
       PORT: String(ports.ussd),
       HOST: host,
+      METRICS_PORT: String(metricsPorts.ussd),
       // A fresh key per run is safe only because the embedded database is fresh too.
       PIN_ENCRYPTION_KEY: this.settings.pinEncryptionKey ?? this.requireKeyForExternalDatabase(),
       ...(this.settings.redisUrl ? { REDIS_URL: this.settings.redisUrl } : {}),
     };
-    await runToCompletion('ussd-gateway', [join('apps', 'ussd-gateway', 'dist', 'cli.js'), 'migrate'], ussdEnv, ROOT);
+    await runToCompletion(
+      'ussd-gateway',
+      [join('apps', 'ussd-gateway', 'dist', 'cli.js'), 'migrate'],
+      ussdEnv,
+      ROOT,
+    );
 
     let upstream = this.settings.grpcUpstream;
     if (!upstream) {
@@ -97,20 +113,30 @@ class LocalStack {
       ...registryEnv,
       PORT: String(ports.registry),
       HOST: host,
+      METRICS_PORT: String(metricsPorts.registry),
     });
     const ussd = this.start('ussd-gateway', join('apps', 'ussd-gateway', 'dist', 'main.js'), ussdEnv);
     this.start('protocol-gateway', join('apps', 'protocol-gateway', 'dist', 'main.js'), {
       ...this.baseEnv(),
       PORT: String(ports.protocol),
       HOST: host,
+      METRICS_PORT: String(metricsPorts.protocol),
       GRPC_UPSTREAM: upstream,
     });
 
     const alive = (managed: ManagedProcess | undefined) => () => managed?.child.exitCode === null;
     await Promise.all([
-      waitForHealthy(`http://${host}:${ports.registry}/health`, HEALTH_TIMEOUT_MS, alive(this.processes.find((p) => p.name === 'registry-api'))),
+      waitForHealthy(
+        `http://${host}:${ports.registry}/health`,
+        HEALTH_TIMEOUT_MS,
+        alive(this.processes.find((p) => p.name === 'registry-api')),
+      ),
       waitForHealthy(`http://${host}:${ports.ussd}/health`, HEALTH_TIMEOUT_MS, alive(ussd)),
-      waitForHealthy(`http://${host}:${ports.protocol}/health`, HEALTH_TIMEOUT_MS, alive(this.processes.find((p) => p.name === 'protocol-gateway'))),
+      waitForHealthy(
+        `http://${host}:${ports.protocol}/health`,
+        HEALTH_TIMEOUT_MS,
+        alive(this.processes.find((p) => p.name === 'protocol-gateway')),
+      ),
     ]);
 
     const embedded = this.databases.length > 0 ? ' (embedded PostgreSQL)' : '';
@@ -123,6 +149,8 @@ class LocalStack {
         `                     try: curl -u '${client.client_id}:${client.secret}' http://${host}:${ports.registry}/v1/households/stats`,
         `  ussd-gateway       http://${host}:${ports.ussd}/api/ussd   sessions: ${this.settings.redisUrl ? 'Redis' : 'in memory'}`,
         `  protocol-gateway   http://${host}:${ports.protocol}/ixo/token/params   upstream: ${upstream}`,
+        `  metrics (Prometheus): registry http://${host}:${metricsPorts.registry}/metrics   ` +
+          `ussd http://${host}:${metricsPorts.ussd}/metrics   protocol http://${host}:${metricsPorts.protocol}/metrics`,
         'Press Ctrl-C to stop.',
         '',
       ].join('\n'),
@@ -131,7 +159,9 @@ class LocalStack {
 
   private requireKeyForExternalDatabase(): string {
     if (this.settings.ussdDatabaseUrl) {
-      throw new Error('PIN_ENCRYPTION_KEY is required when USSD_DATABASE_URL points at a persistent database');
+      throw new Error(
+        'PIN_ENCRYPTION_KEY is required when USSD_DATABASE_URL points at a persistent database',
+      );
     }
     return randomBytes(32).toString('hex');
   }
@@ -139,7 +169,9 @@ class LocalStack {
   async stop(code: number): Promise<never> {
     if (this.stopping) return new Promise<never>(() => undefined);
     this.stopping = true;
-    const codes = await Promise.all([...this.processes].reverse().map((managed) => stopProcess(managed, STOP_GRACE_MS)));
+    const codes = await Promise.all(
+      [...this.processes].reverse().map((managed) => stopProcess(managed, STOP_GRACE_MS)),
+    );
     await Promise.all(this.databases.map((database) => database.stop()));
     const unclean = codes.some((exit) => exit !== 0 && exit !== null);
     process.exit(code !== 0 ? code : unclean ? 1 : 0);

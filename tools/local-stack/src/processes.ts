@@ -17,7 +17,12 @@ function relay(name: string, stream: NodeJS.ReadableStream, sink: NodeJS.Writabl
   return lines;
 }
 
-export function startProcess(name: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): ManagedProcess {
+export function startProcess(
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): ManagedProcess {
   const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const stdoutLines = relay(name, child.stdout, process.stdout);
   relay(name, child.stderr, process.stderr);
@@ -26,7 +31,12 @@ export function startProcess(name: string, args: string[], env: NodeJS.ProcessEn
 }
 
 /** Runs a one-shot command (migrations, seed) and resolves with its stdout; rejects on a non-zero exit. */
-export function runToCompletion(name: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<string> {
+export function runToCompletion(
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -34,7 +44,9 @@ export function runToCompletion(name: string, args: string[], env: NodeJS.Proces
     relay(name, child.stderr, process.stderr);
     child.once('error', reject);
     child.once('exit', (code) =>
-      code === 0 ? resolve(stdout) : reject(new Error(`${name} (${args.slice(1).join(' ')}) exited with ${code}`)),
+      code === 0
+        ? resolve(stdout)
+        : reject(new Error(`${name} (${args.slice(1).join(' ')}) exited with ${code}`)),
     );
   });
 }
@@ -42,7 +54,10 @@ export function runToCompletion(name: string, args: string[], env: NodeJS.Proces
 /** Waits for the first stdout line that parses as JSON (the chain node announces its address that way). */
 export function firstJsonLine<T>(managed: ManagedProcess, timeoutMs: number): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${managed.name} did not announce itself within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${managed.name} did not announce itself within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     const onLine = (line: string): void => {
       if (!line.trim().startsWith('{')) return;
       try {

@@ -4,6 +4,7 @@ describe('npm start settings', () => {
   it('defaults to the documented ports and a 500-household seed', () => {
     expect(settingsFromEnv({})).toMatchObject({
       ports: { registry: 3001, ussd: 3000, protocol: 3002, chainNode: 9090 },
+      metricsPorts: { registry: 9301, ussd: 9300, protocol: 9302 },
       seedHouseholds: 500,
     });
   });
@@ -27,6 +28,7 @@ describe('npm start settings', () => {
     ['USSD_PORT', '65536'],
     ['PROTOCOL_PORT', 'http'],
     ['CHAIN_NODE_PORT', '90.5'],
+    ['USSD_METRICS_PORT', '-1'],
   ])('refuses %s=%s as a port number', (name, raw) => {
     expect(() => settingsFromEnv({ [name]: raw })).toThrow(new Error(`${name} must be a port number`));
   });

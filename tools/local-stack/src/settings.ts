@@ -1,6 +1,8 @@
 export interface StackSettings {
   host: string;
   ports: { registry: number; ussd: number; protocol: number; chainNode: number };
+  /** Each service's separate `/metrics` listener (METRICS_PORT). */
+  metricsPorts: { registry: number; ussd: number; protocol: number };
   registryDatabaseUrl?: string;
   ussdDatabaseUrl?: string;
   redisUrl?: string;
@@ -37,6 +39,11 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): StackSettings {
       ussd: port(env, 'USSD_PORT', 3000),
       protocol: port(env, 'PROTOCOL_PORT', 3002),
       chainNode: port(env, 'CHAIN_NODE_PORT', 9090),
+    },
+    metricsPorts: {
+      registry: port(env, 'REGISTRY_METRICS_PORT', 9301),
+      ussd: port(env, 'USSD_METRICS_PORT', 9300),
+      protocol: port(env, 'PROTOCOL_METRICS_PORT', 9302),
     },
     registryDatabaseUrl: env.REGISTRY_DATABASE_URL || undefined,
     ussdDatabaseUrl: env.USSD_DATABASE_URL || undefined,

@@ -15,6 +15,8 @@ export interface GatewayRequest {
   url: string;
   headers: Record<string, string | string[] | undefined>;
   requestId: string;
+  /** Set by `handle` once the path matched a route: its template (`/ixo/entity/{id}`), for metrics and traces. */
+  route: string | undefined;
 }
 
 export interface GatewayResponse {
@@ -99,6 +101,7 @@ export class TranscoderService {
       );
     }
     const { route, pathParams } = match;
+    request.route = route.pattern;
 
     this.access.authorize(request.headers, route);
     if (this.disabled.has(route)) {

@@ -1,6 +1,7 @@
 import { All, Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { TranscoderService } from '../gateway/transcoder.service';
+import { setMetricsRoute, UNMATCHED_ROUTE } from '@dmrv/metrics';
+import { GatewayRequest, GatewayResponse, TranscoderService } from '../gateway/transcoder.service';
 
 // What Fastify set when it serialised the printed object itself; with the content type given, a string body
 // goes out as it is, without Fastify's serializer.
@@ -16,12 +17,20 @@ export class GatewayController {
 
   @All('*')
   async transcode(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const result = await this.transcoder.handle({
+    const gatewayRequest: GatewayRequest = {
       method: request.method,
       url: request.url,
       headers: request.headers,
       requestId: String(request.id),
-    });
+      route: undefined,
+    };
+    let result: GatewayResponse;
+    try {
+      result = await this.transcoder.handle(gatewayRequest);
+    } finally {
+      // This one Fastify route serves every RPC: the metrics and the trace name the proto route instead.
+      setMetricsRoute(request, gatewayRequest.route ?? UNMATCHED_ROUTE);
+    }
     await reply
       .code(result.status)
       .headers(result.headers)

@@ -11,6 +11,7 @@ import {
   status,
   StatusObject,
 } from '@grpc/grpc-js';
+import type { ChildSpan } from '@dmrv/tracing';
 import { ProtocolGatewayConfig } from '../config/protocol-gateway.config';
 
 export interface UnaryResult {
@@ -30,6 +31,16 @@ export class UpstreamCallError extends Error {
     super(`upstream answered ${status[code] ?? code}: ${details}`);
     this.name = 'UpstreamCallError';
   }
+}
+
+/** Told about every call to the node: metrics always, a span per call with tracing on. */
+export interface UpstreamObserver {
+  /** With tracing on: a client span for a unary call, child of the current request's span. */
+  startSpan?(path: string): ChildSpan | undefined;
+  callEnded(path: string, code: status, seconds: number): void;
+  /** After each call: whether the node answered it (false: unreachable, or silent until the deadline). */
+  nodeAnswered(answered: boolean): void;
+  channelReplaced(): void;
 }
 
 const identity = (value: Buffer): Buffer => value;
@@ -75,7 +86,10 @@ export class UpstreamClient {
   private readonly open = new Set<ChannelSlot>();
   private replaced = 0;
 
-  constructor(private readonly config: ProtocolGatewayConfig) {
+  constructor(
+    private readonly config: ProtocolGatewayConfig,
+    private readonly observer?: UpstreamObserver,
+  ) {
     this.target = config.GRPC_UPSTREAM;
     this.credentials = channelCredentials(config);
     this.options = {
@@ -110,6 +124,10 @@ export class UpstreamClient {
     const slot = this.current;
     const answersBefore = slot.answers;
     slot.inFlight += 1;
+    const span = this.observer?.startSpan?.(path);
+    // The chain node continues the request's trace from this call's span (W3C trace context as gRPC metadata).
+    span?.inject((key, value) => metadata.set(key, value));
+    const started = performance.now();
     return new Promise<UnaryResult>((resolve, reject) => {
       let headers = NO_METADATA;
       let outcome: { error: ServiceError | null; response?: Buffer } | undefined;
@@ -131,6 +149,8 @@ export class UpstreamClient {
       // grpc-js emits 'status' right after the callback; only here are the trailers of a successful call known.
       call.on('status', (final: StatusObject) => {
         this.ended(slot, final.code, answersBefore);
+        this.observer?.callEnded(path, final.code, (performance.now() - started) / 1000);
+        span?.end(final.code === status.OK ? undefined : status[final.code]);
         if (outcome?.error || final.code !== status.OK || !outcome?.response) {
           reject(new UpstreamCallError(final.code, final.details, headers, final.metadata));
           return;
@@ -184,10 +204,15 @@ export class UpstreamClient {
   private ended(slot: ChannelSlot, code: status, answersBefore: number): void {
     slot.inFlight -= 1;
     if (code === status.DEADLINE_EXCEEDED) {
-      if (slot.answers === answersBefore && slot === this.current) this.replace(slot);
-    } else if (code !== status.UNAVAILABLE && code !== status.CANCELLED) {
+      const silent = slot.answers === answersBefore;
+      if (silent && slot === this.current) this.replace(slot);
+      this.observer?.nodeAnswered(!silent);
+    } else if (code === status.UNAVAILABLE) {
+      this.observer?.nodeAnswered(false);
+    } else if (code !== status.CANCELLED) {
       // Any other status was sent by the node (or is about bytes it sent): the connection carries answers.
       slot.answers += 1;
+      this.observer?.nodeAnswered(true);
     }
     if (slot.retired && slot.inFlight === 0) {
       this.open.delete(slot);
@@ -199,6 +224,7 @@ export class UpstreamClient {
     slot.retired = true;
     this.current = this.openChannel();
     this.replaced += 1;
+    this.observer?.channelReplaced();
     this.logger.warn(
       { target: this.target, replacements: this.replaced },
       'a call met its deadline without any answer from the upstream on its connection: opening a new one',

@@ -16,7 +16,11 @@ export class ApiClientCache {
   // Bumped by every invalidation: a row read from the database before one is not stored after it.
   private generation = 0;
 
-  constructor(private readonly maxEntries = 10_000) {}
+  constructor(
+    private readonly maxEntries = 10_000,
+    /** Told whether each lookup was answered from memory (the cache metrics). */
+    private readonly onLookup: (hit: boolean) => void = () => undefined,
+  ) {}
 
   get isTrusted(): boolean {
     return this.trusted;
@@ -27,7 +31,9 @@ export class ApiClientCache {
   }
 
   get(id: string): ApiClientCredentialRow | undefined {
-    return this.trusted ? this.clients.get(id) : undefined;
+    const row = this.trusted ? this.clients.get(id) : undefined;
+    this.onLookup(row !== undefined);
+    return row;
   }
 
   /** Taken before reading a client from the database, handed back to `remember` with what was read. */

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { RegistryConfig } from '../config/registry.config';
 import { API_CLIENT_CHANNEL, ChangeListener } from '../database/change-listener';
+import { RegistryMetrics } from '../telemetry/registry-metrics';
 import { ApiClientCache } from './api-client-cache';
 import { ApiClientsRepository } from './api-clients.repository';
 import { AuthService } from './auth.service';
@@ -26,8 +27,9 @@ export class AuthModule {
         ApiClientsRepository,
         {
           provide: ApiClientCache,
-          inject: [ChangeListener],
-          useFactory: (listener: ChangeListener) => followApiClientChanges(new ApiClientCache(), listener),
+          inject: [ChangeListener, RegistryMetrics],
+          useFactory: (listener: ChangeListener, metrics: RegistryMetrics) =>
+            followApiClientChanges(new ApiClientCache(undefined, metrics.apiClientLookup), listener),
         },
         AuthService,
       ],

@@ -75,11 +75,16 @@ export function aggregateKey(endpoint: string, query: object): string {
  * the computation is kept too (its scope checks read the same data); any other error, a 400 included, never is.
  */
 export class AggregateAnswers {
-  constructor(private readonly cache: AggregateCache) {}
+  constructor(
+    private readonly cache: AggregateCache,
+    /** Told whether each request was answered from the cache (the cache metrics). */
+    private readonly onLookup: (endpoint: string, hit: boolean) => void = () => undefined,
+  ) {}
 
   async answer(endpoint: string, query: object, compute: () => Promise<unknown>): Promise<RenderedJson> {
     const key = aggregateKey(endpoint, query);
     const cached = this.cache.get(key);
+    this.onLookup(endpoint, cached !== undefined);
     if (cached?.kind === 'ok') return cached.rendered;
     if (cached?.kind === 'not-found') throw new NotFoundError(cached.message);
     const ticket = this.cache.ticket();

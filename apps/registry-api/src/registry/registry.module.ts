@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RegistryConfig } from '../config/registry.config';
 import { ChangeListener, ROLLUP_CHANNEL } from '../database/change-listener';
+import { RegistryMetrics } from '../telemetry/registry-metrics';
 import { AggregateAnswers, AggregateCache } from './aggregate-cache';
 import { REGISTRY_ENTITIES } from './entities/registry.entities';
 import { RegistryController } from './registry.controller';
@@ -37,7 +38,11 @@ export class RegistryModule {
           useFactory: (listener: ChangeListener) =>
             followRollupChanges(new AggregateCache(config.AGGREGATE_CACHE_TTL_SECONDS * 1000, config.AGGREGATE_CACHE_MAX_ENTRIES), listener),
         },
-        { provide: AggregateAnswers, inject: [AggregateCache], useFactory: (cache: AggregateCache) => new AggregateAnswers(cache) },
+        {
+          provide: AggregateAnswers,
+          inject: [AggregateCache, RegistryMetrics],
+          useFactory: (cache: AggregateCache, metrics: RegistryMetrics) => new AggregateAnswers(cache, metrics.aggregateLookup),
+        },
       ],
       exports: [AggregateCache],
     };

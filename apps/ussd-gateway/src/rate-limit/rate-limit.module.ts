@@ -1,10 +1,11 @@
-import { DynamicModule, ExecutionContext, Logger, Module } from '@nestjs/common';
+import { DynamicModule, ExecutionContext, Inject, Injectable, Logger, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { ThrottlerGuard, ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
+import { ThrottlerGuard, ThrottlerLimitDetail, ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
 import type Redis from 'ioredis';
 import { MemoryRateLimitStorage } from '@dmrv/rate-limit';
 import { UssdConfig } from '../config/ussd.config';
 import { REDIS_CLIENT } from '../redis/redis.module';
+import { UssdMetrics } from '../telemetry/ussd-metrics';
 import { AddressList } from './address-list';
 import { IP_LIMIT, RateLimitPolicy, rateLimitKey } from './rate-limit.policy';
 import { RateLimitCount, RedisRateLimitStorage } from './rate-limit.storage';
@@ -37,6 +38,17 @@ class FailOpenStorage implements ThrottlerStorage {
     } finally {
       clearTimeout(timer);
     }
+  }
+}
+
+/** @nestjs/throttler's guard, counting its refusals (the session endpoint counts its own). */
+@Injectable()
+class CountingThrottlerGuard extends ThrottlerGuard {
+  @Inject(UssdMetrics) private readonly metrics!: UssdMetrics;
+
+  protected override throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+    this.metrics.rateLimited(IP_LIMIT);
+    return super.throwThrottlingException(context, detail);
   }
 }
 
@@ -81,7 +93,7 @@ export class RateLimitModule {
           }),
         }),
       ],
-      providers: [storage, { provide: RateLimitPolicy, useValue: policy }, { provide: APP_GUARD, useClass: ThrottlerGuard }],
+      providers: [storage, { provide: RateLimitPolicy, useValue: policy }, { provide: APP_GUARD, useClass: CountingThrottlerGuard }],
       exports: [RATE_LIMIT_STORAGE, RateLimitPolicy],
     };
   }

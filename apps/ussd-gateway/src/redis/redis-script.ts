@@ -1,6 +1,21 @@
 import type Redis from 'ioredis';
+import type { ChildSpan } from '@dmrv/tracing';
 
 export type RedisScript = (...keysThenArgs: Array<string | number>) => Promise<unknown>;
+
+/** Told about every script call of a client: its latency (metrics) and, with tracing on, a span around it. */
+export interface RedisScriptObserver {
+  /** With tracing on: a span for the call, child of the current request's span. */
+  startSpan?(script: string): ChildSpan | undefined;
+  finished(script: string, seconds: number, failed: boolean): void;
+}
+
+const observers = new WeakMap<Redis, RedisScriptObserver>();
+
+/** Times (and traces) every script call made through `redisScript` on this client, whenever it was defined. */
+export function observeRedisScripts(redis: Redis, observer: RedisScriptObserver): void {
+  observers.set(redis, observer);
+}
 
 /**
  * A Lua script run by its SHA (EVALSHA): the script text crosses the wire once per connection instead of on every
@@ -11,5 +26,22 @@ export function redisScript(redis: Redis, name: string, lua: string, numberOfKey
   const commands = redis as unknown as Record<string, RedisScript | undefined>;
   if (commands[name] === undefined) redis.defineCommand(name, { lua, numberOfKeys });
   const command = commands[name]!;
-  return (...keysThenArgs) => command.apply(redis, keysThenArgs);
+  return (...keysThenArgs) => {
+    const observer = observers.get(redis);
+    if (observer === undefined) return command.apply(redis, keysThenArgs);
+    const span = observer.startSpan?.(name);
+    const started = performance.now();
+    const call = command.apply(redis, keysThenArgs);
+    call.then(
+      () => {
+        observer.finished(name, (performance.now() - started) / 1000, false);
+        span?.end();
+      },
+      (error: unknown) => {
+        observer.finished(name, (performance.now() - started) / 1000, true);
+        span?.end(error instanceof Error ? error.name : 'script failed');
+      },
+    );
+    return call;
+  };
 }

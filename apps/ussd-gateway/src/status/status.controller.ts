@@ -27,7 +27,23 @@ export class StatusController {
 
   @Get('health')
   @Header('Cache-Control', PROBE_CACHE_CONTROL)
-  async health(@Res({ passthrough: true }) response: StatusSettable): Promise<UssdHealthRecord> {
+  health(@Res({ passthrough: true }) response: StatusSettable): Promise<UssdHealthRecord> {
+    return this.readinessRecord(response);
+  }
+
+  /**
+   * Readiness for orchestrators: the spec's `/health` record under the path the other services use. Not rate-limited:
+   * a probe refused with 429 would take a healthy instance out of service, and every instance on a node is probed
+   * from the same address.
+   */
+  @Get('health/ready')
+  @SkipThrottle()
+  @Header('Cache-Control', PROBE_CACHE_CONTROL)
+  ready(@Res({ passthrough: true }) response: StatusSettable): Promise<UssdHealthRecord> {
+    return this.readinessRecord(response);
+  }
+
+  private async readinessRecord(response: StatusSettable): Promise<UssdHealthRecord> {
     const readiness = await this.readiness.check();
     const state = (name: string): 'connected' | 'disconnected' | undefined => {
       const check = readiness.checks[name];

@@ -14,6 +14,7 @@ import { parseKey } from '../accounts/pin-vault';
 import { RATE_LIMIT_STORAGE } from '../rate-limit/rate-limit.module';
 import { RateLimitPolicy } from '../rate-limit/rate-limit.policy';
 import type { RateLimitCount } from '../rate-limit/rate-limit.storage';
+import { HopReport, sessionOutcomeOf, UssdMetrics } from '../telemetry/ussd-metrics';
 import { deriveNewInputs, markOf } from './cumulative-text';
 import { parseUssdRequest } from './ussd-request';
 
@@ -63,6 +64,7 @@ export class UssdSessionService {
     private readonly limits: RateLimitPolicy,
     @Inject(RATE_LIMIT_STORAGE) private readonly counter: ThrottlerStorage,
     @InjectPinoLogger(UssdSessionService.name) private readonly logger: PinoLogger,
+    private readonly metrics: UssdMetrics,
   ) {
     this.digestKey = Buffer.from(hkdfSync('sha256', parseKey(config.PIN_ENCRYPTION_KEY), 'ussd-session', 'cumulative-text digest', 32));
   }
@@ -78,10 +80,15 @@ export class UssdSessionService {
     const hit = this.limits.sessionHit(caller.ip, (body as { phoneNumber?: unknown } | null)?.phoneNumber);
     const admit = (count: RateLimitCount): void => {
       caller.setHeaders(this.limits.headers(hit, count));
-      if (count.isBlocked) throw this.limits.refusal(hit);
+      if (count.isBlocked) {
+        this.metrics.rateLimited(hit.name);
+        this.metrics.hopFailed('rate_limited');
+        throw this.limits.refusal(hit);
+      }
     };
     if (!parsed.valid) {
       admit(await this.counter.increment(hit.key, hit.ttlMs, hit.limit, hit.blockMs, hit.name));
+      this.metrics.hopFailed('invalid');
       throw new InvalidInputError(`invalid session request: ${parsed.invalidFields.join(', ')}`);
     }
     const request = parsed.request;
@@ -100,7 +107,7 @@ export class UssdSessionService {
     );
     let timer: NodeJS.Timeout | undefined;
     try {
-      return await Promise.race([
+      const answer = await Promise.race([
         hop,
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => {
@@ -110,9 +117,13 @@ export class UssdSessionService {
           }, budget);
         }),
       ]);
+      this.metrics.hop(answer.report);
+      return answer.reply;
     } catch (error) {
       if (deadline.signal.aborted) this.reportWhenSettled(hop, request.sessionId);
+      if (error instanceof InvalidInputError) this.metrics.hopFailed('invalid');
       if (error instanceof DomainError) throw error;
+      this.metrics.hopFailed('unavailable');
       // Redis, PostgreSQL, a time-out or a busy lock: the subscriber sees the unavailable text, the log the cause
       // (the request id is added by the request-bound logger).
       this.logger.error({ err: error, sessionId: request.sessionId.slice(0, 100) }, 'session hop failed: a dependency is unavailable');
@@ -129,7 +140,11 @@ export class UssdSessionService {
     hop.then(() => report(), report);
   }
 
-  private async hop(request: UssdSessionRequest, existing: SessionRecord | null, signal: AbortSignal): Promise<{ value: string; save?: SessionRecord }> {
+  private async hop(
+    request: UssdSessionRequest,
+    existing: SessionRecord | null,
+    signal: AbortSignal,
+  ): Promise<{ value: { reply: string; report: HopReport }; save?: SessionRecord }> {
     if (existing && existing.phoneNumber !== request.phoneNumber) {
       throw new InvalidInputError('sessionId belongs to another phone number');
     }
@@ -137,14 +152,22 @@ export class UssdSessionService {
     const remembered = existing?.replies.find((entry) => entry.textDigest === textDigest);
     if (existing && remembered) {
       // A retry: same answer, nothing applied twice; the session's clock still restarts.
-      return { value: remembered.reply, save: existing.status === 'active' ? existing : undefined };
+      return {
+        value: { reply: remembered.reply, report: { outcome: 'replay', screen: existing.state.screen, started: false } },
+        save: existing.status === 'active' ? existing : undefined,
+      };
     }
-    if (existing?.status === 'ended') return { value: ENDED_REPLY };
+    if (existing?.status === 'ended') {
+      return { value: { reply: ENDED_REPLY, report: { outcome: 'after_end', screen: 'ended', started: false } } };
+    }
 
     const derived = deriveNewInputs(existing ? existing.consumed : null, request.text, this.digest);
     // Whoever sent it (the aggregator lost track, or someone who knows the session id and phone number), a text
     // that does not continue the session is answered and changes nothing: the subscriber can still go on.
-    if (derived.kind === 'outOfStep') return { value: OUT_OF_STEP_REPLY };
+    if (derived.kind === 'outOfStep') {
+      const report: HopReport = { outcome: 'out_of_step', screen: existing?.state.screen ?? 'none', started: false };
+      return { value: { reply: OUT_OF_STEP_REPLY, report } };
+    }
 
     const now = new Date().toISOString();
     const record: SessionRecord = existing ?? {
@@ -170,8 +193,14 @@ export class UssdSessionService {
     }
     const screen = this.renderer.render(state);
     const reply = `${screen.kind} ${screen.text}`;
+    const report: HopReport = {
+      outcome: screen.kind === 'CON' ? 'continue' : 'end',
+      screen: state.screen,
+      started: existing === null,
+      ended: isEnded(state) ? sessionOutcomeOf(state.farewell) : undefined,
+    };
     return {
-      value: reply,
+      value: { reply, report },
       save: {
         ...record,
         state,
@@ -219,7 +248,9 @@ export class UssdSessionService {
         };
       case 'verifyPin': {
         const attempt = { key: this.effectKey(effect, context), sessionId: request.sessionId, phoneNumber: request.phoneNumber };
-        return { type: 'verified', outcome: await this.accounts.verify(effect.customerId, effect.pin, attempt, signal) };
+        const outcome = await this.accounts.verify(effect.customerId, effect.pin, attempt, signal);
+        this.metrics.pinVerified(outcome);
+        return { type: 'verified', outcome };
       }
       case 'loadAccount':
         return { type: 'loaded', account: await this.accounts.details(effect.customerId) };

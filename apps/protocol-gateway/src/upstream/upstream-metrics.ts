@@ -1,0 +1,127 @@
+import { status } from '@grpc/grpc-js';
+import type { CounterSeries, HistogramFamily, Metrics } from '@dmrv/metrics';
+import type { ChildSpan, SpanTracer } from '@dmrv/tracing';
+import type { ReflectionState } from './reflection-monitor';
+import type { UpstreamObserver } from './upstream-client';
+
+const REFLECTION_STATES: ReadonlyArray<ReflectionState['kind']> = ['known', 'unsupported', 'unknown'];
+
+/** Upstream latencies in seconds: a node on the same network answers in milliseconds; the deadline caps the rest. */
+const UPSTREAM_BUCKETS: readonly number[] = [
+  0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
+];
+
+/**
+ * The protocol gateway's families for one chain node (labelled `upstream` with its address, so a gateway that talks
+ * to several nodes reports each):
+ * - `dmrv_protocol_upstream_call_duration_seconds{upstream, grpc_service, method, code}`: every call, by gRPC service,
+ *   method and final status (`OK`, `NOT_FOUND`, `UNAVAILABLE`, …), and the same counts as
+ *   `dmrv_protocol_upstream_calls_total{upstream, grpc_service, method, code}`;
+ * - `dmrv_protocol_upstream_up{upstream}`: 1 when the node answered the last call made to it, 0 when it was
+ *   unreachable or silent until the deadline (readiness probes keep this fresh when there is no traffic);
+ * - `dmrv_protocol_upstream_channel_replacements_total{upstream}`: connections given up as dead;
+ * - `dmrv_protocol_reflection_state{upstream, state}` and `dmrv_protocol_reflection_services{upstream}`: what
+ *   reflection last learnt (services listed, node without reflection, or not known yet).
+ */
+export class UpstreamMetrics implements UpstreamObserver {
+  private readonly calls: HistogramFamily;
+  private readonly replacements: CounterSeries;
+  private readonly names = new Map<string, [service: string, method: string]>();
+  /** Unknown (not exported) until the first call ends. */
+  private answered: 0 | 1 | undefined;
+  readonly startSpan: ((path: string) => ChildSpan | undefined) | undefined;
+
+  constructor(
+    private readonly metrics: Metrics,
+    private readonly upstream: string,
+    tracer: SpanTracer | undefined,
+  ) {
+    this.calls = metrics.histogram(
+      'dmrv_protocol_upstream_call_duration_seconds',
+      'gRPC calls to the chain node, by service, method and status, and how long they took',
+      ['upstream', 'grpc_service', 'method', 'code'],
+      UPSTREAM_BUCKETS,
+      {
+        name: 'dmrv_protocol_upstream_calls_total',
+        help: 'gRPC calls to the chain node, by service, method and status',
+      },
+    );
+    this.replacements = metrics
+      .counter(
+        'dmrv_protocol_upstream_channel_replacements_total',
+        'Connections to the chain node replaced because a call met its deadline with nothing received on them',
+        ['upstream'],
+      )
+      .labels(upstream);
+    metrics.gauge({
+      name: 'dmrv_protocol_upstream_up',
+      help: 'Whether the chain node answered the last call made to it (1) or not (0)',
+      labelNames: ['upstream'],
+      collect: (gauge) => {
+        if (this.answered !== undefined) gauge.set({ upstream }, this.answered);
+      },
+    });
+    const [host, port] = [
+      upstream.slice(0, upstream.lastIndexOf(':')),
+      Number(upstream.slice(upstream.lastIndexOf(':') + 1)),
+    ];
+    this.startSpan = tracer
+      ? (path) => {
+          const [service, method] = this.namesOf(path);
+          return tracer.startChild(`${service}/${method}`, 'client', {
+            'rpc.system': 'grpc',
+            'rpc.service': service,
+            'rpc.method': method,
+            'server.address': host,
+            'server.port': port,
+          });
+        }
+      : undefined;
+  }
+
+  callEnded(path: string, code: status, seconds: number): void {
+    const [service, method] = this.namesOf(path);
+    this.calls.labels(this.upstream, service, method, status[code] ?? code).observe(seconds);
+  }
+
+  nodeAnswered(answered: boolean): void {
+    this.answered = answered ? 1 : 0;
+  }
+
+  channelReplaced(): void {
+    this.replacements.inc();
+  }
+
+  watchReflection(current: () => ReflectionState): void {
+    const upstream = this.upstream;
+    this.metrics.gauge({
+      name: 'dmrv_protocol_reflection_state',
+      help: 'What gRPC reflection last said about the chain node (1 = current state)',
+      labelNames: ['upstream', 'state'],
+      collect: (gauge) => {
+        const kind = current().kind;
+        for (const state of REFLECTION_STATES) gauge.set({ upstream, state }, state === kind ? 1 : 0);
+      },
+    });
+    this.metrics.gauge({
+      name: 'dmrv_protocol_reflection_services',
+      help: 'Services the chain node listed through reflection (0 when it has not listed any)',
+      labelNames: ['upstream'],
+      collect: (gauge) => {
+        const state = current();
+        gauge.set({ upstream }, state.kind === 'known' ? state.services.size : 0);
+      },
+    });
+  }
+
+  /** `/ixo.entity.v1beta1.Query/Entity` → service and method, split once per path. */
+  private namesOf(path: string): [string, string] {
+    let names = this.names.get(path);
+    if (names === undefined) {
+      const slash = path.lastIndexOf('/');
+      names = [path.slice(1, slash), path.slice(slash + 1)];
+      this.names.set(path, names);
+    }
+    return names;
+  }
+}

@@ -1,0 +1,115 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import {
+  createTestDatabase,
+  OtlpReceiver,
+  ReceivedSpan,
+  startOtlpReceiver,
+  TestDatabase,
+} from '@dmrv/testing';
+import { loadFixture, RegistryFixture } from './fixtures/registry-fixture';
+import { startApp } from './registry-test-kit';
+
+const SERVER = 2;
+const CLIENT = 3;
+
+// Spans exported over OTLP/HTTP to a receiver the test runs, from the registry booted by bootstrap() on a real
+// PostgreSQL: a span per request, a child span per query.
+describe('registry-api tracing', () => {
+  let database: TestDatabase;
+  let fixture: RegistryFixture;
+  let receiver: OtlpReceiver;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('registry_tracing');
+    fixture = await loadFixture(database.url);
+    receiver = await startOtlpReceiver();
+  });
+
+  afterAll(async () => {
+    await receiver?.close();
+    await fixture?.close();
+    await database?.drop();
+  });
+
+  async function tracedApp(env: Record<string, string> = {}): Promise<NestFastifyApplication> {
+    return startApp({ DATABASE_URL: database.url, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, ...env });
+  }
+
+  function traceOf(requestId: string): { server: ReceivedSpan; children: ReceivedSpan[] } {
+    const server = receiver.spans.find(
+      (span) =>
+        span.kind === SERVER &&
+        (span.attributes['http.request.header.x-request-id'] as string[] | undefined)?.[0] === requestId,
+    );
+    if (!server) throw new Error(`no span for request ${requestId}`);
+    return { server, children: receiver.spans.filter((span) => span.parentSpanId === server.spanId) };
+  }
+
+  it('exports the request span with a child span per PostgreSQL query, the SQL without its values', async () => {
+    const app = await tracedApp();
+    const bearer = { authorization: `Bearer ${fixture.client.bearerKey}` };
+    const response = await app.inject({
+      method: 'GET',
+      url: '/v1/households/stats?project_id=project-a',
+      headers: { ...bearer, 'x-request-id': 'registry-trace-1' },
+    });
+    await app.close();
+    expect(response.statusCode).toBe(200);
+    const { server, children } = traceOf('registry-trace-1');
+    expect(server).toMatchObject({
+      name: 'GET /v1/households/stats',
+      service: 'registry-api',
+      attributes: { 'http.route': '/v1/households/stats', 'http.response.status_code': 200 },
+    });
+    expect(children.length).toBeGreaterThanOrEqual(1);
+    for (const query of children) {
+      expect(query).toMatchObject({
+        kind: CLIENT,
+        name: 'SELECT',
+        traceId: server.traceId,
+        attributes: {
+          'db.system.name': 'postgresql',
+          'db.namespace': database.name,
+          'server.address': '127.0.0.1',
+        },
+      });
+    }
+    const statements = children.map((query) => String(query.attributes['db.query.text']));
+    expect(statements.some((sql) => sql.includes('household_counts'))).toBe(true);
+    expect(JSON.stringify(children)).not.toContain('project-a');
+  });
+
+  it('keeps each query in the trace of the request that ran it when requests wait for the one connection', async () => {
+    // One connection: a request whose query waits for it is handed the connection when another request releases it.
+    // Without binding, the waiting query's span would land in the releasing request's trace.
+    const app = await tracedApp({ DATABASE_POOL_SIZE: '1', AGGREGATE_CACHE_TTL_SECONDS: '0' });
+    const bearer = { authorization: `Bearer ${fixture.client.bearerKey}` };
+    const endpoints = [
+      '/v1/households/stats',
+      '/v1/devices/status',
+      '/v1/credits/retired',
+      '/v1/claims/fuel-purchase',
+    ];
+    const ask = (url: string, id: string) =>
+      app.inject({ method: 'GET', url, headers: { ...bearer, 'x-request-id': id } });
+    /** The SQL a request ran, but the API-client lookup (made or not, depending on the cache). */
+    const sqlOf = (id: string): string[] =>
+      traceOf(id)
+        .children.map((span) => String(span.attributes['db.query.text']))
+        .filter((sql) => !sql.includes('api_clients'))
+        .sort();
+    // Alone first, to learn each endpoint's queries; then all at once.
+    for (const [index, url] of endpoints.entries())
+      expect((await ask(url, `alone-${index}`)).statusCode).toBe(200);
+    const together = await Promise.all(endpoints.map((url, index) => ask(url, `together-${index}`)));
+    await app.close();
+    expect(together.map((response) => response.statusCode)).toEqual([200, 200, 200, 200]);
+    for (const index of endpoints.keys()) {
+      expect(sqlOf(`alone-${index}`).length).toBeGreaterThan(0);
+      expect(sqlOf(`together-${index}`)).toEqual(sqlOf(`alone-${index}`));
+    }
+    expect(new Set(endpoints.map((_url, index) => traceOf(`together-${index}`).server.traceId)).size).toBe(
+      endpoints.length,
+    );
+  });
+});

@@ -1,0 +1,147 @@
+import type { CounterFamily, CounterSeries, HistogramFamily, Metrics } from '@dmrv/metrics';
+import type { Farewell, ScreenId, VerifyOutcome } from '../menus/menu-machine';
+import type { RateLimitHit } from '../rate-limit/rate-limit.policy';
+
+/**
+ * How a hop ended: `continue` (a CON screen), `end` (an END screen), `replay` (an aggregator's retry, answered from
+ * memory), `after_end` (a hop on a session that had ended), `out_of_step` (text that does not continue the session:
+ * answered, nothing changed), `invalid` (a request the gateway could not read), `rate_limited`, `unavailable` (a
+ * dependency failed or the hop ran out of time).
+ */
+export type HopOutcome =
+  | 'continue'
+  | 'end'
+  | 'replay'
+  | 'after_end'
+  | 'out_of_step'
+  | 'invalid'
+  | 'rate_limited'
+  | 'unavailable';
+
+/** How a session ended: the farewell screen's kind. Sessions the aggregator abandons never end here. */
+export type SessionOutcome = 'goodbye' | 'locked_now' | 'locked' | 'account_missing' | 'account_created';
+
+export function sessionOutcomeOf(farewell: Farewell | undefined): SessionOutcome {
+  switch (farewell?.kind) {
+    case undefined:
+    case 'goodbye':
+      return 'goodbye';
+    case 'lockedNow':
+      return 'locked_now';
+    case 'locked':
+      return 'locked';
+    case 'accountMissing':
+      return 'account_missing';
+    case 'accountCreated':
+      return 'account_created';
+  }
+}
+
+/** What one answered hop says about itself, for the counters. */
+export interface HopReport {
+  outcome: HopOutcome;
+  /** The menu screen the hop left the session on; `none` when the hop never reached the menus. */
+  screen: ScreenId | 'none';
+  /** The hop opened the session. */
+  started: boolean;
+  /** The hop closed the session, and how. */
+  ended?: SessionOutcome;
+}
+
+/**
+ * Every screen is English today; the label is there so that dashboards need no change when subscribers can choose
+ * their language (the session will carry it).
+ */
+export const SESSION_LANGUAGE = 'en';
+
+/**
+ * The USSD gateway's own families (HTTP, pool and process metrics come from @dmrv/metrics):
+ * - `dmrv_ussd_hops_total{outcome, screen, language}`;
+ * - `dmrv_ussd_sessions_started_total{language}`, `dmrv_ussd_sessions_ended_total{outcome, language}`;
+ * - `dmrv_ussd_pin_failures_total{reason}`: `wrong_pin` (a Customer ID without an account counts as one: the
+ *   service answers both alike), `locked` (a PIN sent to a locked Customer ID), `busy` (not checked: too many
+ *   attempts on that Customer ID were being checked at once); and `dmrv_ussd_pin_lockouts_total`;
+ * - `dmrv_ussd_redis_script_duration_seconds{script, result}`;
+ * - `dmrv_ussd_rate_limited_total{limit}` (`ip`, or `phone` for exempt aggregator traffic).
+ */
+export class UssdMetrics {
+  private readonly hops: CounterFamily;
+  private readonly started: CounterFamily;
+  private readonly ended: CounterFamily;
+  private readonly pinFailures: CounterFamily;
+  private readonly lockouts: CounterSeries;
+  private readonly scripts: HistogramFamily;
+  private readonly refusals: CounterFamily;
+
+  constructor(metrics: Metrics) {
+    this.hops = metrics.counter(
+      'dmrv_ussd_hops_total',
+      'USSD requests (hops), by outcome, the screen shown and language',
+      ['outcome', 'screen', 'language'],
+    );
+    this.started = metrics.counter('dmrv_ussd_sessions_started_total', 'USSD sessions opened, by language', [
+      'language',
+    ]);
+    this.ended = metrics.counter(
+      'dmrv_ussd_sessions_ended_total',
+      'USSD sessions that reached an END screen, by outcome',
+      ['outcome', 'language'],
+    );
+    this.pinFailures = metrics.counter('dmrv_ussd_pin_failures_total', 'PIN checks that failed, by reason', [
+      'reason',
+    ]);
+    this.lockouts = metrics
+      .counter('dmrv_ussd_pin_lockouts_total', 'Customer IDs locked after too many wrong PINs')
+      .labels();
+    this.scripts = metrics.histogram(
+      'dmrv_ussd_redis_script_duration_seconds',
+      'Redis Lua script calls (the session lock, read and write, the rate-limit counters) and how long they took',
+      ['script', 'result'],
+      [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    );
+    this.refusals = metrics.counter(
+      'dmrv_ussd_rate_limited_total',
+      'Requests refused by a rate limit, by limit',
+      ['limit'],
+    );
+  }
+
+  hop(report: HopReport): void {
+    this.hops.inc(report.outcome, report.screen, SESSION_LANGUAGE);
+    if (report.started) this.started.inc(SESSION_LANGUAGE);
+    if (report.ended !== undefined) this.ended.inc(report.ended, SESSION_LANGUAGE);
+  }
+
+  /** A hop that never reached the menus. */
+  hopFailed(outcome: 'invalid' | 'rate_limited' | 'unavailable'): void {
+    this.hops.inc(outcome, 'none', SESSION_LANGUAGE);
+  }
+
+  pinVerified(outcome: VerifyOutcome): void {
+    switch (outcome.kind) {
+      case 'ok':
+        return;
+      case 'wrong':
+        this.pinFailures.inc('wrong_pin');
+        return;
+      case 'busy':
+        this.pinFailures.inc('busy');
+        return;
+      case 'locked':
+        if (outcome.justNow) {
+          this.pinFailures.inc('wrong_pin');
+          this.lockouts.inc();
+        } else {
+          this.pinFailures.inc('locked');
+        }
+    }
+  }
+
+  rateLimited(limit: RateLimitHit['name']): void {
+    this.refusals.inc(limit === 'default' ? 'ip' : limit);
+  }
+
+  scriptCalled(script: string, seconds: number, failed: boolean): void {
+    this.scripts.labels(script, failed ? 'error' : 'ok').observe(seconds);
+  }
+}

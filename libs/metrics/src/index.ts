@@ -1,0 +1,14 @@
+export { CounterFamily, CountView, HistogramFamily, DEFAULT_BUCKETS } from './families';
+export type { CounterSeries, HistogramSeries, LabelValue } from './families';
+export { HTTP_BUCKETS, HttpMetrics, setMetricsRoute, UNMATCHED_ROUTE, UNOBSERVED } from './http-metrics';
+export {
+  bearerMatches,
+  installMetricsRoute,
+  METRICS_CHALLENGE,
+  METRICS_PATH,
+  MetricsServer,
+} from './metrics-endpoint';
+export { METRIC_PREFIX, Metrics } from './metrics';
+export type { GaugeDefinition, PoolCounts } from './metrics';
+export { METRICS_OPTIONS, MetricsModule } from './metrics.module';
+export type { MetricsExposure, MetricsModuleOptions } from './metrics.module';

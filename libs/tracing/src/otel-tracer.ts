@@ -1,0 +1,161 @@
+// Loaded only when tracing is on (tracing.module.ts imports it on demand): with tracing off, none of the SDK is.
+import type { IncomingHttpHeaders } from 'node:http';
+import {
+  Context,
+  ROOT_CONTEXT,
+  Span,
+  SpanKind,
+  SpanStatusCode,
+  TextMapGetter,
+  trace,
+  Tracer,
+} from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  Sampler,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+} from '@opentelemetry/sdk-trace';
+import type {
+  ChildKind,
+  ChildSpan,
+  RequestSpan,
+  SpanAttributes,
+  SpanAttributeValue,
+  SpanTracer,
+} from './tracing';
+import { OtlpJsonExporter } from './otlp-json-exporter';
+import type { TracingSettings } from './tracing-settings';
+
+const headerGetter: TextMapGetter<IncomingHttpHeaders> = {
+  keys: (carrier) => Object.keys(carrier),
+  get: (carrier, key) => carrier[key],
+};
+
+function samplerOf(settings: TracingSettings['sampler']): Sampler {
+  const root =
+    settings.root === 'always_off'
+      ? new AlwaysOffSampler()
+      : settings.root === 'traceidratio'
+        ? new TraceIdRatioBasedSampler(settings.ratio)
+        : new AlwaysOnSampler();
+  return settings.parentBased ? new ParentBasedSampler({ root }) : root;
+}
+
+class OtelRequestSpan implements RequestSpan {
+  constructor(
+    private readonly span: Span,
+    private readonly context: Context,
+    private readonly contexts: AsyncLocalStorageContextManager,
+    private readonly method: string,
+  ) {}
+
+  run(work: () => void): void {
+    this.contexts.with(this.context, work);
+  }
+
+  end(route: string, status: number): void {
+    this.span.updateName(`${this.method} ${route}`);
+    this.span.setAttribute('http.route', route);
+    this.span.setAttribute('http.response.status_code', status);
+    // A server span fails on a 5xx only: a 4xx is the client's mistake, answered as designed.
+    if (status >= 500) this.span.setStatus({ code: SpanStatusCode.ERROR });
+    this.span.end();
+  }
+}
+
+class OtelChildSpan implements ChildSpan {
+  constructor(
+    private readonly span: Span,
+    private readonly context: Context,
+    private readonly propagator: W3CTraceContextPropagator,
+  ) {}
+
+  setAttribute(key: string, value: SpanAttributeValue): void {
+    this.span.setAttribute(key, value);
+  }
+
+  inject(set: (key: string, value: string) => void): void {
+    this.propagator.inject(this.context, set, { set: (carrier, key, value) => carrier(key, value) });
+  }
+
+  end(failure?: string): void {
+    if (failure !== undefined) this.span.setStatus({ code: SpanStatusCode.ERROR, message: failure });
+    this.span.end();
+  }
+}
+
+/**
+ * The SDK, wired without touching OpenTelemetry's process-wide globals: the tracer provider, the context manager and
+ * the propagator belong to this service instance (two apps in one test process keep apart), and spans are started
+ * only at our own seams (http-kit's request hooks, the pools, the Redis scripts, the gRPC client), so no module is
+ * patched at load time.
+ */
+export class OtelTracer implements SpanTracer {
+  private readonly provider: TracerProvider;
+  private readonly tracer: Tracer;
+  private readonly contexts = new AsyncLocalStorageContextManager().enable();
+  private readonly propagator = new W3CTraceContextPropagator();
+
+  constructor(settings: TracingSettings, onExportHealthChange?: (healthy: boolean, reason?: string) => void) {
+    const exporter = new OtlpJsonExporter({
+      url: settings.url,
+      headers: settings.headers,
+      onHealthChange: onExportHealthChange,
+    });
+    this.provider = new TracerProvider({
+      resource: resourceFromAttributes(settings.resource),
+      sampler: samplerOf(settings.sampler),
+      spanProcessors: [new BatchSpanProcessor({ exporter })],
+    });
+    this.tracer = this.provider.getTracer('@dmrv/tracing');
+  }
+
+  startRequest(method: string, path: string, headers: IncomingHttpHeaders, requestId: string): RequestSpan {
+    // A caller's traceparent makes this request part of its trace; without one, a trace starts here.
+    const parent = this.propagator.extract(ROOT_CONTEXT, headers, headerGetter);
+    const span = this.tracer.startSpan(
+      method,
+      {
+        kind: SpanKind.SERVER,
+        attributes: {
+          'http.request.method': method,
+          'url.path': path,
+          // The semantic conventions' name for a captured request header: the id the service echoes and logs.
+          'http.request.header.x-request-id': [requestId],
+        },
+      },
+      parent,
+    );
+    return new OtelRequestSpan(span, trace.setSpan(parent, span), this.contexts, method);
+  }
+
+  startChild(name: string, kind: ChildKind, attributes: SpanAttributes): ChildSpan | undefined {
+    const active = this.contexts.active();
+    if (trace.getSpan(active) === undefined) return undefined;
+    const span = this.tracer.startSpan(
+      name,
+      { kind: kind === 'client' ? SpanKind.CLIENT : SpanKind.INTERNAL, attributes },
+      active,
+    );
+    return new OtelChildSpan(span, trace.setSpan(active, span), this.propagator);
+  }
+
+  bind<F extends (...args: never[]) => unknown>(callback: F): F {
+    return this.contexts.bind(this.contexts.active(), callback);
+  }
+
+  async shutdown(): Promise<void> {
+    try {
+      await this.provider.shutdown();
+    } finally {
+      this.contexts.disable();
+    }
+  }
+}
