@@ -1,5 +1,6 @@
-// Three named tiers: unit (no I/O), integration (real PostgreSQL/Redis/gRPC on this machine),
-// e2e (HTTP against each app's bootstrap()).
+// Four named tiers: unit (no I/O), integration (real PostgreSQL/Redis/gRPC on this machine),
+// e2e (HTTP against each app's bootstrap()), and bench-smoke (the whole benchmark in smoke mode against the built
+// services: a minute and a half on its own, so `test:e2e` stays quick to run while working on an app).
 /** @type {import('jest').Config} */
 const shared = {
   rootDir: __dirname,
@@ -12,6 +13,9 @@ const shared = {
 };
 
 module.exports = {
+  // Hooks and tests that boot an app on real PostgreSQL/Redis/gRPC take well under a second on a quiet machine and
+  // many seconds on a loaded 2-core one; jest's 5 s default turns load into failures that say nothing.
+  testTimeout: 30_000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools,bench,test}/**/*.spec.ts'] },
     {
@@ -25,6 +29,13 @@ module.exports = {
       ...shared,
       displayName: 'e2e',
       testMatch: ['<rootDir>/{apps,libs,tools,bench,test}/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
+      globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
+    },
+    {
+      ...shared,
+      displayName: 'bench-smoke',
+      testMatch: ['<rootDir>/bench/**/*.smoke-spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
       globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
     },

@@ -6,7 +6,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   createTestDatabase,
   exampleEnv,
-  freePort,
+  STOPPED_PORT,
   REPO_ROOT,
   TestDatabase,
   TEST_REDIS_URL,
@@ -86,7 +86,7 @@ describe('compose and Dockerfile healthchecks target real endpoints', () => {
       const path = healthcheckPath(parsed.services[service]!);
       expect(path).toBeDefined();
       // A gateway without its upstream: 503 is a real answer; 404 would mean a dead check.
-      const app = await boot(service, `127.0.0.1:${await freePort()}`);
+      const app = await boot(service, `127.0.0.1:${STOPPED_PORT}`);
       try {
         await app.init();
         await app.getHttpAdapter().getInstance().ready();
@@ -111,13 +111,13 @@ describe('compose and Dockerfile healthchecks target real endpoints', () => {
       } finally {
         await app.close();
       }
-      expect(await runHealthcheck(script, { PORT: String(await freePort()) })).toBe(1);
+      expect(await runHealthcheck(script, { PORT: String(STOPPED_PORT) })).toBe(1);
     },
   );
 
   it("the local chain node passes its Dockerfile's HEALTHCHECK, and a closed port fails it", async () => {
     const script = dockerHealthcheck('tools/local-chain-node');
     expect(await runHealthcheck(script, { CHAIN_NODE_PORT: String(chainNode.port) })).toBe(0);
-    expect(await runHealthcheck(script, { CHAIN_NODE_PORT: String(await freePort()) })).toBe(1);
+    expect(await runHealthcheck(script, { CHAIN_NODE_PORT: String(STOPPED_PORT) })).toBe(1);
   });
 });

@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { freePort, REPO_ROOT, scrape } from '@dmrv/testing';
+import { REPO_ROOT, scrape } from '@dmrv/testing';
 
 const MAIN = join(REPO_ROOT, 'tools', 'local-stack', 'dist', 'main.js');
 
@@ -12,31 +12,32 @@ describe('npm start: the local stack on embedded defaults', () => {
   let child: ChildProcess;
   let exited: Promise<number | null>;
   let output = '';
-  const ports = { registry: 0, ussd: 0, protocol: 0, chainNode: 0 };
+  const ports = { registry: 0, ussd: 0, protocol: 0 };
   const metricsPorts = { registry: 0, ussd: 0, protocol: 0 };
+
+  /** A port the stack printed in its banner once it was up. */
+  function printedPort(pattern: RegExp): number {
+    const port = Number(pattern.exec(output)?.[1]);
+    if (!(port > 0)) throw new Error(`the banner names no port for ${pattern}:\n${output}`);
+    return port;
+  }
 
   beforeAll(async () => {
     if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (pnpm run build)`);
-    ports.registry = await freePort();
-    ports.ussd = await freePort();
-    ports.protocol = await freePort();
-    ports.chainNode = await freePort();
-    metricsPorts.registry = await freePort();
-    metricsPorts.ussd = await freePort();
-    metricsPorts.protocol = await freePort();
     child = spawn(process.execPath, [MAIN], {
       cwd: REPO_ROOT,
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
         LOG_LEVEL: 'warn',
-        REGISTRY_PORT: String(ports.registry),
-        USSD_PORT: String(ports.ussd),
-        PROTOCOL_PORT: String(ports.protocol),
-        CHAIN_NODE_PORT: String(ports.chainNode),
-        REGISTRY_METRICS_PORT: String(metricsPorts.registry),
-        USSD_METRICS_PORT: String(metricsPorts.ussd),
-        PROTOCOL_METRICS_PORT: String(metricsPorts.protocol),
+        // Every port 0: each process binds a free one and the stack prints where (no two test runs race for a port).
+        REGISTRY_PORT: '0',
+        USSD_PORT: '0',
+        PROTOCOL_PORT: '0',
+        CHAIN_NODE_PORT: '0',
+        REGISTRY_METRICS_PORT: '0',
+        USSD_METRICS_PORT: '0',
+        PROTOCOL_METRICS_PORT: '0',
         LOCAL_SEED_HOUSEHOLDS: '50',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -51,6 +52,12 @@ describe('npm start: the local stack on embedded defaults', () => {
       });
       void exited.then((code) => reject(new Error(`local stack exited with ${code}:\n${output}`)));
     });
+    ports.registry = printedPort(/registry-api +http:\/\/127\.0\.0\.1:(\d+)\/v1/);
+    ports.ussd = printedPort(/ussd-gateway +http:\/\/127\.0\.0\.1:(\d+)\/api\/ussd/);
+    ports.protocol = printedPort(/protocol-gateway +http:\/\/127\.0\.0\.1:(\d+)\/ixo/);
+    metricsPorts.registry = printedPort(/registry http:\/\/127\.0\.0\.1:(\d+)\/metrics/);
+    metricsPorts.ussd = printedPort(/ussd http:\/\/127\.0\.0\.1:(\d+)\/metrics/);
+    metricsPorts.protocol = printedPort(/protocol http:\/\/127\.0\.0\.1:(\d+)\/metrics/);
   }, 120_000);
 
   afterAll(async () => {
@@ -100,9 +107,6 @@ describe('npm start: the local stack on embedded defaults', () => {
   });
 
   it("serves each service's metrics on its own port and prints where", async () => {
-    for (const [service, port] of Object.entries(metricsPorts)) {
-      expect(output).toContain(`${service} http://127.0.0.1:${port}/metrics`);
-    }
     const services = [
       ['registry-api', metricsPorts.registry],
       ['ussd-gateway', metricsPorts.ussd],

@@ -1,6 +1,6 @@
 import { AddressInfo } from 'node:net';
 import { FRAMEWORK_ERROR_MESSAGES } from '@dmrv/http-kit';
-import { freePort } from '@dmrv/testing';
+import { STOPPED_PORT } from '@dmrv/testing';
 import { status } from '@grpc/grpc-js';
 import { ReflectionMonitor } from '../src/upstream/reflection-monitor';
 import { UpstreamClient } from '../src/upstream/upstream-client';
@@ -16,7 +16,7 @@ async function withSetup(
 ): Promise<void> {
   const node = nodeOptions ? await startNode(nodeOptions) : undefined;
   const gateway = await startGateway({
-    GRPC_UPSTREAM: node ? node.address : `127.0.0.1:${await freePort()}`,
+    GRPC_UPSTREAM: node ? node.address : `127.0.0.1:${STOPPED_PORT}`,
     ...env,
   });
   try {

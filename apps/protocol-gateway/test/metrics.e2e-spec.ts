@@ -1,4 +1,5 @@
-import { Exposition, freePort, mismatchesWithDeploymentDoc, scrape, startBlackhole } from '@dmrv/testing';
+import { MetricsModule } from '@dmrv/metrics';
+import { Exposition, mismatchesWithDeploymentDoc, scrape, startBlackhole } from '@dmrv/testing';
 import { entityDid } from '../../../tools/local-chain-node/src';
 import { Gateway, LocalChainNode, startGateway, startNode } from './harness';
 
@@ -10,8 +11,8 @@ const ENTITY_QUERY = 'ixo.entity.v1beta1.Query';
 async function observedGateway(
   env: Record<string, string>,
 ): Promise<{ gateway: Gateway; metrics: () => Promise<Exposition> }> {
-  const port = await freePort();
-  const gateway = await startGateway({ ...env, METRICS_PORT: String(port) });
+  const gateway = await startGateway({ ...env, METRICS_PORT: '0' });
+  const port = gateway.app.get(MetricsModule).listenerPort;
   return { gateway, metrics: () => scrape(`http://127.0.0.1:${port}/metrics`) };
 }
 

@@ -1,6 +1,6 @@
 import { Metadata } from '@grpc/grpc-js';
 import { loadProtoRoot, QUERY_PROTO_FILES } from '@dmrv/proto';
-import { freePort } from '@dmrv/testing';
+import { STOPPED_PORT } from '@dmrv/testing';
 import { entityDid, SEED_COUNTS } from '../../../tools/local-chain-node/src';
 import { RouteTable } from '../src/routes/route-table';
 import { UpstreamClient } from '../src/upstream/upstream-client';
@@ -458,7 +458,7 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
     it('501 for a method the operator disabled, without calling the upstream', async () => {
       // Nothing listens upstream: had the gateway called it, the answer would be 503.
       const closed = await startGateway({
-        GRPC_UPSTREAM: `127.0.0.1:${await freePort()}`,
+        GRPC_UPSTREAM: `127.0.0.1:${STOPPED_PORT}`,
         DISABLED_METHODS: 'ixo.claims.v1beta1.Query/ClaimList,token',
         REFLECTION_ENABLED: 'false',
       });

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { status } from '@grpc/grpc-js';
-import { freePort, OtlpReceiver, ReceivedSpan, startOtlpReceiver } from '@dmrv/testing';
+import { OtlpReceiver, STOPPED_PORT, ReceivedSpan, startOtlpReceiver } from '@dmrv/testing';
 import { Gateway, LocalChainNode, startGateway, startNode } from './harness';
 
 const SERVER = 2;
@@ -113,19 +113,17 @@ describe('protocol-gateway tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
   it('serves as usual and closes cleanly when the receiver is down (the spans are dropped)', async () => {
     const gateway = await startGateway({
       GRPC_UPSTREAM: node.address,
-      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${await freePort()}`,
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${STOPPED_PORT}`,
     });
     expect((await gateway.get('/ixo/token/params')).status).toBe(200);
     await expect(gateway.close()).resolves.toBeUndefined();
   });
 
   it('sends the configured headers and resource, and leaves the metrics route out', async () => {
-    const port = await freePort();
     const requests = receiver.requests.length;
     const gateway = await traced({
       OTEL_EXPORTER_OTLP_HEADERS: 'x-collector-key=k%3D1',
       OTEL_SERVICE_NAME: 'gateway-under-test',
-      METRICS_PORT: String(port),
       METRICS_TOKEN: 'protocol-metrics-token-01',
     });
     const answer = await gateway.get('/ixo/token/params', { 'x-request-id': 'trace-me-3' });

@@ -1,8 +1,8 @@
+import { MetricsModule } from '@dmrv/metrics';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   createTestDatabase,
   Exposition,
-  freePort,
   mismatchesWithDeploymentDoc,
   scrape,
   TestDatabase,
@@ -36,15 +36,14 @@ describe('registry-api metrics', () => {
   beforeAll(async () => {
     database = await createTestDatabase('registry_metrics');
     fixture = await loadFixture(database.url);
-    const port = await freePort();
     app = await startApp({
       DATABASE_URL: database.url,
-      METRICS_PORT: String(port),
+      METRICS_PORT: '0',
       METRICS_TOKEN,
       AUTH_FAILURES_PER_MINUTE: '2',
       RATE_LIMIT_PER_MINUTE: '20',
     });
-    metricsUrl = `http://127.0.0.1:${port}/metrics`;
+    metricsUrl = `http://127.0.0.1:${app.get(MetricsModule).listenerPort}/metrics`;
     bearer = { authorization: `Bearer ${fixture.client.bearerKey}` };
   });
 

@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Exposition, freePort, mismatchesWithDeploymentDoc, scrape } from '@dmrv/testing';
+import { MetricsModule } from '@dmrv/metrics';
+import { Exposition, mismatchesWithDeploymentDoc, scrape, STOPPED_PORT } from '@dmrv/testing';
 import { OUT_OF_STEP_REPLY } from '../src/ussd/ussd-session.service';
 import {
   Backing,
@@ -56,17 +57,16 @@ describe('ussd-gateway metrics', () => {
 
   beforeAll(async () => {
     backing = await createBacking('ussd-metrics');
-    const port = await freePort();
     ({ app } = await startApp(
       backing.env({
-        METRICS_PORT: String(port),
+        METRICS_PORT: '0',
         METRICS_TOKEN,
         RATE_LIMIT_PER_IP: String(PER_IP),
         RATE_LIMIT_EXEMPT_CIDRS: '127.0.0.1',
         RATE_LIMIT_PER_PHONE: String(PER_PHONE),
       }),
     ));
-    metricsUrl = `http://127.0.0.1:${port}/metrics`;
+    metricsUrl = `http://127.0.0.1:${app.get(MetricsModule).listenerPort}/metrics`;
   });
 
   afterAll(async () => {
@@ -240,11 +240,10 @@ describe('ussd-gateway metrics', () => {
   });
 
   it('counts a hop whose dependency does not answer as unavailable', async () => {
-    const port = await freePort();
     const { app: cut } = await startApp(
       backing.env({
-        METRICS_PORT: String(port),
-        REDIS_URL: `redis://127.0.0.1:${await freePort()}/0`,
+        METRICS_PORT: '0',
+        REDIS_URL: `redis://127.0.0.1:${STOPPED_PORT}/0`,
         HOP_TIMEOUT_MS: '1000',
       }),
     );
@@ -252,7 +251,7 @@ describe('ussd-gateway metrics', () => {
       expect((await new Handset(cut).repeat()).body).toBe(
         'END Service temporarily unavailable. Please try again later.',
       );
-      const exposed = await scrape(`http://127.0.0.1:${port}/metrics`);
+      const exposed = await scrape(`http://127.0.0.1:${cut.get(MetricsModule).listenerPort}/metrics`);
       expect(exposed.value('dmrv_ussd_hops_total', { outcome: 'unavailable', screen: 'none' })).toBe(1);
     } finally {
       await cut.close();

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 
 export type FloorHandler = (
@@ -53,9 +54,11 @@ export function serveFloor(name: string, handler: FloorHandler, close: () => Pro
     });
   });
   server.keepAliveTimeout = 65_000;
-  server.listen(port, '127.0.0.1', () =>
-    process.stdout.write(`${JSON.stringify({ listening: `127.0.0.1:${port}`, floor: name })}\n`),
-  );
+  // PORT 0 binds a free port; the line says which one (the bench reads it).
+  server.listen(port, '127.0.0.1', () => {
+    const { port: bound } = server.address() as AddressInfo;
+    process.stdout.write(`${JSON.stringify({ listening: `127.0.0.1:${bound}`, floor: name })}\n`);
+  });
   const shutdown = (): void => {
     server.close();
     server.closeAllConnections();

@@ -49,7 +49,8 @@ export class ManagedProcess {
         [...(options.nodeArgs ?? []), options.script, ...(options.args ?? [])],
         {
           env: options.env,
-          stdio: ['ignore', fd, fd],
+          // The channel carries a service's `{ listening, metricsPort }` announcement (libs/http-kit runService).
+          stdio: ['ignore', fd, fd, 'ipc'],
         },
       );
       return new ManagedProcess(options.name, child, logFile, janitor);
@@ -106,6 +107,23 @@ export class ManagedProcess {
       },
       timeoutMs,
     );
+  }
+
+  /** Waits for the service to say where it listens (it was given port 0 and bound a free one). */
+  async waitForAnnouncement(timeoutMs = 60_000): Promise<{ listening: string }> {
+    let announced: { listening: string } | undefined;
+    const onMessage = (message: unknown) => (announced = message as { listening: string });
+    this.child.once('message', onMessage);
+    try {
+      await this.waitUntil(
+        'its listening announcement',
+        () => Promise.resolve(announced !== undefined),
+        timeoutMs,
+      );
+    } finally {
+      this.child.off('message', onMessage);
+    }
+    return announced!;
   }
 
   /** Waits for a line of output matching `pattern`, returns its match. */

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Controller, Get, Module } from '@nestjs/common';
-import { createHttpApp, installGracefulShutdown } from '@dmrv/http-kit';
+import { announceListening, createHttpApp, installGracefulShutdown } from '@dmrv/http-kit';
 import { LoggingModule } from '@dmrv/logging';
 import { MetricsModule } from '@dmrv/metrics';
 import { CONSTANT_ANSWER, requireEnv } from '../floors/floor-server';
@@ -41,6 +41,7 @@ async function main(): Promise<void> {
   const app = await createHttpApp(ConstantModule, { trustProxy: false });
   installGracefulShutdown(app, { graceMs: 5_000 });
   await app.listen(Number(requireEnv('PORT')), '127.0.0.1');
+  announceListening(app, '127.0.0.1');
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,5 @@
 import { assertBuilt, floorScript } from '../harness/paths';
 import { LoadPlan, Step } from '../harness/load';
-import { freePort } from '../harness/network';
 import { ManagedProcess } from '../harness/processes';
 import { baseEnv, SERVICE_BUILDS, startFloor, startService } from './services';
 import { compare, selected, SuiteContext } from './suite';
@@ -48,7 +47,7 @@ export async function protocolSuite(ctx: SuiteContext): Promise<void> {
     {
       name: 'local-chain-node',
       script: SERVICE_BUILDS.protocol.chainNode,
-      env: baseEnv({ CHAIN_NODE_PORT: String(await freePort()) }),
+      env: baseEnv({ CHAIN_NODE_PORT: '0' }),
       logDir: ctx.logDir,
     },
     ctx.janitor,

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { floorScript, repoPath } from '../harness/paths';
-import { freePort } from '../harness/network';
 import { ManagedProcess } from '../harness/processes';
 import { Endpoint, SuiteContext } from './suite';
 
@@ -38,7 +37,9 @@ export function profileDir(ctx: Pick<SuiteContext, 'logDir'>): string {
   return join(ctx.logDir, 'profiles');
 }
 
-/** Starts one of the services on a free loopback port and waits until its readiness route answers 200. */
+let profiled = 0;
+
+/** Starts one of the services on a port it binds itself and waits until its readiness route answers 200. */
 export async function startService(
   ctx: SuiteContext,
   name: string,
@@ -46,21 +47,20 @@ export async function startService(
   env: Record<string, string>,
   readyPath = '/health',
 ): Promise<Endpoint> {
-  const port = await freePort();
   const nodeArgs = ctx.options.profile
-    ? ['--cpu-prof', `--cpu-prof-dir=${profileDir(ctx)}`, `--cpu-prof-name=${name}-${port}.cpuprofile`]
+    ? ['--cpu-prof', `--cpu-prof-dir=${profileDir(ctx)}`, `--cpu-prof-name=${name}-${++profiled}.cpuprofile`]
     : [];
   const process = ManagedProcess.start(
     {
       name,
       script,
-      env: baseEnv({ ...env, ...ctx.options.serviceEnv, PORT: String(port), HOST: '127.0.0.1' }),
+      env: baseEnv({ ...env, ...ctx.options.serviceEnv, PORT: '0', HOST: '127.0.0.1' }),
       logDir: ctx.logDir,
       nodeArgs,
     },
     ctx.janitor,
   );
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const baseUrl = (await process.waitForAnnouncement()).listening;
   await process.waitForHttp(`${baseUrl}${readyPath}`);
   return { process, baseUrl };
 }
@@ -71,16 +71,15 @@ export async function startFloor(
   name: 'registry' | 'ussd' | 'protocol' | 'constant',
   env: Record<string, string>,
 ): Promise<Endpoint> {
-  const port = await freePort();
   const process = ManagedProcess.start(
     {
       name: `${name}-floor`,
       script: floorScript(name),
-      env: baseEnv({ ...env, PORT: String(port) }),
+      env: baseEnv({ ...env, PORT: '0' }),
       logDir: ctx.logDir,
     },
     ctx.janitor,
   );
-  await process.waitForOutput(/"listening":"127\.0\.0\.1:\d+"/);
-  return { process, baseUrl: `http://127.0.0.1:${port}` };
+  const [, address] = await process.waitForOutput(/"listening":"(127\.0\.0\.1:\d+)"/);
+  return { process, baseUrl: `http://${address}` };
 }

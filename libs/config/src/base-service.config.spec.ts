@@ -42,12 +42,21 @@ describe('BaseServiceConfig: metrics and tracing variables', () => {
     });
   });
 
+  it('takes port 0 for both listeners (each binds any free port, so they cannot collide)', () => {
+    expect(problemsOf({ PORT: '0', METRICS_PORT: '0' })).toEqual([]);
+    expect(loadConfig('svc', BaseServiceConfig, { PORT: '0', METRICS_PORT: '0' })).toMatchObject({
+      PORT: 0,
+      METRICS_PORT: 0,
+    });
+  });
+
   it.each([
     [{ METRICS_PORT: '3000' }, 'METRICS_PORT: must differ from PORT'],
+    [{ PORT: '-1' }, 'PORT: PORT must not be less than 0'],
     [{ METRICS_PORT: '70000' }, 'METRICS_PORT: METRICS_PORT must not be greater than 65535'],
     [
       { METRICS_PORT: 'metrics' },
-      'METRICS_PORT: METRICS_PORT must be an integer number; METRICS_PORT must not be less than 1; METRICS_PORT must not be greater than 65535',
+      'METRICS_PORT: METRICS_PORT must be an integer number; METRICS_PORT must not be less than 0; METRICS_PORT must not be greater than 65535',
     ],
     [{ METRICS_TOKEN: 'too-short' }, 'METRICS_TOKEN: must be at least 16 characters'],
     [

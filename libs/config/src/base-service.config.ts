@@ -13,14 +13,14 @@ import {
 } from 'class-validator';
 import { AsBoolean, AsList, AsNumber, IntegerVariable } from './transforms';
 
-/** Fails when the value equals the value of `other` on the same object. */
+/** Fails when the value equals the value of `other` on the same object; 0 (any free port) never collides. */
 function DiffersFrom(other: string, validationOptions?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
     {
       name: 'differsFrom',
       constraints: [other],
       validator: {
-        validate: (value: unknown, args) => value !== (args?.object as Record<string, unknown>)[other],
+        validate: (value: unknown, args) => value === 0 || value !== (args?.object as Record<string, unknown>)[other],
         defaultMessage: () => `must differ from ${other}`,
       },
     },
@@ -56,7 +56,8 @@ export class BaseServiceConfig {
   @MinLength(1)
   NODE_ENV = 'development';
 
-  @IntegerVariable({ min: 1, max: 65535 })
+  /** 0 binds any free port (logged, and announced to a parent that started the service with an IPC channel). */
+  @IntegerVariable({ min: 0, max: 65535 })
   PORT = 3000;
 
   @IsString()
@@ -91,9 +92,12 @@ export class BaseServiceConfig {
   @IntegerVariable({ min: 0 })
   SHUTDOWN_GRACE_MS = 10_000;
 
-  /** Serve `GET /metrics` (Prometheus text) on this separate port, without authentication; unset: no listener. */
+  /**
+   * Serve `GET /metrics` (Prometheus text) on this separate port, without authentication; unset: no listener; 0: any
+   * free port (the bound one is logged), which is what tests use so that no two runs race for a port.
+   */
   @IsOptional()
-  @IntegerVariable({ min: 1, max: 65535 })
+  @IntegerVariable({ min: 0, max: 65535 })
   @DiffersFrom('PORT')
   METRICS_PORT?: number;
 

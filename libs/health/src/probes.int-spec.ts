@@ -1,7 +1,7 @@
 import { Test } from '@nestjs/testing';
 import Redis from 'ioredis';
 import { Client } from 'pg';
-import { freePort, startBlackhole, TEST_PG_ADMIN_URL, TEST_REDIS_URL } from '@dmrv/testing';
+import { STOPPED_PORT, startBlackhole, TEST_PG_ADMIN_URL, TEST_REDIS_URL } from '@dmrv/testing';
 import { HealthModule } from './health.module';
 import { DependencyProbe, postgresProbe, redisProbe } from './probes';
 import { ReadinessService } from './readiness.service';
@@ -44,7 +44,7 @@ describe('readiness probes against real and stopped dependencies', () => {
   });
 
   it('reports PostgreSQL down when nothing listens on its port, and hides credentials', async () => {
-    const port = await freePort();
+    const port = STOPPED_PORT;
     const pg = pgRunner(`postgres://app:s3cret@127.0.0.1:${port}/app`);
     const readiness = await readinessOf([postgresProbe(pg.run)]);
     const body = await readiness.check();
@@ -56,7 +56,7 @@ describe('readiness probes against real and stopped dependencies', () => {
   });
 
   it('reports Redis down when nothing listens on its port', async () => {
-    const port = await freePort();
+    const port = STOPPED_PORT;
     const redis = new Redis({
       port,
       host: '127.0.0.1',
@@ -88,7 +88,7 @@ describe('readiness probes against real and stopped dependencies', () => {
 
   it('is ok only when every dependency is up', async () => {
     const pg = pgRunner(TEST_PG_ADMIN_URL);
-    const port = await freePort();
+    const port = STOPPED_PORT;
     const redis = new Redis({
       port,
       host: '127.0.0.1',

@@ -11,7 +11,13 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import type { FastifyInstance } from 'fastify';
 import { AppExceptionFilter, ErrorRenderer, renderMessageBody } from '@dmrv/errors';
 import { Logger, REQUEST_ID_HEADER, RequestLogging, resolveRequestId } from '@dmrv/logging';
-import { HttpMetrics, installMetricsRoute, Metrics, METRICS_OPTIONS, MetricsModuleOptions } from '@dmrv/metrics';
+import {
+  HttpMetrics,
+  installMetricsRoute,
+  Metrics,
+  METRICS_OPTIONS,
+  MetricsModuleOptions,
+} from '@dmrv/metrics';
 import { RequestSpan, SpanTracer, Tracing } from '@dmrv/tracing';
 import { FRAMEWORK_ERROR_MESSAGES, FrameworkErrorResponder } from './framework-errors';
 
@@ -93,7 +99,10 @@ export async function createHttpApp(
 }
 
 /** A provider of a module the app may not import (MetricsModule, TracingModule: the apps do, small test apps need not). */
-function optionalProvider<T>(app: NestFastifyApplication, token: abstract new (...args: never[]) => T): T | undefined {
+function optionalProvider<T>(
+  app: NestFastifyApplication,
+  token: abstract new (...args: never[]) => T,
+): T | undefined {
   try {
     return app.get(token as unknown as Type<T>, { strict: false });
   } catch {
@@ -174,19 +183,29 @@ interface Traced {
  * observed; Fastify's body parser keeps the context, so POST handlers run inside it too. Installed only with
  * tracing on: with it off, requests keep their shape and pay nothing.
  */
-function installRequestSpans(fastify: FastifyInstance, tracer: SpanTracer, metrics: HttpMetrics | undefined): void {
+function installRequestSpans(
+  fastify: FastifyInstance,
+  tracer: SpanTracer,
+  metrics: HttpMetrics | undefined,
+): void {
   fastify.decorateRequest(SPAN_PROPERTY, null);
   fastify.addHook('preParsing', (request, _reply, payload, done) => {
     if (metrics !== undefined && !metrics.isObserved(request)) return done(null, payload);
     const url = request.url;
     const query = url.indexOf('?');
-    const span = tracer.startRequest(request.method, query === -1 ? url : url.slice(0, query), request.headers, request.id);
+    const span = tracer.startRequest(
+      request.method,
+      query === -1 ? url : url.slice(0, query),
+      request.headers,
+      request.id,
+    );
     (request as unknown as Traced)[SPAN_PROPERTY] = span;
     span.run(() => done(null, payload));
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     const span = (request as unknown as Traced)[SPAN_PROPERTY];
-    if (span !== null) span.end(metrics?.routeOf(request) ?? request.routeOptions.url ?? 'unmatched', reply.statusCode);
+    if (span !== null)
+      span.end(metrics?.routeOf(request) ?? request.routeOptions.url ?? 'unmatched', reply.statusCode);
     done();
   });
 }

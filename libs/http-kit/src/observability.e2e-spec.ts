@@ -2,7 +2,7 @@ import { Controller, DynamicModule, Get, Param, Post } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LoggingModule } from '@dmrv/logging';
 import { MetricsExposure, MetricsModule } from '@dmrv/metrics';
-import { freePort, parseExposition, scrape } from '@dmrv/testing';
+import { parseExposition, scrape } from '@dmrv/testing';
 import { createHttpApp } from './create-http-app';
 
 const TOKEN = 'metrics-token-for-tests-0001';
@@ -70,9 +70,8 @@ describe('GET /metrics on a separate plain port (METRICS_PORT)', () => {
   let url: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    booted = await boot({ METRICS_PORT: port });
-    url = `http://127.0.0.1:${port}/metrics`;
+    booted = await boot({ METRICS_PORT: 0 });
+    url = `http://127.0.0.1:${booted.app.get(MetricsModule).listenerPort}/metrics`;
   });
 
   afterAll(() => booted.close());
@@ -133,8 +132,8 @@ describe('GET /metrics on a separate plain port (METRICS_PORT)', () => {
   });
 
   it('stops listening when the app closes', async () => {
-    const port = await freePort();
-    const other = await boot({ METRICS_PORT: port });
+    const other = await boot({ METRICS_PORT: 0 });
+    const port = other.app.get(MetricsModule).listenerPort;
     expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(200);
     await other.close();
     await expect(fetch(`http://127.0.0.1:${port}/metrics`)).rejects.toThrow();

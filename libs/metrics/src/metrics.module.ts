@@ -63,6 +63,11 @@ export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutd
     this.logger.log(`metrics on http://${HOST}:${this.server.port}${METRICS_PATH}`);
   }
 
+  /** The separate listener's port once it listens (`METRICS_PORT=0` binds any free one); undefined without one. */
+  get listenerPort(): number | undefined {
+    return this.server?.port;
+  }
+
   async onApplicationShutdown(): Promise<void> {
     await this.server?.close();
     this.server = undefined;

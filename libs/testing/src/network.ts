@@ -1,13 +1,11 @@
 import { AddressInfo, createServer, Server, Socket } from 'node:net';
 
-/** A loopback port that nothing listens on right now: a dependency that is "stopped". */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+/**
+ * A loopback port that refuses connections: a dependency that is "stopped". It is a privileged port that nothing on
+ * these machines listens on and no test binds, so unlike a port found free and then released, no parallel test can
+ * take it between the choice and the use (network.int-spec.ts checks that it refuses).
+ */
+export const STOPPED_PORT = 1;
 
 export interface Blackhole {
   port: number;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { EmbeddedPostgres, spawnEmbeddedPostgres } from '@dmrv/embedded-postgres';
 import {
+  announcement,
   firstJsonLine,
   ManagedProcess,
   runToCompletion,
@@ -14,6 +15,11 @@ import { settingsFromEnv, StackSettings } from './settings';
 const ROOT = join(__dirname, '..', '..', '..');
 const HEALTH_TIMEOUT_MS = 90_000;
 const STOP_GRACE_MS = 15_000;
+
+interface Listening {
+  url: string;
+  metrics: string;
+}
 
 class LocalStack {
   private readonly databases: EmbeddedPostgres[] = [];
@@ -109,14 +115,14 @@ class LocalStack {
       upstream = (await firstJsonLine<{ listening: string }>(node, 30_000)).listening;
     }
 
-    this.start('registry-api', join('apps', 'registry-api', 'dist', 'main.js'), {
+    const registry = this.start('registry-api', join('apps', 'registry-api', 'dist', 'main.js'), {
       ...registryEnv,
       PORT: String(ports.registry),
       HOST: host,
       METRICS_PORT: String(metricsPorts.registry),
     });
     const ussd = this.start('ussd-gateway', join('apps', 'ussd-gateway', 'dist', 'main.js'), ussdEnv);
-    this.start('protocol-gateway', join('apps', 'protocol-gateway', 'dist', 'main.js'), {
+    const protocol = this.start('protocol-gateway', join('apps', 'protocol-gateway', 'dist', 'main.js'), {
       ...this.baseEnv(),
       PORT: String(ports.protocol),
       HOST: host,
@@ -124,33 +130,30 @@ class LocalStack {
       GRPC_UPSTREAM: upstream,
     });
 
-    const alive = (managed: ManagedProcess | undefined) => () => managed?.child.exitCode === null;
-    await Promise.all([
-      waitForHealthy(
-        `http://${host}:${ports.registry}/health`,
-        HEALTH_TIMEOUT_MS,
-        alive(this.processes.find((p) => p.name === 'registry-api')),
-      ),
-      waitForHealthy(`http://${host}:${ports.ussd}/health`, HEALTH_TIMEOUT_MS, alive(ussd)),
-      waitForHealthy(
-        `http://${host}:${ports.protocol}/health`,
-        HEALTH_TIMEOUT_MS,
-        alive(this.processes.find((p) => p.name === 'protocol-gateway')),
-      ),
-    ]);
+    // Where each one listens, as it says (ports configured as 0 are bound by the service itself), then healthy.
+    const [registryAt, ussdAt, protocolAt] = (await Promise.all(
+      [registry, ussd, protocol].map(async (managed) => {
+        const announced = await announcement(managed, HEALTH_TIMEOUT_MS);
+        await waitForHealthy(
+          `${announced.listening}/health`,
+          HEALTH_TIMEOUT_MS,
+          () => managed.child.exitCode === null,
+        );
+        return { url: announced.listening, metrics: `http://${host}:${announced.metricsPort}/metrics` };
+      }),
+    )) as [Listening, Listening, Listening];
 
     const embedded = this.databases.length > 0 ? ' (embedded PostgreSQL)' : '';
     process.stdout.write(
       [
         '',
         'dMRV local stack is up:',
-        `  registry-api       http://${host}:${ports.registry}/v1        docs: http://${host}:${ports.registry}/v1/api-docs${embedded}`,
+        `  registry-api       ${registryAt.url}/v1        docs: ${registryAt.url}/v1/api-docs${embedded}`,
         `                     API client (shown once): ${client.client_id}:${client.secret}`,
-        `                     try: curl -u '${client.client_id}:${client.secret}' http://${host}:${ports.registry}/v1/households/stats`,
-        `  ussd-gateway       http://${host}:${ports.ussd}/api/ussd   sessions: ${this.settings.redisUrl ? 'Redis' : 'in memory'}`,
-        `  protocol-gateway   http://${host}:${ports.protocol}/ixo/token/params   upstream: ${upstream}`,
-        `  metrics (Prometheus): registry http://${host}:${metricsPorts.registry}/metrics   ` +
-          `ussd http://${host}:${metricsPorts.ussd}/metrics   protocol http://${host}:${metricsPorts.protocol}/metrics`,
+        `                     try: curl -u '${client.client_id}:${client.secret}' ${registryAt.url}/v1/households/stats`,
+        `  ussd-gateway       ${ussdAt.url}/api/ussd   sessions: ${this.settings.redisUrl ? 'Redis' : 'in memory'}`,
+        `  protocol-gateway   ${protocolAt.url}/ixo/token/params   upstream: ${upstream}`,
+        `  metrics (Prometheus): registry ${registryAt.metrics}   ussd ${ussdAt.metrics}   protocol ${protocolAt.metrics}`,
         'Press Ctrl-C to stop.',
         '',
       ].join('\n'),

@@ -23,11 +23,35 @@ export function startProcess(
   env: NodeJS.ProcessEnv,
   cwd: string,
 ): ManagedProcess {
-  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const stdoutLines = relay(name, child.stdout, process.stdout);
-  relay(name, child.stderr, process.stderr);
+  // The IPC channel carries the service's ListeningAnnouncement (see libs/http-kit run-service.ts).
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const stdoutLines = relay(name, child.stdout!, process.stdout);
+  relay(name, child.stderr!, process.stderr);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { name, child, exited, stdoutLines };
+}
+
+export interface Announcement {
+  listening: string;
+  metricsPort?: number;
+}
+
+/** Waits for the service's announcement of where it listens (its bound ports, whatever it was asked for). */
+export function announcement(managed: ManagedProcess, timeoutMs: number): Promise<Announcement> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${managed.name} did not announce where it listens within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    managed.child.once('message', (message) => {
+      clearTimeout(timer);
+      resolve(message as Announcement);
+    });
+    void managed.exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${managed.name} exited with ${code} before it listened`));
+    });
+  });
 }
 
 /** Runs a one-shot command (migrations, seed) and resolves with its stdout; rejects on a non-zero exit. */

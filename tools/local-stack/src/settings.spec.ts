@@ -24,7 +24,7 @@ describe('npm start settings', () => {
   );
 
   it.each([
-    ['REGISTRY_PORT', '0'],
+    ['REGISTRY_PORT', ' '],
     ['USSD_PORT', '65536'],
     ['PROTOCOL_PORT', 'http'],
     ['CHAIN_NODE_PORT', '90.5'],

@@ -27,8 +27,9 @@ function integer(
   return value;
 }
 
+// 0 lets the service bind any free port; the stack learns and prints the bound one (how the tests run it).
 const port = (env: NodeJS.ProcessEnv, name: string, fallback: number) =>
-  integer(env, name, fallback, 1, 65535, 'a port number');
+  integer(env, name, fallback, 0, 65535, 'a port number');
 
 /** `npm start`'s settings: ports, the external services to use instead of embedded ones, the seed size. */
 export function settingsFromEnv(env: NodeJS.ProcessEnv): StackSettings {

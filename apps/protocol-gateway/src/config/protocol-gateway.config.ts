@@ -22,10 +22,7 @@ export type AccessMode = (typeof ACCESS_MODES)[number];
 const API_KEY_ENTRY = /^[A-Za-z0-9._~-]{16,256}(@[A-Za-z0-9.*/_-]+(\+[A-Za-z0-9.*/_-]+)*)?$/;
 
 export class ProtocolGatewayConfig extends BaseServiceConfig {
-  @AsInteger()
-  @IsInt()
-  @Min(1)
-  @Max(65535)
+  // The base class's rule (an integer port, 0 for any free one) applies; only the default differs.
   override PORT = 3002;
 
   /** host:port of the chain node's gRPC query endpoint. */

@@ -77,3 +77,12 @@ describe('RegistryConfig: database connection limits', () => {
     expect(problems({ ...base, ...env })).toEqual(variables);
   });
 });
+
+describe('RegistryConfig: PORT', () => {
+  it('defaults to 3001 and keeps the base rule: any port, 0 for a free one, nothing else', () => {
+    expect(loadConfig('registry-api', RegistryConfig, base).PORT).toBe(3001);
+    expect(loadConfig('registry-api', RegistryConfig, { ...base, PORT: '0' }).PORT).toBe(0);
+    expect(problems({ ...base, PORT: '65536' })).toEqual(['PORT']);
+    expect(problems({ ...base, PORT: 'http' })).toEqual(['PORT']);
+  });
+});

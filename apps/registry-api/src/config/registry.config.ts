@@ -3,10 +3,7 @@ import { AsInteger, BaseServiceConfig } from '@dmrv/config';
 import type { ConnectionLimits } from '../database/data-source';
 
 export class RegistryConfig extends BaseServiceConfig {
-  @AsInteger()
-  @IsInt()
-  @Min(1)
-  @Max(65535)
+  // The base class's rule (an integer port, 0 for any free one) applies; only the default differs.
   override PORT = 3001;
 
   @IsDefined({ message: 'is required: postgres://user:password@host:5432/database' })
