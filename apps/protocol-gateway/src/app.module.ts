@@ -7,7 +7,8 @@ import { loadProtoRoot, QUERY_PROTO_FILES, QUERY_SERVICES } from '@dmrv/proto';
 import type { Root } from 'protobufjs';
 import { AccessPolicy, parseApiKeys } from './access/access-policy';
 import { ProtocolGatewayConfig } from './config/protocol-gateway.config';
-import { TranscoderService } from './gateway/transcoder.service';
+import { ProtocolGatewayConfigModule } from './config/protocol-gateway-config.module';
+import { QueryPipeline } from './pipeline/query-pipeline';
 import { GatewayController } from './http/gateway.controller';
 import { RootController } from './http/root.controller';
 import { RouteTable } from './routes/route-table';
@@ -19,44 +20,39 @@ import { upstreamProbe } from './upstream/upstream-probe';
 
 export const PROTO_DESCRIPTORS = Symbol('PROTO_DESCRIPTORS');
 
-/** The gRPC channel and what the node serves; shared by the transcoder and the readiness probe. */
-@Module({})
+/** The gRPC channel and what the node serves; shared by the query pipeline and the readiness probe. */
+@Module({
+  providers: [
+    {
+      provide: UpstreamMetrics,
+      inject: [Metrics, Tracing, ProtocolGatewayConfig],
+      useFactory: (metrics: Metrics, tracing: Tracing, config: ProtocolGatewayConfig) =>
+        new UpstreamMetrics(metrics, config.GRPC_UPSTREAM, tracing.tracer),
+    },
+    {
+      provide: UpstreamClient,
+      inject: [ProtocolGatewayConfig, UpstreamMetrics],
+      useFactory: (config: ProtocolGatewayConfig, metrics: UpstreamMetrics) =>
+        new UpstreamClient(config, metrics),
+    },
+    {
+      provide: ReflectionMonitor,
+      inject: [UpstreamClient, UpstreamMetrics, ProtocolGatewayConfig],
+      useFactory: (upstream: UpstreamClient, metrics: UpstreamMetrics, config: ProtocolGatewayConfig) => {
+        const monitor = new ReflectionMonitor(upstream, Math.min(config.UPSTREAM_DEADLINE_MS, 5_000));
+        metrics.watchReflection(() => monitor.current);
+        return monitor;
+      },
+    },
+  ],
+  exports: [UpstreamClient, ReflectionMonitor],
+})
 export class UpstreamModule implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     @Inject(UpstreamClient) private readonly upstream: UpstreamClient,
     @Inject(ReflectionMonitor) private readonly reflection: ReflectionMonitor,
     @Inject(ProtocolGatewayConfig) private readonly config: ProtocolGatewayConfig,
   ) {}
-
-  static forRoot(config: ProtocolGatewayConfig): DynamicModule {
-    return {
-      module: UpstreamModule,
-      providers: [
-        { provide: ProtocolGatewayConfig, useValue: config },
-        {
-          provide: UpstreamMetrics,
-          inject: [Metrics, Tracing],
-          useFactory: (metrics: Metrics, tracing: Tracing) =>
-            new UpstreamMetrics(metrics, config.GRPC_UPSTREAM, tracing.tracer),
-        },
-        {
-          provide: UpstreamClient,
-          inject: [UpstreamMetrics],
-          useFactory: (metrics: UpstreamMetrics) => new UpstreamClient(config, metrics),
-        },
-        {
-          provide: ReflectionMonitor,
-          inject: [UpstreamClient, UpstreamMetrics],
-          useFactory: (upstream: UpstreamClient, metrics: UpstreamMetrics) => {
-            const monitor = new ReflectionMonitor(upstream, Math.min(config.UPSTREAM_DEADLINE_MS, 5_000));
-            metrics.watchReflection(() => monitor.current);
-            return monitor;
-          },
-        },
-      ],
-      exports: [UpstreamClient, ReflectionMonitor],
-    };
-  }
 
   // The first answer is awaited (bounded by the deadline) so that a node without a service gets 501 from the
   // first request on; a node that is down does not stop the gateway from starting (readiness reports it).
@@ -75,7 +71,6 @@ export class UpstreamModule implements OnApplicationBootstrap, OnModuleDestroy {
 @Module({})
 export class AppModule {
   static forRoot(config: ProtocolGatewayConfig): DynamicModule {
-    const upstream = UpstreamModule.forRoot(config);
     const redact =
       config.API_KEY_HEADER.toLowerCase() === 'x-api-key'
         ? []
@@ -83,6 +78,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
+        ProtocolGatewayConfigModule.forRoot(config),
         LoggingModule.forRoot({
           service: 'protocol-gateway',
           level: config.LOG_LEVEL,
@@ -91,17 +87,16 @@ export class AppModule {
         }),
         MetricsModule.forRoot({ service: 'protocol-gateway', config }),
         TracingModule.forRoot({ service: 'protocol-gateway', config }),
-        upstream,
+        UpstreamModule,
         HealthModule.forRoot({
           service: 'protocol-gateway',
-          imports: [upstream],
+          imports: [UpstreamModule],
           inject: [UpstreamClient],
           probes: (client: UpstreamClient) => [upstreamProbe(client)],
         }),
       ],
       controllers: [RootController, GatewayController],
       providers: [
-        { provide: ProtocolGatewayConfig, useValue: config },
         { provide: PROTO_DESCRIPTORS, useFactory: () => loadProtoRoot(QUERY_PROTO_FILES) },
         {
           provide: RouteTable,
@@ -123,7 +118,7 @@ export class AppModule {
             }),
         },
         {
-          provide: TranscoderService,
+          provide: QueryPipeline,
           inject: [RouteTable, JsonPrinter, UpstreamClient, ReflectionMonitor, AccessPolicy],
           useFactory: (
             routes: RouteTable,
@@ -132,14 +127,13 @@ export class AppModule {
             reflection: ReflectionMonitor,
             access: AccessPolicy,
           ) =>
-            new TranscoderService(routes, printer, client, reflection, access, {
+            new QueryPipeline(routes, printer, client, reflection, access, {
               prefix: config.PROTOCOL_PREFIX,
               legacyPrefixes: config.LEGACY_PREFIXES,
               disabledMethods: config.DISABLED_METHODS,
             }),
         },
       ],
-      exports: [ProtocolGatewayConfig],
     };
   }
 }

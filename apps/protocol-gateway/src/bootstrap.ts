@@ -3,7 +3,7 @@ import { createHttpApp, StartedService } from '@dmrv/http-kit';
 import { AppModule } from './app.module';
 import { ProtocolGatewayConfig } from './config/protocol-gateway.config';
 import { renderGrpcStatusBody } from './errors/error-renderer';
-import { BLOCK_HEIGHT_HEADER } from './gateway/transcoder.service';
+import { BLOCK_HEIGHT_HEADER } from './pipeline/query-pipeline';
 import { installCors } from './http/cors';
 
 export async function bootstrap(

@@ -31,9 +31,10 @@ export interface HttpAppOptions {
   errorRenderer?: ErrorRenderer;
   /** Accept `application/x-www-form-urlencoded` bodies (USSD aggregators send them). */
   formBodies?: boolean;
-  /** Largest accepted request body in bytes; default 64 KiB: no endpoint of ours takes more. */
-  bodyLimit?: number;
 }
+
+/** Largest accepted request body: no endpoint of ours takes more than a USSD form. */
+const BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
  * Builds a Nest app on Fastify with the pipeline every service shares: request ids assigned before routing
@@ -47,9 +48,9 @@ export async function createHttpApp(
   const frameworkErrors = new FrameworkErrorResponder();
   const adapter = new FastifyAdapter({
     trustProxy: options.trustProxy,
-    bodyLimit: options.bodyLimit ?? 64 * 1024,
-    // Fastify's default of 100 counts the percent-encoded bytes, so a 100-character id with non-ASCII characters
-    // (up to 12 bytes each once encoded) was a 404 before it reached a handler that could answer properly.
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Fastify's default of 100 counts the percent-encoded bytes: a 100-character id with non-ASCII characters
+    // (up to 12 bytes each once encoded) would be a 404 before reaching a handler that can answer properly.
     routerOptions: { maxParamLength: 2048 },
     disableRequestLogging: true,
     requestIdHeader: false,

@@ -61,35 +61,27 @@ export class AccessPolicy {
     this.header = options.header.toLowerCase();
   }
 
-  get mode(): 'open' | 'api-key' {
-    return this.options.mode;
-  }
-
   authorize(headers: Record<string, string | string[] | undefined>, route: RouteIdentity): void {
     if (this.options.mode === 'open') return;
     const raw = headers[this.header];
     let presented = (Array.isArray(raw) ? raw[0] : raw)?.trim();
     if (presented && this.header === 'authorization') presented = presented.replace(/^Bearer\s+/i, '');
     if (!presented) {
-      throw new GatewayError(
-        GrpcCode.UNAUTHENTICATED,
-        `an API key is required in the ${this.header} header`,
-        401,
-        undefined,
-        {
-          'www-authenticate': `ApiKey header="${this.header}"`,
-        },
-      );
+      throw new GatewayError({
+        grpcCode: GrpcCode.UNAUTHENTICATED,
+        message: `an API key is required in the ${this.header} header`,
+        headers: { 'www-authenticate': `ApiKey header="${this.header}"` },
+      });
     }
     const candidate = digest(presented);
     const grant = this.options.grants.find((entry) => timingSafeEqual(entry.digest, candidate));
-    if (!grant) throw new GatewayError(GrpcCode.PERMISSION_DENIED, 'the API key is not valid', 403);
+    if (!grant)
+      throw new GatewayError({ grpcCode: GrpcCode.PERMISSION_DENIED, message: 'the API key is not valid' });
     if (grant.scopes.length > 0 && !grant.scopes.some((scope) => selectorMatches(scope, route))) {
-      throw new GatewayError(
-        GrpcCode.PERMISSION_DENIED,
-        `the API key is not permitted to call ${route.service}/${route.method}`,
-        403,
-      );
+      throw new GatewayError({
+        grpcCode: GrpcCode.PERMISSION_DENIED,
+        message: `the API key is not permitted to call ${route.service}/${route.method}`,
+      });
     }
   }
 }

@@ -14,7 +14,11 @@ describe('error renderer: {code, message, details} for every failure', () => {
   it('keeps our own message for a 5xx we wrote (the filter would make it opaque)', () => {
     expect(
       render(
-        new GatewayError(14, 'connect ECONNREFUSED 10.0.0.5:9090', 503, 'the upstream node is unavailable'),
+        new GatewayError({
+          grpcCode: 14,
+          message: 'connect ECONNREFUSED 10.0.0.5:9090',
+          publicMessage: 'the upstream node is unavailable',
+        }),
       ),
     ).toEqual({
       status: 503,
@@ -24,7 +28,11 @@ describe('error renderer: {code, message, details} for every failure', () => {
   });
 
   it('carries headers such as Allow and WWW-Authenticate', () => {
-    expect(render(new GatewayError(12, 'no POST', 405, 'no POST', { allow: 'GET' })).headers).toEqual({
+    expect(
+      render(
+        new GatewayError({ grpcCode: 12, message: 'no POST', httpStatus: 405, headers: { allow: 'GET' } }),
+      ).headers,
+    ).toEqual({
       allow: 'GET',
     });
   });

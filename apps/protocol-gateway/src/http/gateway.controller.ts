@@ -1,19 +1,18 @@
 import { All, Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { setMetricsRoute, UNMATCHED_ROUTE } from '@dmrv/metrics';
-import { GatewayRequest, GatewayResponse, TranscoderService } from '../gateway/transcoder.service';
+import { GatewayRequest, GatewayResponse, QueryPipeline } from '../pipeline/query-pipeline';
 
-// What Fastify set when it serialised the printed object itself; with the content type given, a string body
-// goes out as it is, without Fastify's serializer.
+// Fastify's own JSON content type; with it given, the printed string goes out as it is, without Fastify's serializer.
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /**
- * Every path that no other controller owns: the transcoder decides from the proto route table (404, 405 and the
+ * Every path that no other controller owns: the query pipeline decides from the proto route table (404, 405 and the
  * rest included), so there is no hand-written route per RPC.
  */
 @Controller()
 export class GatewayController {
-  constructor(private readonly transcoder: TranscoderService) {}
+  constructor(private readonly pipeline: QueryPipeline) {}
 
   @All('*')
   async transcode(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
@@ -26,7 +25,7 @@ export class GatewayController {
     };
     let result: GatewayResponse;
     try {
-      result = await this.transcoder.handle(gatewayRequest);
+      result = await this.pipeline.handle(gatewayRequest);
     } finally {
       // This one Fastify route serves every RPC: the metrics and the trace name the proto route instead.
       setMetricsRoute(request, gatewayRequest.route ?? UNMATCHED_ROUTE);

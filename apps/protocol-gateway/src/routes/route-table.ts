@@ -202,9 +202,4 @@ export class RouteTable {
     }
     return matches;
   }
-
-  /** The most specific route for this method and path. */
-  match(httpMethod: string, path: string): RouteMatch | undefined {
-    return this.matchPath(path).find((match) => match.route.httpMethod === httpMethod);
-  }
 }

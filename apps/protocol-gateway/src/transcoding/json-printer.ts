@@ -256,7 +256,7 @@ export class JsonPrinter {
   private fieldWriter(field: Field): Writer {
     const one = this.valueWriter(field);
     if (field.map) {
-      // Object.entries order is the order the object printer's JSON.stringify produced (integer-like keys first).
+      // Keys in Object.entries order: integer-like keys first, as JSON.stringify orders an object's keys.
       return (value) => {
         let out = '{';
         for (const [key, item] of Object.entries((value as Record<string, unknown> | undefined) ?? {})) {
@@ -323,9 +323,9 @@ export class JsonPrinter {
     const bytes = message.value instanceof Uint8Array ? message.value : new Uint8Array();
     const inner = this.print(type, type.decode(bytes));
     if (inner.startsWith('{')) {
-      // Spread into one object with "@type": through a JavaScript object, so that JavaScript's key order (integer-like
-      // keys of a Struct first) and an inner Any's "@type" come out as they always have. Rare: no chain message has
-      // an Any.
+      // Spread into one object with "@type" through a JavaScript object, so that the keys come in JavaScript's order
+      // (integer-like keys of a Struct first) and an inner Any's "@type" is replaced by the outer one. Rare: no chain
+      // message has an Any.
       return JSON.stringify({ '@type': typeUrl, ...(JSON.parse(inner) as Record<string, unknown>) });
     }
     return `{"@type":${jsonString(typeUrl)},"value":${inner}}`;

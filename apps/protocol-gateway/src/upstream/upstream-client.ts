@@ -66,7 +66,7 @@ interface ChannelSlot {
 
 /**
  * The gRPC channel to the chain node (HTTP/2 multiplexes every request over it), with keepalive, optional TLS and a
- * deadline on every call. Requests and responses travel as bytes: the transcoder encodes and decodes them with the
+ * deadline on every call. Requests and responses travel as bytes: the pipeline encodes and decodes them with the
  * descriptors it routed by.
  *
  * A connection can die without a reset (a NAT or firewall that drops its mapping, a peer that froze): grpc-js then

@@ -26,7 +26,7 @@ export interface GatewayResponse {
   body: string;
 }
 
-export interface TranscoderOptions {
+export interface QueryPipelineOptions {
   prefix: string;
   legacyPrefixes: readonly string[];
   disabledMethods: readonly string[];
@@ -58,11 +58,11 @@ function startsWithSegments(path: string, prefix: string): boolean {
 }
 
 /**
- * The generic transcoder: HTTP request → route from the proto annotations → access → request message from path
- * and query → unary gRPC call → JSON as a Cosmos node prints it. Every failure is a GatewayError with a gRPC code.
+ * One HTTP query through every stage: route from the proto annotations → access → request message from path and
+ * query → unary gRPC call → JSON as a Cosmos node prints it. Every failure is a GatewayError with a gRPC code.
  */
-export class TranscoderService {
-  private readonly logger = new Logger('Transcoder');
+export class QueryPipeline {
+  private readonly logger = new Logger('QueryPipeline');
   private readonly disabled: ReadonlySet<Route>;
   /** The request of a route called without path values or query: always the same bytes. */
   private readonly emptyRequests = new Map<Route, Buffer>();
@@ -73,7 +73,7 @@ export class TranscoderService {
     private readonly upstream: UpstreamClient,
     private readonly reflection: ReflectionMonitor,
     private readonly access: AccessPolicy,
-    private readonly options: TranscoderOptions,
+    private readonly options: QueryPipelineOptions,
   ) {
     this.disabled = new Set(
       routes.routes.filter((route) =>
@@ -92,27 +92,28 @@ export class TranscoderService {
     const match = matches.find((candidate) => candidate.route.httpMethod === request.method);
     if (!match) {
       const allow = [...new Set(matches.map((candidate) => candidate.route.httpMethod))].join(', ');
-      throw new GatewayError(
-        GrpcCode.UNIMPLEMENTED,
-        `method ${request.method} is not allowed on ${path}; use ${allow}`,
-        405,
-        undefined,
-        { allow },
-      );
+      throw new GatewayError({
+        grpcCode: GrpcCode.UNIMPLEMENTED,
+        message: `method ${request.method} is not allowed on ${path}; use ${allow}`,
+        httpStatus: 405,
+        headers: { allow },
+      });
     }
     const { route, pathParams } = match;
     request.route = route.pattern;
 
     this.access.authorize(request.headers, route);
     if (this.disabled.has(route)) {
-      throw new GatewayError(GrpcCode.UNIMPLEMENTED, `${route.fullMethod} is disabled on this gateway`, 501);
+      throw new GatewayError({
+        grpcCode: GrpcCode.UNIMPLEMENTED,
+        message: `${route.fullMethod} is disabled on this gateway`,
+      });
     }
     if (!this.reflection.isServed(route.service)) {
-      throw new GatewayError(
-        GrpcCode.UNIMPLEMENTED,
-        `${route.service} is not served by the upstream node`,
-        501,
-      );
+      throw new GatewayError({
+        grpcCode: GrpcCode.UNIMPLEMENTED,
+        message: `${route.service} is not served by the upstream node`,
+      });
     }
 
     const payload = this.encode(route, pathParams, query);
@@ -136,7 +137,7 @@ export class TranscoderService {
     const message = legacy
       ? `${legacy} is a route prefix of an older release; this gateway serves the query routes under ${served} (see / for the list)`
       : `no route for ${path}; this gateway serves the query routes under ${served} (see / for the list)`;
-    return new GatewayError(GrpcCode.NOT_FOUND, message, 404);
+    return new GatewayError({ grpcCode: GrpcCode.NOT_FOUND, message });
   }
 
   private encode(route: Route, pathParams: Array<[string, string]>, query: string): Buffer {
@@ -158,7 +159,8 @@ export class TranscoderService {
       // protobufjs' writer already hands out a fresh Buffer under Node; copying it again is waste.
       return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);
     } catch (error) {
-      if (error instanceof BindError) throw new GatewayError(GrpcCode.INVALID_ARGUMENT, error.message, 400);
+      if (error instanceof BindError)
+        throw new GatewayError({ grpcCode: GrpcCode.INVALID_ARGUMENT, message: error.message });
       throw error;
     }
   }
@@ -171,11 +173,10 @@ export class TranscoderService {
         if (text === undefined) continue;
         const key = name.slice(METADATA_HEADER_PREFIX.length);
         if (!METADATA_KEY.test(key) || RESERVED_METADATA.test(key) || key.endsWith('-bin')) {
-          throw new GatewayError(
-            GrpcCode.INVALID_ARGUMENT,
-            `header ${name} cannot be forwarded as gRPC metadata`,
-            400,
-          );
+          throw new GatewayError({
+            grpcCode: GrpcCode.INVALID_ARGUMENT,
+            message: `header ${name} cannot be forwarded as gRPC metadata`,
+          });
         }
         metadata.add(key, text);
       }
@@ -183,11 +184,10 @@ export class TranscoderService {
     const height = firstValue(request.headers[BLOCK_HEIGHT_HEADER]);
     if (height !== undefined) {
       if (!/^\d{1,19}$/.test(height.trim())) {
-        throw new GatewayError(
-          GrpcCode.INVALID_ARGUMENT,
-          `${BLOCK_HEIGHT_HEADER} must be a non-negative integer`,
-          400,
-        );
+        throw new GatewayError({
+          grpcCode: GrpcCode.INVALID_ARGUMENT,
+          message: `${BLOCK_HEIGHT_HEADER} must be a non-negative integer`,
+        });
       }
       metadata.set(BLOCK_HEIGHT_HEADER, height.trim());
     }
@@ -216,63 +216,49 @@ export class TranscoderService {
   private translate(error: unknown, route: Route): GatewayError {
     if (error instanceof PrintError) {
       this.logger.error({ method: route.fullMethod, err: error }, 'response could not be printed');
-      return new GatewayError(
-        GrpcCode.INTERNAL,
-        error.message,
-        500,
-        'the upstream answer could not be converted to JSON',
-      );
+      return new GatewayError({
+        grpcCode: GrpcCode.INTERNAL,
+        message: error.message,
+        publicMessage: 'the upstream answer could not be converted to JSON',
+      });
     }
     if (!(error instanceof UpstreamCallError)) {
-      return new GatewayError(
-        GrpcCode.INTERNAL,
-        error instanceof Error ? error.message : String(error),
-        500,
-        'internal error',
-      );
+      return new GatewayError({
+        grpcCode: GrpcCode.INTERNAL,
+        message: error instanceof Error ? error.message : String(error),
+        publicMessage: 'internal error',
+      });
     }
-    const headers = this.responseHeaders(error.headers, error.trailers);
-    const httpStatus = httpStatusForUpstream(error.code, error.details);
+    const upstream = {
+      grpcCode: error.code,
+      message: error.details,
+      headers: this.responseHeaders(error.headers, error.trailers),
+    };
     if (error.code === status.UNAVAILABLE) {
-      return new GatewayError(
-        error.code,
-        error.details,
-        503,
-        // The upstream's address is deployment detail: it goes to the log with the status, not to the client.
-        'the upstream node is unavailable',
-        headers,
-      );
+      // The upstream's address is deployment detail: it goes to the log with the status, not to the client.
+      return new GatewayError({ ...upstream, publicMessage: 'the upstream node is unavailable' });
     }
     if (error.code === status.DEADLINE_EXCEEDED) {
-      return new GatewayError(
-        error.code,
-        error.details,
-        504,
-        `the upstream node did not answer within ${this.upstream.deadlineMs} ms`,
-        headers,
-      );
+      return new GatewayError({
+        ...upstream,
+        publicMessage: `the upstream node did not answer within ${this.upstream.deadlineMs} ms`,
+      });
     }
     if (error.code === status.UNIMPLEMENTED) {
-      return new GatewayError(
-        error.code,
-        error.details,
-        501,
-        `${route.fullMethod} is not implemented by the upstream node`,
-        headers,
-      );
+      return new GatewayError({
+        ...upstream,
+        publicMessage: `${route.fullMethod} is not implemented by the upstream node`,
+      });
     }
-    if (httpStatus === 404) {
-      return new GatewayError(GrpcCode.NOT_FOUND, error.details, 404, error.details, headers);
-    }
+    const httpStatus = httpStatusForUpstream(error.code, error.details);
+    if (httpStatus === 404) return new GatewayError({ ...upstream, grpcCode: GrpcCode.NOT_FOUND });
     if (OPAQUE_UPSTREAM_CODES.has(error.code)) {
-      return new GatewayError(
-        error.code,
-        error.details,
+      return new GatewayError({
+        ...upstream,
         httpStatus,
-        `the upstream node failed (${grpcCodeName(error.code)})`,
-        headers,
-      );
+        publicMessage: `the upstream node failed (${grpcCodeName(error.code)})`,
+      });
     }
-    return new GatewayError(error.code, error.details, httpStatus, error.details, headers);
+    return new GatewayError({ ...upstream, httpStatus });
   }
 }
