@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { MemoryRateLimitStorage } from '@dmrv/rate-limit';
@@ -10,15 +10,29 @@ import { MetricsModule } from '@dmrv/metrics';
 import { TracingModule } from '@dmrv/tracing';
 import { ApiClientGuard } from './auth/api-client.guard';
 import { AuthModule } from './auth/auth.module';
-import { RateLimitGuard } from './auth/rate-limit.guard';
 import { apiBasePath, connectionLimits, RegistryConfig } from './config/registry.config';
 import { DatabaseChangesModule } from './database/database-changes.module';
 import { DatabaseModule } from './database/database.module';
 import { dataSourceOptions } from './database/data-source';
+import { HelloController } from './hello/hello.controller';
 import { buildOpenApiDocument } from './openapi/openapi-document';
-import { OPENAPI_DOCUMENT, SystemController } from './openapi/system.controller';
+import { OPENAPI_DOCUMENT, OpenApiController } from './openapi/openapi.controller';
+import { ClientRateLimitGuard } from './rate-limit/client-rate-limit.guard';
 import { RegistryModule } from './registry/registry.module';
 import { TelemetryModule } from './telemetry/telemetry.module';
+
+/** The validated configuration, provided once for the whole app: every module injects `RegistryConfig`. */
+@Global()
+@Module({})
+class RegistryConfigModule {
+  static of(config: RegistryConfig): DynamicModule {
+    return {
+      module: RegistryConfigModule,
+      providers: [{ provide: RegistryConfig, useValue: config }],
+      exports: [RegistryConfig],
+    };
+  }
+}
 
 @Module({})
 export class AppModule {
@@ -26,6 +40,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
+        RegistryConfigModule.of(config),
         LoggingModule.forRoot({ service: 'registry-api', level: config.LOG_LEVEL, pretty: config.LOG_PRETTY }),
         MetricsModule.forRoot({ service: 'registry-api', config }),
         TracingModule.forRoot({ service: 'registry-api', config }),
@@ -45,20 +60,18 @@ export class AppModule {
           storage: new MemoryRateLimitStorage(),
         }),
         DatabaseModule,
-        DatabaseChangesModule.forRoot(config),
-        TelemetryModule.forRoot(config),
-        AuthModule.forRoot(config),
-        RegistryModule.forRoot(config),
+        DatabaseChangesModule,
+        TelemetryModule,
+        AuthModule,
+        RegistryModule,
       ],
-      controllers: [SystemController],
+      controllers: [HelloController, OpenApiController],
       providers: [
-        { provide: RegistryConfig, useValue: config },
         { provide: OPENAPI_DOCUMENT, useValue: buildOpenApiDocument(apiBasePath(config)) },
         // Guards run in this order: who is calling, then how often they have called.
         { provide: APP_GUARD, useClass: ApiClientGuard },
-        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_GUARD, useClass: ClientRateLimitGuard },
       ],
-      exports: [RegistryConfig],
     };
   }
 }

@@ -7,7 +7,7 @@ import { AppModule } from './app.module';
 import { apiBasePath, RegistryConfig } from './config/registry.config';
 import { registerHttpCaching } from './http/http-cache';
 import { renderRegistryError } from './http/registry-error-renderer';
-import { OPENAPI_DOCUMENT } from './openapi/system.controller';
+import { OPENAPI_DOCUMENT } from './openapi/openapi.controller';
 
 export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<StartedService & { config: RegistryConfig }> {
   const config = loadConfig('registry-api', RegistryConfig, env);

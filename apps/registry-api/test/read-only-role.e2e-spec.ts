@@ -25,7 +25,8 @@ describe('registry-api under a read-only role', () => {
     const url = new URL(database.url);
     url.username = role;
     app = await startApp({ DATABASE_URL: url.toString() });
-  });
+    // A fixture, a role and a service started against real PostgreSQL: jest's 5 s was hit on a loaded machine.
+  }, 60_000);
 
   afterAll(async () => {
     await app?.close();

@@ -4,7 +4,7 @@ import { createTestDatabase, TestDatabase } from '@dmrv/testing';
 import { createClient, revokeClient } from '../src/cli/clients';
 import { ChangeListener, LISTENER_APPLICATION_NAME } from '../src/database/change-listener';
 import { refreshRollups } from '../src/database/rollups';
-import { AggregateCache } from '../src/registry/aggregate-cache';
+import { AggregateAnswerCache } from '../src/registry/aggregate-cache';
 import { RegistryRepository } from '../src/registry/registry.repository';
 import { basicAuth, loadFixture, RegistryFixture } from './fixtures/registry-fixture';
 import { changesApplied, get, startApp, TestResponse } from './registry-test-kit';
@@ -189,7 +189,7 @@ describe('registry-api aggregate answers from memory', () => {
   });
 
   it('drops every answer when the listener connection is lost, and again when it is back', async () => {
-    const cache = app.get(AggregateCache, { strict: false });
+    const cache = app.get(AggregateAnswerCache, { strict: false });
     await ok('/v1/households/stats');
     expect(cache.size).toBeGreaterThan(0);
     const sizes: Record<string, number> = {};
@@ -235,7 +235,7 @@ describe('registry-api aggregate cache limits', () => {
     expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
     expect(second.headers.etag).toBe(first.headers.etag);
     expect(reads).toHaveBeenCalledTimes(2);
-    expect(app.get(AggregateCache, { strict: false }).size).toBe(0);
+    expect(app.get(AggregateAnswerCache, { strict: false }).size).toBe(0);
   });
 
   it('counts requests served from memory against the rate limit', async () => {
@@ -255,6 +255,6 @@ describe('registry-api aggregate cache limits', () => {
     for (const region of ['East%20Region', 'West%20Region', 'North%20Region']) {
       expect((await get(app, `/v1/households/stats?region=${region}`, auth)).statusCode).toBe(200);
     }
-    expect(app.get(AggregateCache, { strict: false }).size).toBe(2);
+    expect(app.get(AggregateAnswerCache, { strict: false }).size).toBe(2);
   });
 });

@@ -1,3 +1,4 @@
+import { RECORD_RESOURCES } from '../../../apps/registry-api/src/registry/record-resources';
 import { firstPageSql, latestSql, periodRange, RECORDS } from './registry-sql';
 
 describe('registry floor SQL', () => {
@@ -23,5 +24,24 @@ describe('registry floor SQL', () => {
     expect(firstPageSql(devices)).toContain(
       '(extract(epoch FROM d.last_active) * 1000000)::bigint::text AS _key_date',
     );
+  });
+
+  // The floor is a separate process with no dependency on the service (it must stay the least work that answers), so
+  // it keeps its own copy of each record resource's SQL; this ties the copy to the service's declaration.
+  it('reads every record resource with the SQL the service declares for it', () => {
+    const declared = Object.fromEntries(
+      RECORD_RESOURCES.map((resource) => [
+        resource.endpoint.path,
+        {
+          from: resource.fromClause,
+          ...(resource.where ? { where: resource.where } : {}),
+          dateColumn: resource.dateColumn,
+          idColumn: resource.idColumn,
+          dateType: resource.dateType,
+          select: resource.select,
+        },
+      ]),
+    );
+    expect(RECORDS).toEqual(declared);
   });
 });

@@ -1,5 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
-import { RegistryConfig } from '../config/registry.config';
+import { Module } from '@nestjs/common';
 import { API_CLIENT_CHANNEL, ChangeListener } from '../database/change-listener';
 import { RegistryMetrics } from '../telemetry/registry-metrics';
 import { ApiClientCache } from './api-client-cache';
@@ -17,23 +16,17 @@ export function followApiClientChanges(cache: ApiClientCache, listener: ChangeLi
   return cache;
 }
 
-@Module({})
-export class AuthModule {
-  static forRoot(config: RegistryConfig): DynamicModule {
-    return {
-      module: AuthModule,
-      providers: [
-        { provide: RegistryConfig, useValue: config },
-        ApiClientsRepository,
-        {
-          provide: ApiClientCache,
-          inject: [ChangeListener, RegistryMetrics],
-          useFactory: (listener: ChangeListener, metrics: RegistryMetrics) =>
-            followApiClientChanges(new ApiClientCache(undefined, metrics.apiClientLookup), listener),
-        },
-        AuthService,
-      ],
-      exports: [AuthService, ApiClientCache],
-    };
-  }
-}
+@Module({
+  providers: [
+    ApiClientsRepository,
+    {
+      provide: ApiClientCache,
+      inject: [ChangeListener, RegistryMetrics],
+      useFactory: (listener: ChangeListener, metrics: RegistryMetrics) =>
+        followApiClientChanges(new ApiClientCache(undefined, metrics.apiClientLookup), listener),
+    },
+    AuthService,
+  ],
+  exports: [AuthService, ApiClientCache],
+})
+export class AuthModule {}

@@ -5,6 +5,7 @@ import {
   ListenerConnection,
   ListenerNotification,
   PROBE_CHANNEL,
+  RECONNECT_MAX_MS,
 } from './change-listener';
 
 /**
@@ -90,11 +91,7 @@ describe('ChangeListener', () => {
       connect: server.connect,
       notifyFromPool: server.notifyFromPool,
       logger,
-      reconnectMinMs: 100,
-      reconnectMaxMs: 1_000,
-      heartbeatMs: 10_000,
-      heartbeatTimeoutMs: 5_000,
-      probeGraceMs: 1_000,
+      queryTimeoutMs: 5_000,
       ...overrides,
     });
     for (const name of ['live', 'down', 'unsupported'] as const) created.on(name, () => events.push(name));
@@ -201,13 +198,16 @@ describe('ChangeListener', () => {
     expect(server.connections).toHaveLength(2);
     await jest.advanceTimersByTimeAsync(1);
     expect(server.connections).toHaveLength(3);
-    await jest.advanceTimersByTimeAsync(400 + 800 + 1_000);
-    expect(server.connections).toHaveLength(6);
-    await jest.advanceTimersByTimeAsync(1_000);
-    expect(server.connections).toHaveLength(7);
+    await jest.advanceTimersByTimeAsync(400 + 800 + 1_600 + 3_200 + 6_400);
+    expect(server.connections).toHaveLength(8);
+    // The delay stops doubling at RECONNECT_MAX_MS.
+    await jest.advanceTimersByTimeAsync(RECONNECT_MAX_MS);
+    expect(server.connections).toHaveLength(9);
+    await jest.advanceTimersByTimeAsync(RECONNECT_MAX_MS);
+    expect(server.connections).toHaveLength(10);
 
     server.refuseConnections = null;
-    await jest.advanceTimersByTimeAsync(1_000);
+    await jest.advanceTimersByTimeAsync(RECONNECT_MAX_MS);
     expect(listener.state).toBe('live');
     expect(events.filter((event) => event === 'live')).toHaveLength(2);
     // A successful connection resets the backoff.

@@ -45,13 +45,18 @@ export interface ChangeListenerOptions {
   /** Sends a notification from another connection (the pool), for the delivery probe. */
   notifyFromPool: (channel: string, payload: string) => Promise<void>;
   logger: ListenerLogger;
-  reconnectMinMs?: number;
-  reconnectMaxMs?: number;
-  heartbeatMs?: number;
-  heartbeatTimeoutMs?: number;
-  /** How long a probe may still arrive after the round trip that should have carried it. */
-  probeGraceMs?: number;
+  /**
+   * The database's query timeout: the heartbeat runs every two of them and declares the connection dead after one,
+   * so a connection that died without a reset is noticed within three.
+   */
+  queryTimeoutMs: number;
 }
+
+/** Reconnection backoff: doubling from the first delay up to the last. */
+export const RECONNECT_MIN_MS = 100;
+export const RECONNECT_MAX_MS = 10_000;
+/** How long a probe may still arrive after the round trip that should have carried it. */
+export const PROBE_GRACE_MS = 1_000;
 
 interface ListenerEvents {
   live: [];
@@ -94,18 +99,9 @@ export class ChangeListener extends EventEmitter<ListenerEvents> {
   private heartbeatTimer: NodeJS.Timeout | null = null;
   private readonly probes = new Map<string, () => void>();
   private firstAttempt: Promise<void> = Promise.resolve();
-  private readonly options: Required<ChangeListenerOptions>;
 
-  constructor(options: ChangeListenerOptions) {
+  constructor(private readonly options: ChangeListenerOptions) {
     super();
-    this.options = {
-      reconnectMinMs: 100,
-      reconnectMaxMs: 10_000,
-      heartbeatMs: 10_000,
-      heartbeatTimeoutMs: 5_000,
-      probeGraceMs: 1_000,
-      ...options,
-    };
   }
 
   get state(): ListenerState {
@@ -174,7 +170,7 @@ export class ChangeListener extends EventEmitter<ListenerEvents> {
       }
       this.failures = 0;
       this.currentState = 'live';
-      this.heartbeatTimer = setInterval(() => void this.heartbeat(connection), this.options.heartbeatMs);
+      this.heartbeatTimer = setInterval(() => void this.heartbeat(connection), 2 * this.options.queryTimeoutMs);
       this.heartbeatTimer.unref();
       this.options.logger.log('listening for api_clients and rollup changes: caches enabled');
       this.emit('live');
@@ -198,7 +194,7 @@ export class ChangeListener extends EventEmitter<ListenerEvents> {
       if (arrived) return true;
       let timer: NodeJS.Timeout | undefined;
       const grace = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, this.options.probeGraceMs);
+        timer = setTimeout(resolve, PROBE_GRACE_MS);
         timer.unref();
       });
       await Promise.race([delivered, grace]);
@@ -221,7 +217,7 @@ export class ChangeListener extends EventEmitter<ListenerEvents> {
   private async heartbeat(connection: ListenerConnection): Promise<void> {
     // A connection that died without a FIN (a network partition) would otherwise look live, and the caches with it.
     try {
-      await withTimeout(connection.query('SELECT 1'), this.options.heartbeatTimeoutMs, 'listener heartbeat');
+      await withTimeout(connection.query('SELECT 1'), this.options.queryTimeoutMs, 'listener heartbeat');
     } catch (error) {
       this.lost(connection, error);
     }
@@ -256,7 +252,7 @@ export class ChangeListener extends EventEmitter<ListenerEvents> {
     else if (this.failures === 0)
       this.options.logger.warn(`change listener cannot connect (${reason}): retrying`);
     this.emit('down');
-    const delay = Math.min(this.options.reconnectMaxMs, this.options.reconnectMinMs * 2 ** this.failures);
+    const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** this.failures);
     this.failures += 1;
     this.reconnectTimer = setTimeout(() => void this.attempt(), delay);
     this.reconnectTimer.unref();

@@ -1,4 +1,4 @@
-import { DynamicModule, Logger, Module, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Global, Logger, Module, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -12,41 +12,34 @@ import {
 import { connectionOptions } from './data-source';
 
 /** The one LISTEN connection of the process, shared by the API-client and aggregate caches. */
-@Module({})
+@Global()
+@Module({
+  providers: [
+    {
+      provide: ChangeListener,
+      inject: [RegistryConfig, getDataSourceToken()],
+      useFactory: (config: RegistryConfig, dataSource: DataSource) =>
+        new ChangeListener({
+          channels: [API_CLIENT_CHANNEL, ROLLUP_CHANNEL],
+          connect: () =>
+            new Client({
+              connectionString: config.DATABASE_URL,
+              application_name: LISTENER_APPLICATION_NAME,
+              // Every statement on it (LISTEN, probes, heartbeats) ends in time, even on a connection gone silent.
+              ...connectionOptions(connectionLimits(config)),
+            }),
+          notifyFromPool: async (channel, payload) => {
+            await dataSource.query('SELECT pg_notify($1, $2)', [channel, payload]);
+          },
+          logger: new Logger('ChangeListener'),
+          queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
+        }),
+    },
+  ],
+  exports: [ChangeListener],
+})
 export class DatabaseChangesModule implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(private readonly listener: ChangeListener) {}
-
-  static forRoot(config: RegistryConfig): DynamicModule {
-    return {
-      module: DatabaseChangesModule,
-      global: true,
-      providers: [
-        {
-          provide: ChangeListener,
-          inject: [getDataSourceToken()],
-          useFactory: (dataSource: DataSource) =>
-            new ChangeListener({
-              channels: [API_CLIENT_CHANNEL, ROLLUP_CHANNEL],
-              connect: () =>
-                new Client({
-                  connectionString: config.DATABASE_URL,
-                  application_name: LISTENER_APPLICATION_NAME,
-                  // Every statement on it (LISTEN, probes, heartbeats) ends in time, even on a connection gone silent.
-                  ...connectionOptions(connectionLimits(config)),
-                }),
-              notifyFromPool: async (channel, payload) => {
-                await dataSource.query('SELECT pg_notify($1, $2)', [channel, payload]);
-              },
-              logger: new Logger('ChangeListener'),
-              // A connection that died without a reset is noticed within three query timeouts (15 s by default).
-              heartbeatMs: 2 * config.DATABASE_QUERY_TIMEOUT_MS,
-              heartbeatTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
-            }),
-        },
-      ],
-      exports: [ChangeListener],
-    };
-  }
 
   onApplicationBootstrap(): void {
     this.listener.start();

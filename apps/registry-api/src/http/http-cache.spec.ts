@@ -1,4 +1,5 @@
-import { etagMatches, etagOf, renderJson } from './http-cache';
+import { etagMatches } from './http-cache';
+import { etagOf, renderJson } from './rendered-json';
 
 describe('entity tags', () => {
   const tag = etagOf('{"a":1}');

@@ -1,5 +1,5 @@
-import { hash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { etagOf } from './rendered-json';
 
 /** True when an If-None-Match header names this entity tag (weak comparison, as RFC 9110 §13.1.2 requires). */
 export function etagMatches(header: string | string[] | undefined, etag: string): boolean {
@@ -8,30 +8,6 @@ export function etagMatches(header: string | string[] | undefined, etag: string)
   if (value.trim() === '*') return true;
   const opaque = (tag: string): string => tag.trim().replace(/^W\//, '');
   return value.split(',').some((candidate) => opaque(candidate) === opaque(etag));
-}
-
-/** Weak entity tag of a JSON body as sent (the serialised text, so it changes exactly when the answer does). */
-export function etagOf(json: string): string {
-  return `W/"${hash('sha256', json, 'base64url').slice(0, 32)}"`;
-}
-
-/** A JSON body already serialised, with its entity tag: served as is, neither serialised nor hashed again. */
-export interface RenderedJson {
-  json: string;
-  etag: string;
-}
-
-export function renderJson(body: unknown): RenderedJson {
-  const json = JSON.stringify(body);
-  return { json, etag: etagOf(json) };
-}
-
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-
-/** Hands a rendered body to Fastify: with a JSON content type a string payload is sent without serialising. */
-export function sendRendered(reply: FastifyReply, rendered: RenderedJson): string {
-  void reply.header('etag', rendered.etag).header('content-type', JSON_CONTENT_TYPE);
-  return rendered.json;
 }
 
 /**

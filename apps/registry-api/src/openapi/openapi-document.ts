@@ -1,9 +1,22 @@
 import { REGISTRY_PAGE_LIMIT_DEFAULT, REGISTRY_PAGE_LIMIT_MAX } from '@dmrv/contracts';
 import { PERIOD_PATTERN_SOURCE } from '../domain/period';
+import {
+  CREDITS_CANCELLED,
+  CREDITS_RETIRED,
+  CREDITS_TRANSFERRED,
+  DEVICE_STATUS,
+  EMISSION_REDUCTION_CLAIMS,
+  FUEL_DELIVERIES,
+  FUEL_PURCHASES,
+  HOUSEHOLD_ONBOARDING,
+  RecordResource,
+} from '../registry/record-resources';
 
 // The served OpenAPI document, written out rather than generated from decorators: the 12 original operations must
 // keep their operationIds, paths, parameters and schemas byte for byte, and a generator would rename and reshape them.
-// Everything this service adds is marked `x-extension: true` and is optional.
+// The record resources' operations and parameters come from their declarations (record-resources.ts); the aggregate
+// operations' parameters are written here, and openapi-parameters.spec.ts ties every documented parameter to the
+// query class of its route. Everything this service adds is marked `x-extension: true` and is optional.
 
 type Json = Record<string, unknown>;
 
@@ -129,8 +142,8 @@ interface Operation {
   /** Semantics of this service, appended to the original description. */
   semantics: string;
   extensionParameters: Json[];
-  /** Path of the additive collection view, if the resource has one. */
-  collection?: { path: string; operationId: string; extraParameters?: Json[]; dated: boolean };
+  /** The additive collection view, if the resource has one. */
+  collection?: { path: string; operationId: string; parameters: Json[]; dated: boolean };
 }
 
 function queryParameter(name: string, description: string, schema: Json = { type: 'string' }): Json {
@@ -141,11 +154,38 @@ const PERIOD_SCHEMA = { type: 'string', pattern: PERIOD_PATTERN_SOURCE, example:
 const PERIOD_TEXT = 'YYYY-Q1…YYYY-Q4 (upstream format), or YYYY, or YYYY-MM';
 const DATE_SCHEMA = { type: 'string', format: 'date' };
 const projectParameter = queryParameter('project_id', 'Only records of this project (404 when no such project exists)');
+const regionParameter = queryParameter('region', 'Only households of this region (404 when none)');
 const timePeriodParameter = queryParameter('time_period', `Only records dated within this period: ${PERIOD_TEXT}`, PERIOD_SCHEMA);
 const RECORD_SEMANTICS =
   'Without selector, the most recent record (by its date, ties by the highest identifier). With selectors, the most ' +
   'recent record matching all of them; 404 when none matches.';
 
+/** The parameters of a record resource's original path: its declared selectors, then the project and the period. */
+function recordParameters(resource: RecordResource<unknown>): Json[] {
+  const selectors = Object.entries(resource.selectors).map(([name, selector]) => queryParameter(name, selector.description));
+  return [...selectors, projectParameter, timePeriodParameter];
+}
+
+function recordCollection(resource: RecordResource<unknown>): Operation['collection'] {
+  return { path: `${resource.endpoint.path}/list`, operationId: resource.endpoint.listOperationId, parameters: recordParameters(resource), dated: true };
+}
+
+/** A record resource's operations, as its declaration in record-resources.ts states them. */
+function recordOperation(resource: RecordResource<unknown>): Operation {
+  const { path, operationId, tag, summary, schema, semantics } = resource.endpoint;
+  return {
+    path,
+    operationId,
+    tag,
+    summary,
+    schema,
+    semantics: `${RECORD_SEMANTICS} ${semantics}`.trim(),
+    extensionParameters: recordParameters(resource),
+    collection: recordCollection(resource),
+  };
+}
+
+/** In the order of the original contract's endpoints table. */
 const OPERATIONS: Operation[] = [
   {
     path: '/households/stats',
@@ -154,7 +194,7 @@ const OPERATIONS: Operation[] = [
     summary: 'Get household statistics',
     schema: 'HouseholdStats',
     semantics: 'Counts over all serviced households, optionally of one region and/or project.',
-    extensionParameters: [projectParameter, queryParameter('region', 'Only households of this region (404 when none)')],
+    extensionParameters: [projectParameter, regionParameter],
   },
   {
     path: '/households/stove-stacking',
@@ -169,25 +209,16 @@ const OPERATIONS: Operation[] = [
     extensionParameters: [
       queryParameter('fuel_type', 'A combination such as "LPG + Biomass" (any order and case; + or , between fuels)'),
       projectParameter,
-      queryParameter('region', 'Only households of this region (404 when none)'),
+      regionParameter,
     ],
-    collection: { path: '/households/stove-stacking/list', operationId: 'listStoveStackingData', dated: false },
+    collection: {
+      path: '/households/stove-stacking/list',
+      operationId: 'listStoveStackingData',
+      parameters: [projectParameter, regionParameter],
+      dated: false,
+    },
   },
-  {
-    path: '/devices/status',
-    operationId: 'getDeviceStatus',
-    tag: 'Device Monitoring',
-    summary: 'Get device status',
-    schema: 'DeviceStatus',
-    semantics: `${RECORD_SEMANTICS} The record date is last_active. status is one of active, inactive, faulty, decommissioned.`,
-    extensionParameters: [
-      queryParameter('device_id', 'The device'),
-      queryParameter('household_id', "The household's device"),
-      projectParameter,
-      timePeriodParameter,
-    ],
-    collection: { path: '/devices/status/list', operationId: 'listDeviceStatus', dated: true },
-  },
+  recordOperation(DEVICE_STATUS),
   {
     path: '/fuel-usage',
     operationId: 'getFuelUsage',
@@ -215,72 +246,11 @@ const OPERATIONS: Operation[] = [
     semantics: `Credits issued to the project with an issuance date in time_period (${PERIOD_TEXT}); 0 when none; 404 for an unknown project.`,
     extensionParameters: [],
   },
-  {
-    path: '/credits/cancelled',
-    operationId: 'getCancelledCredits',
-    tag: 'Carbon Credits',
-    summary: 'Get cancelled credits',
-    schema: 'CreditsCancelled',
-    semantics: `${RECORD_SEMANTICS} credit_id is the identifier of a credit block.`,
-    extensionParameters: [queryParameter('credit_id', 'The credit block'), projectParameter, timePeriodParameter],
-    collection: { path: '/credits/cancelled/list', operationId: 'listCancelledCredits', dated: true },
-  },
-  {
-    path: '/credits/transferred',
-    operationId: 'getTransferredCredits',
-    tag: 'Carbon Credits',
-    summary: 'Get transferred credits',
-    schema: 'CreditsTransferred',
-    semantics: RECORD_SEMANTICS,
-    extensionParameters: [
-      queryParameter('credit_id', 'Transfers of this credit block'),
-      queryParameter('sender', 'Transfers from this account holder'),
-      queryParameter('recipient', 'Transfers to this account holder'),
-      projectParameter,
-      timePeriodParameter,
-    ],
-    collection: { path: '/credits/transferred/list', operationId: 'listTransferredCredits', dated: true },
-  },
-  {
-    path: '/credits/retired',
-    operationId: 'getRetiredCredits',
-    tag: 'Carbon Credits',
-    summary: 'Get retired credits',
-    schema: 'CreditsRetired',
-    semantics: `${RECORD_SEMANTICS} emission_reductions is in tCO2e (one credit is one tonne).`,
-    extensionParameters: [queryParameter('credit_id', 'The credit block'), projectParameter, timePeriodParameter],
-    collection: { path: '/credits/retired/list', operationId: 'listRetiredCredits', dated: true },
-  },
-  {
-    path: '/claims/fuel-purchase',
-    operationId: 'getFuelPurchaseClaims',
-    tag: 'Claims Management',
-    summary: 'Get fuel purchase claims',
-    schema: 'FuelPurchaseClaim',
-    semantics: `${RECORD_SEMANTICS} amount is in kilograms.`,
-    extensionParameters: [
-      queryParameter('fuel_id', 'The fuel purchase'),
-      queryParameter('household_id', "The household's purchases"),
-      projectParameter,
-      timePeriodParameter,
-    ],
-    collection: { path: '/claims/fuel-purchase/list', operationId: 'listFuelPurchaseClaims', dated: true },
-  },
-  {
-    path: '/claims/fuel-delivery',
-    operationId: 'getFuelDeliveryClaims',
-    tag: 'Claims Management',
-    summary: 'Get fuel delivery claims',
-    schema: 'FuelDeliveryClaim',
-    semantics: `${RECORD_SEMANTICS} delivered_quantity is in kilograms.`,
-    extensionParameters: [
-      queryParameter('delivery_id', 'The delivery'),
-      queryParameter('household_id', "The household's deliveries"),
-      projectParameter,
-      timePeriodParameter,
-    ],
-    collection: { path: '/claims/fuel-delivery/list', operationId: 'listFuelDeliveryClaims', dated: true },
-  },
+  recordOperation(CREDITS_CANCELLED),
+  recordOperation(CREDITS_TRANSFERRED),
+  recordOperation(CREDITS_RETIRED),
+  recordOperation(FUEL_PURCHASES),
+  recordOperation(FUEL_DELIVERIES),
   {
     path: '/claims/emission-reduction',
     operationId: 'getEmissionReductionClaims',
@@ -296,19 +266,16 @@ const OPERATIONS: Operation[] = [
       queryParameter('period', PERIOD_TEXT, PERIOD_SCHEMA),
       queryParameter('time_period', 'Synonym of period (published examples send it)', PERIOD_SCHEMA),
     ],
-    collection: { path: '/claims/emission-reduction/list', operationId: 'listEmissionReductionClaims', dated: true },
+    collection: recordCollection(EMISSION_REDUCTION_CLAIMS),
   },
-  {
-    path: '/claims/household-onboarding',
-    operationId: 'getHouseholdOnboardingClaims',
-    tag: 'Claims Management',
-    summary: 'Get household onboarding claims',
-    schema: 'HouseholdOnboardingClaim',
-    semantics: `${RECORD_SEMANTICS} The record date is onboarding_date.`,
-    extensionParameters: [queryParameter('household_id', 'The household'), projectParameter, timePeriodParameter],
-    collection: { path: '/claims/household-onboarding/list', operationId: 'listHouseholdOnboardingClaims', dated: true },
-  },
+  recordOperation(HOUSEHOLD_ONBOARDING),
 ];
+
+/** Paths served besides an operation's own, documented as additive copies of it: path → [operationId, new id]. */
+const ALIASES: Record<string, [string, string]> = {
+  // Part of the published documentation spells it so; clients built from it exist.
+  '/fuel/usage': ['getFuelUsage', 'getFuelUsageAtFuelPath'],
+};
 
 export const ORIGINAL_OPERATION_IDS = OPERATIONS.map((operation) => operation.operationId);
 
@@ -399,7 +366,7 @@ export function buildOpenApiDocument(basePath: string): Json {
       const pageName = `${operation.schema}Page`;
       schemas[pageName] = pageSchema(operation.schema);
       const parameters = [
-        ...operation.extensionParameters.filter((parameter) => parameter.name !== 'fuel_type'),
+        ...operation.collection.parameters,
         ...PAGING_PARAMETERS,
         ...(operation.collection.dated ? DATED_PARAMETERS : []),
       ];
@@ -420,6 +387,13 @@ export function buildOpenApiDocument(basePath: string): Json {
         },
       };
     }
+  }
+  for (const [alias, [operationId, aliasId]] of Object.entries(ALIASES)) {
+    const original = OPERATIONS.find((operation) => operation.operationId === operationId)!;
+    const get = (paths[original.path] as { get: Json }).get;
+    paths[alias] = {
+      get: { ...get, operationId: aliasId, description: `Same as GET ${original.path}. ${String(get.description)}`, ...EXT },
+    };
   }
   paths['/hello'] = {
     get: {

@@ -1,8 +1,6 @@
 import { InvalidInputError, NotFoundError } from '@dmrv/errors';
-import { renderJson } from '../http/http-cache';
-import { aggregateKey, AggregateAnswers, AggregateCache, CachedAnswer } from './aggregate-cache';
-
-const ok = (body: unknown): CachedAnswer => ({ kind: 'ok', rendered: renderJson(body) });
+import { renderJson } from '../http/rendered-json';
+import { AggregateAnswerCache, aggregateKey } from './aggregate-cache';
 
 describe('aggregateKey', () => {
   it('ignores parameter order and absent parameters', () => {
@@ -24,78 +22,87 @@ describe('aggregateKey', () => {
   });
 });
 
-describe('AggregateCache', () => {
+describe('AggregateAnswerCache', () => {
   let now: number;
   const clock = () => now;
+  const cacheOf = (ttlMs: number, maxEntries = 10) => new AggregateAnswerCache({ ttlMs, maxEntries, now: clock });
+  const body = (value: unknown) => () => Promise.resolve(value);
 
   beforeEach(() => {
     now = 1_000_000;
   });
 
-  it('keeps an answer for the TTL counted from when its computation started', () => {
-    const cache = new AggregateCache(60_000, 10, clock);
-    const ticket = cache.ticket();
-    now += 5_000;
-    cache.remember('k', ok(1), ticket);
-    now += 54_999;
-    expect(cache.get('k')).toEqual(ok(1));
-    now += 1;
-    expect(cache.get('k')).toBeUndefined();
-    expect(cache.size).toBe(0);
-  });
-
-  it('drops everything on clear() and refuses answers computed before it', () => {
-    const cache = new AggregateCache(60_000, 10, clock);
-    cache.remember('a', ok(1), cache.ticket());
-    const inFlight = cache.ticket();
-    cache.clear();
-    expect(cache.get('a')).toBeUndefined();
-    cache.remember('b', ok(2), inFlight);
-    expect(cache.get('b')).toBeUndefined();
-    cache.remember('b', ok(3), cache.ticket());
-    expect(cache.get('b')).toEqual(ok(3));
-  });
-
-  it('stores nothing with a TTL of 0', () => {
-    const cache = new AggregateCache(0, 10, clock);
-    cache.remember('a', ok(1), cache.ticket());
-    expect(cache.get('a')).toBeUndefined();
-  });
-
-  it('stays within its bound, dropping the oldest answer first', () => {
-    const cache = new AggregateCache(60_000, 2, clock);
-    for (const key of ['a', 'b', 'c']) cache.remember(key, ok(key), cache.ticket());
-    expect(cache.size).toBe(2);
-    expect(cache.get('a')).toBeUndefined();
-    expect(cache.get('b')).toEqual(ok('b'));
-    expect(cache.get('c')).toEqual(ok('c'));
-  });
-});
-
-describe('AggregateAnswers', () => {
-  let cache: AggregateCache;
-  let answers: AggregateAnswers;
-
-  beforeEach(() => {
-    cache = new AggregateCache(60_000, 10);
-    answers = new AggregateAnswers(cache);
-  });
-
   it('computes once and serves the same rendered body and tag afterwards', async () => {
-    const compute = jest.fn(() => Promise.resolve({ total: 3 }));
-    const first = await answers.answer('households/stats', { region: 'East' }, compute);
-    const second = await answers.answer('households/stats', { region: 'East' }, compute);
+    const cache = cacheOf(60_000);
+    const compute = jest.fn(body({ total: 3 }));
+    const first = await cache.getOrCompute('households/stats', { region: 'East' }, compute);
+    const second = await cache.getOrCompute('households/stats', { region: 'East' }, compute);
     expect(first).toEqual(renderJson({ total: 3 }));
     expect(second).toBe(first);
     expect(compute).toHaveBeenCalledTimes(1);
   });
 
+  it('keeps an answer for the TTL counted from when its computation started', async () => {
+    const cache = cacheOf(60_000);
+    await cache.getOrCompute('k', {}, () => {
+      now += 5_000;
+      return Promise.resolve(1);
+    });
+    now += 54_999;
+    await expect(cache.getOrCompute('k', {}, body(2))).resolves.toEqual(renderJson(1));
+    now += 1;
+    await expect(cache.getOrCompute('k', {}, body(2))).resolves.toEqual(renderJson(2));
+  });
+
+  it('drops everything on clear()', async () => {
+    const cache = cacheOf(60_000);
+    await cache.getOrCompute('a', {}, body(1));
+    cache.clear();
+    expect(cache.size).toBe(0);
+    await expect(cache.getOrCompute('a', {}, body(2))).resolves.toEqual(renderJson(2));
+  });
+
+  it('does not keep an answer whose computation overlapped a clear()', async () => {
+    const cache = cacheOf(60_000);
+    let release: (value: unknown) => void = () => undefined;
+    const pending = cache.getOrCompute('households/stats', {}, () => new Promise((resolve) => (release = resolve)));
+    cache.clear();
+    release({ total: 1 });
+    await expect(pending).resolves.toEqual(renderJson({ total: 1 }));
+    expect(cache.size).toBe(0);
+  });
+
+  it('stores nothing with a TTL of 0', async () => {
+    const cache = cacheOf(0);
+    await cache.getOrCompute('a', {}, body(1));
+    expect(cache.size).toBe(0);
+  });
+
+  it('stays within its bound, dropping the oldest answer first', async () => {
+    const cache = cacheOf(60_000, 2);
+    for (const key of ['a', 'b', 'c']) await cache.getOrCompute(key, {}, body(key));
+    expect(cache.size).toBe(2);
+    await expect(cache.getOrCompute('b', {}, body('other'))).resolves.toEqual(renderJson('b'));
+    await expect(cache.getOrCompute('c', {}, body('other'))).resolves.toEqual(renderJson('c'));
+    await expect(cache.getOrCompute('a', {}, body('other'))).resolves.toEqual(renderJson('other'));
+  });
+
+  it('tells its lookups as hits and misses', async () => {
+    const lookups: Array<[string, boolean]> = [];
+    const cache = new AggregateAnswerCache({ ttlMs: 60_000, maxEntries: 10, onLookup: (endpoint, hit) => lookups.push([endpoint, hit]) });
+    await cache.getOrCompute('households/stats', {}, body(1));
+    await cache.getOrCompute('households/stats', {}, body(1));
+    expect(lookups).toEqual([
+      ['households/stats', false],
+      ['households/stats', true],
+    ]);
+  });
+
   it('keeps a 404 and answers it again with the same message', async () => {
+    const cache = cacheOf(60_000);
     const compute = jest.fn(() => Promise.reject(new NotFoundError('No project project-zz')));
     for (let i = 0; i < 2; i += 1) {
-      await expect(
-        answers.answer('households/stats', { project_id: 'project-zz' }, compute),
-      ).rejects.toMatchObject({
+      await expect(cache.getOrCompute('households/stats', { project_id: 'project-zz' }, compute)).rejects.toMatchObject({
         status: 404,
         message: 'No project project-zz',
       });
@@ -107,22 +114,11 @@ describe('AggregateAnswers', () => {
     ['a 400', new InvalidInputError('from must not be after to')],
     ['an unexpected failure', new Error('connection terminated')],
   ])('never keeps %s', async (_label, error) => {
+    const cache = cacheOf(60_000);
     const compute = jest.fn(() => Promise.reject(error));
     for (let i = 0; i < 2; i += 1)
-      await expect(
-        answers.answer('fuel-usage', { from: '2024-03-01', to: '2024-02-01' }, compute),
-      ).rejects.toBe(error);
+      await expect(cache.getOrCompute('fuel-usage', { from: '2024-03-01', to: '2024-02-01' }, compute)).rejects.toBe(error);
     expect(compute).toHaveBeenCalledTimes(2);
-    expect(cache.size).toBe(0);
-  });
-
-  it('does not keep an answer whose computation overlapped a refresh', async () => {
-    let release: (value: unknown) => void = () => undefined;
-    const slow = jest.fn(() => new Promise((resolve) => (release = resolve)));
-    const pending = answers.answer('households/stats', {}, slow);
-    cache.clear();
-    release({ total: 1 });
-    await expect(pending).resolves.toEqual(renderJson({ total: 1 }));
     expect(cache.size).toBe(0);
   });
 });

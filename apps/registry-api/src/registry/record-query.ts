@@ -35,9 +35,9 @@ function dateBound(resource: RecordResource<unknown>, placeholder: string): stri
 function conditions(resource: RecordResource<unknown>, filters: RecordFilters, params: Params): string[] {
   const where: string[] = resource.where ? [resource.where] : [];
   for (const [name, value] of Object.entries(filters.selectors)) {
-    const column = resource.selectors[name];
-    if (!column) throw new Error(`${resource.name} has no selector ${name}`);
-    where.push(`${column} = ${params.add(value)}`);
+    const selector = resource.selectors[name];
+    if (!selector) throw new Error(`${resource.name} has no selector ${name}`);
+    where.push(`${selector.column} = ${params.add(value)}`);
   }
   if (filters.projectId !== undefined) where.push(`${resource.projectColumn} = ${params.add(filters.projectId)}`);
   if (filters.from !== undefined) where.push(`${resource.dateColumn} >= ${dateBound(resource, params.add(filters.from))}`);
@@ -78,7 +78,7 @@ export function latestRecordQuery(resource: RecordResource<unknown>, filters: Re
   const params = new Params();
   const where = conditions(resource, filters, params);
   return {
-    sql: `SELECT ${resource.select} FROM ${resource.from} ${whereClause(where)} ORDER BY ${resource.dateColumn} DESC, ${resource.idColumn} DESC LIMIT 1`,
+    sql: `SELECT ${resource.select} FROM ${resource.fromClause} ${whereClause(where)} ORDER BY ${resource.dateColumn} DESC, ${resource.idColumn} DESC LIMIT 1`,
     params: params.values,
   };
 }
@@ -90,7 +90,7 @@ export function recordPageQuery(resource: RecordResource<unknown>, filters: Reco
   if (after) where.push(afterKey(resource, after, params));
   return {
     sql:
-      `SELECT ${resource.select}, ${keyColumns(resource)} FROM ${resource.from} ${whereClause(where)} ` +
+      `SELECT ${resource.select}, ${keyColumns(resource)} FROM ${resource.fromClause} ${whereClause(where)} ` +
       `ORDER BY ${resource.dateColumn} ASC, ${resource.idColumn} ASC LIMIT ${params.add(limit + 1)}`,
     params: params.values,
   };
@@ -99,7 +99,7 @@ export function recordPageQuery(resource: RecordResource<unknown>, filters: Reco
 export function recordCountQuery(resource: RecordResource<unknown>, filters: RecordFilters): SqlQuery {
   const params = new Params();
   const where = conditions(resource, filters, params);
-  return { sql: `SELECT count(*)::bigint AS total FROM ${resource.from} ${whereClause(where)}`, params: params.values };
+  return { sql: `SELECT count(*)::bigint AS total FROM ${resource.fromClause} ${whereClause(where)}`, params: params.values };
 }
 
 export function rowKey(row: Record<string, unknown>): CursorKey {

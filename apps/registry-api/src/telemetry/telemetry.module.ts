@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
@@ -18,30 +18,20 @@ export function poolOf(dataSource: DataSource): Pool {
  * The registry's metrics, and the pool's gauges and (with tracing on) its query spans. Global: the guard, the
  * aggregate answers and the API-client cache all count into it.
  */
-@Module({})
-export class TelemetryModule {
-  static forRoot(config: RegistryConfig): DynamicModule {
-    return {
-      module: TelemetryModule,
-      global: true,
-      providers: [
-        {
-          provide: RegistryMetrics,
-          inject: [Metrics, Tracing, ChangeListener, getDataSourceToken()],
-          useFactory: (
-            metrics: Metrics,
-            tracing: Tracing,
-            listener: ChangeListener,
-            dataSource: DataSource,
-          ) => {
-            const pool = poolOf(dataSource);
-            metrics.observePool('primary', pool);
-            if (tracing.tracer) tracePgPool(pool, tracing.tracer, postgresAttributes(config.DATABASE_URL));
-            return new RegistryMetrics(metrics, () => listener.state);
-          },
-        },
-      ],
-      exports: [RegistryMetrics],
-    };
-  }
-}
+@Global()
+@Module({
+  providers: [
+    {
+      provide: RegistryMetrics,
+      inject: [RegistryConfig, Metrics, Tracing, ChangeListener, getDataSourceToken()],
+      useFactory: (config: RegistryConfig, metrics: Metrics, tracing: Tracing, listener: ChangeListener, dataSource: DataSource) => {
+        const pool = poolOf(dataSource);
+        metrics.observePool('primary', pool);
+        if (tracing.tracer) tracePgPool(pool, tracing.tracer, postgresAttributes(config.DATABASE_URL));
+        return new RegistryMetrics(metrics, () => listener.state);
+      },
+    },
+  ],
+  exports: [RegistryMetrics],
+})
+export class TelemetryModule {}

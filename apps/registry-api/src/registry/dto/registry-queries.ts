@@ -1,8 +1,10 @@
 import { REGISTRY_PAGE_LIMIT_DEFAULT, REGISTRY_PAGE_LIMIT_MAX } from '@dmrv/contracts';
 import { IsDefined, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import type { RecordResource, SelectorKind } from '../record-resources';
 import { IsCalendarDate, IsFuelCombination, IsPeriod, IsPlainText, IsUtcDateTime, ToInteger } from './query-validators';
 
-// Query parameters of every endpoint. The global pipe rejects any parameter not declared here (400 naming it):
+// Query parameters of every endpoint (those of the record resources are derived from their declarations in
+// record-resources.ts). The global pipe rejects any parameter not declared here (400 naming it):
 // integrators complain most about filters that are silently ignored.
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
@@ -82,34 +84,6 @@ export class RecordQuery extends ProjectScopedQuery {
   time_period?: string;
 }
 
-export class DeviceStatusQuery extends RecordQuery {
-  @IsOptional() @IsString() @Matches(ID, idMessage('device_id')) device_id?: string;
-  @IsOptional() @IsString() @Matches(ID, idMessage('household_id')) household_id?: string;
-}
-
-export class CreditIdQuery extends RecordQuery {
-  @IsOptional() @IsString() @Matches(ID, idMessage('credit_id')) credit_id?: string;
-}
-
-export class TransferQuery extends CreditIdQuery {
-  @IsOptional() @IsPlainText() @IsString() @IsNotEmpty() @MaxLength(200) sender?: string;
-  @IsOptional() @IsPlainText() @IsString() @IsNotEmpty() @MaxLength(200) recipient?: string;
-}
-
-export class FuelPurchaseQuery extends RecordQuery {
-  @IsOptional() @IsString() @Matches(ID, idMessage('fuel_id')) fuel_id?: string;
-  @IsOptional() @IsString() @Matches(ID, idMessage('household_id')) household_id?: string;
-}
-
-export class FuelDeliveryQuery extends RecordQuery {
-  @IsOptional() @IsString() @Matches(ID, idMessage('delivery_id')) delivery_id?: string;
-  @IsOptional() @IsString() @Matches(ID, idMessage('household_id')) household_id?: string;
-}
-
-export class OnboardingQuery extends RecordQuery {
-  @IsOptional() @IsString() @Matches(ID, idMessage('household_id')) household_id?: string;
-}
-
 export interface CollectionParams {
   limit?: number;
   cursor?: string;
@@ -121,9 +95,9 @@ export interface CollectionParams {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the TypeScript mixin pattern requires any[]
 type Constructor<T = object> = new (...args: any[]) => T;
 
-/** Adds the paging convention shared by every collection: `limit`, `cursor`, `from`/`to`, `updated_since`. */
-export function Collection<TBase extends Constructor>(Base: TBase) {
-  class CollectionQuery extends Base implements CollectionParams {
+/** Adds the paging parameters of every collection: `limit` and `cursor`. */
+export function Paged<TBase extends Constructor>(Base: TBase) {
+  class PagedQuery extends Base {
     @IsOptional()
     // Decorators register bottom-up and, with stopAtFirstError, the first registered failure is the one reported.
     @Max(REGISTRY_PAGE_LIMIT_MAX, { message: `limit must not be greater than ${REGISTRY_PAGE_LIMIT_MAX}` })
@@ -136,7 +110,13 @@ export function Collection<TBase extends Constructor>(Base: TBase) {
     @IsString()
     @MaxLength(1000)
     cursor?: string;
+  }
+  return PagedQuery;
+}
 
+/** Adds the paging convention of the record collections: `limit`, `cursor`, `from`/`to`, `updated_since`. */
+export function Collection<TBase extends Constructor>(Base: TBase) {
+  class CollectionQuery extends Paged(Base) implements CollectionParams {
     @IsOptional()
     @IsCalendarDate()
     from?: string;
@@ -152,28 +132,36 @@ export function Collection<TBase extends Constructor>(Base: TBase) {
   return CollectionQuery;
 }
 
-export class DeviceStatusListQuery extends Collection(DeviceStatusQuery) {}
-export class CancelledListQuery extends Collection(CreditIdQuery) {}
-export class TransferListQuery extends Collection(TransferQuery) {}
-export class RetiredListQuery extends Collection(CreditIdQuery) {}
-export class FuelPurchaseListQuery extends Collection(FuelPurchaseQuery) {}
-export class FuelDeliveryListQuery extends Collection(FuelDeliveryQuery) {}
-export class OnboardingListQuery extends Collection(OnboardingQuery) {}
-export class EmissionReductionListQuery extends Collection(RecordQuery) {}
+/** The stove-stacking distribution pages by combination name; it has no record date to filter on. */
+export class StoveStackingListQuery extends Paged(HouseholdStatsQuery) {}
 
-export class StoveStackingListQuery extends HouseholdStatsQuery {
-  @IsOptional()
-  // Decorators register bottom-up and, with stopAtFirstError, the first registered failure is the one reported.
-  @Max(REGISTRY_PAGE_LIMIT_MAX, { message: `limit must not be greater than ${REGISTRY_PAGE_LIMIT_MAX}` })
-  @Min(1, { message: 'limit must be at least 1' })
-  @IsInt({ message: 'limit must be an integer' })
-  @ToInteger()
-  limit?: number;
+/** Applies property decorators as TypeScript does when they are written above a property: the last one first. */
+function decorate(target: object, property: string, decorators: PropertyDecorator[]): void {
+  for (const decorator of [...decorators].reverse()) decorator(target, property);
+}
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(1000)
-  cursor?: string;
+const SELECTOR_RULES: Record<SelectorKind, (name: string) => PropertyDecorator[]> = {
+  identifier: (name) => [IsOptional(), IsString(), Matches(ID, idMessage(name))],
+  // Checked last (decorators register bottom-up): a non-string is reported as such, not as a control character.
+  text: () => [IsOptional(), IsPlainText(), IsString(), IsNotEmpty(), MaxLength(200)],
+};
+
+export interface RecordQueryClasses {
+  /** The original path: the selectors, `project_id`, `time_period`. */
+  latest: Constructor<RecordQuery>;
+  /** The `/list` path: the same, and the collection convention. */
+  list: Constructor<RecordQuery & CollectionParams>;
+}
+
+/** The query classes of a record resource, derived from its declared selectors. */
+export function recordQueryClasses(resource: RecordResource<unknown>): RecordQueryClasses {
+  const prefix = resource.endpoint.operationId.replace(/^get/, '');
+  class Selectors extends RecordQuery {}
+  for (const [name, selector] of Object.entries(resource.selectors)) decorate(Selectors.prototype, name, SELECTOR_RULES[selector.kind](name));
+  class List extends Collection(Selectors) {}
+  Object.defineProperty(Selectors, 'name', { value: `${prefix}Query` });
+  Object.defineProperty(List, 'name', { value: `${prefix}ListQuery` });
+  return { latest: Selectors, list: List };
 }
 
 export const DEFAULT_LIMIT = REGISTRY_PAGE_LIMIT_DEFAULT;

@@ -7,7 +7,7 @@ import { HealthController } from '@dmrv/health';
  * the unauthenticated routes. Runs after the API client guard, which sets `apiClientId`.
  */
 @Injectable()
-export class RateLimitGuard extends ThrottlerGuard {
+export class ClientRateLimitGuard extends ThrottlerGuard {
   protected override getTracker(request: Record<string, unknown>): Promise<string> {
     const client = request.apiClientId;
     return Promise.resolve(typeof client === 'string' ? `client:${client}` : `ip:${String(request.ip)}`);

@@ -1,19 +1,13 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import type { HelloBody } from '@dmrv/contracts';
 import { Public } from '../auth/public.decorator';
 
 export const OPENAPI_DOCUMENT = Symbol('OPENAPI_DOCUMENT');
 
-/** The "System Health" tag of the original: `/hello` for liveness, and the API's own description. */
+/** The API's own description, public (Swagger UI at `/api-docs` renders the same document). */
 @Controller()
 @Public()
-export class SystemController {
+export class OpenApiController {
   constructor(@Inject(OPENAPI_DOCUMENT) private readonly document: Record<string, unknown>) {}
-
-  @Get('hello')
-  hello(): HelloBody {
-    return { message: 'Hello from the registry data API' };
-  }
 
   @Get('openapi.json')
   openApi(): Record<string, unknown> {

@@ -1,0 +1,43 @@
+import { Controller, Get, Query, Type } from '@nestjs/common';
+import type { CollectionPage } from '@dmrv/contracts';
+import { CollectionParams, recordQueryClasses } from './dto/registry-queries';
+import { RECORD_RESOURCES, RecordResource } from './record-resources';
+import { RecordRequest, RegistryService } from './registry.service';
+
+type Handler = (this: RecordsController, query: RecordRequest & CollectionParams) => Promise<unknown>;
+
+/**
+ * Declares one GET route on the controller as `@Get(path) method(@Query() query: QueryClass)` would: the global
+ * validation pipe reads the query class from `design:paramtypes`, which TypeScript emits only for written methods.
+ */
+function route(name: string, path: string, queryClass: Type<unknown>, handler: Handler): void {
+  const prototype = RecordsController.prototype as unknown as Record<string, unknown>;
+  Object.defineProperty(prototype, name, { value: handler, writable: true, configurable: true });
+  Reflect.defineMetadata('design:paramtypes', [queryClass], prototype, name);
+  Query()(prototype, name, 0);
+  Get(path.slice(1))(prototype, name, Object.getOwnPropertyDescriptor(prototype, name)!);
+}
+
+/**
+ * The routes of every record resource, generated from its declaration (`record-resources.ts`): the original path
+ * answers the most recent matching record, `/list` pages the same resource (see the README's paging convention).
+ */
+@Controller()
+export class RecordsController {
+  constructor(readonly registry: RegistryService) {}
+}
+
+function addRecordRoutes(resource: RecordResource<unknown>): void {
+  const queries = recordQueryClasses(resource);
+  const name = resource.endpoint.operationId.replace(/^get/, '');
+  if (resource.endpoint.latest === 'records') {
+    route(`latest${name}`, resource.endpoint.path, queries.latest, function (query) {
+      return this.registry.latest(resource, { ...query });
+    });
+  }
+  route(`list${name}`, `${resource.endpoint.path}/list`, queries.list, function (query): Promise<CollectionPage<unknown>> {
+    return this.registry.page(resource, { ...query });
+  });
+}
+
+for (const resource of RECORD_RESOURCES) addRecordRoutes(resource);
