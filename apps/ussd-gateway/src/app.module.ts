@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggingModule, ServiceLoggingOptions } from '@dmrv/logging';
 import { MetricsModule } from '@dmrv/metrics';
 import { TracingModule } from '@dmrv/tracing';
+import { ConfigModule } from './config/config.module';
 import { dependencyTimeouts } from './config/dependency-timeouts';
 import { UssdConfig } from './config/ussd.config';
 import { dataSourceOptions } from './database/data-source';
@@ -34,14 +35,13 @@ export class AppModule {
           retryAttempts: 5,
           retryDelay: 1000,
         }),
-        RedisModule.forRoot(config),
-        TelemetryModule.forRoot(config),
-        RateLimitModule.forRoot(config),
-        StatusModule.forRoot(config),
-        UssdModule.forRoot(config),
+        ConfigModule.forRoot(config),
+        RedisModule,
+        TelemetryModule,
+        RateLimitModule,
+        StatusModule,
+        UssdModule,
       ],
-      providers: [{ provide: UssdConfig, useValue: config }],
-      exports: [UssdConfig],
     };
   }
 }

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { AddressInfo, createServer, Server, Socket } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type Redis from 'ioredis';
+import { withDeadline } from '@dmrv/deadline';
 import { createTestDatabase, createTestRedisNamespace, exampleEnv, TestDatabase, TestRedisNamespace, TEST_REDIS_URL } from '@dmrv/testing';
 import { bootstrap, BootstrapOptions } from '../src/bootstrap';
 import { UssdConfig } from '../src/config/ussd.config';
@@ -220,16 +221,8 @@ export function viaProxy(url: string, proxy: { host: string; port: number }): st
 }
 
 /** `work`, or a failure naming the bound if it has not settled by then: a guard against hangs, not a speed check. */
-export async function within<T>(boundMs: number, work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`still waiting after ${boundMs} ms`)), boundMs))),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
+export function within<T>(boundMs: number, work: Promise<T>): Promise<T> {
+  return withDeadline(() => work, { ms: boundMs, what: 'the awaited event', error: () => new Error(`still waiting after ${boundMs} ms`) });
 }
 
 /**

@@ -48,4 +48,25 @@ describe('withDeadline', () => {
     jest.advanceTimersByTime(10);
     expect(await settled).toBeInstanceOf(HopTimeout);
   });
+
+  it('ends early with the outer signal reason, aborting the work signal, and leaves no timer or listener behind', async () => {
+    const outer = new AbortController();
+    let seen: AbortSignal | undefined;
+    const result = withDeadline(
+      (signal) => {
+        seen = signal;
+        return new Promise<never>(() => undefined);
+      },
+      { ms: 1000, what: 'lock wait', signal: outer.signal },
+    );
+    const settled = result.catch((error: unknown) => error);
+    const reason = new Error('hop budget spent');
+    outer.abort(reason);
+    expect(await settled).toBe(reason);
+    expect(seen?.reason).toBe(reason);
+    expect(jest.getTimerCount()).toBe(0);
+    await expect(
+      withDeadline(async () => 1, { ms: 10, what: 'late start', signal: outer.signal }),
+    ).rejects.toBe(reason);
+  });
 });

@@ -18,6 +18,11 @@ export interface DeadlineOptions {
   error?: () => Error;
   /** Let the process exit while the timer runs (background work; never a request's own deadline). */
   unref?: boolean;
+  /**
+   * An outer budget (the request's own deadline) that ends this one early: rejects with its reason, and aborts the
+   * work's signal too.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -29,19 +34,28 @@ export async function withDeadline<T>(
   work: (signal: AbortSignal) => Promise<T>,
   options: DeadlineOptions,
 ): Promise<T> {
+  const { signal: outer } = options;
+  outer?.throwIfAborted();
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
+  let onOuterAbort: (() => void) | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = options.error?.() ?? new DeadlineExceededError(options.what, options.ms);
+    const stop = (error: unknown): void => {
       controller.abort(error);
       reject(error);
-    }, options.ms);
+    };
+    timer = setTimeout(
+      () => stop(options.error?.() ?? new DeadlineExceededError(options.what, options.ms)),
+      options.ms,
+    );
     if (options.unref) timer.unref();
+    onOuterAbort = () => stop(outer?.reason);
+    outer?.addEventListener('abort', onOuterAbort, { once: true });
   });
   try {
     return await Promise.race([work(controller.signal), expired]);
   } finally {
     clearTimeout(timer);
+    if (onOuterAbort) outer?.removeEventListener('abort', onOuterAbort);
   }
 }

@@ -1,25 +1,19 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { UssdConfig } from '../config/ussd.config';
 import { AccountEntity } from './account.entity';
 import { AccountsRepository } from './accounts.repository';
-import { AccountsService, PIN_VAULT } from './accounts.service';
+import { AccountsService } from './accounts.service';
 import { PhoneEntity } from './phone.entity';
-import { pinVaultFromConfig } from './pin-vault';
+import { PinVault, pinVaultFromConfig } from './pin-vault';
 
-@Module({})
-export class AccountsModule {
-  static forRoot(config: UssdConfig): DynamicModule {
-    return {
-      module: AccountsModule,
-      imports: [TypeOrmModule.forFeature([AccountEntity, PhoneEntity])],
-      providers: [
-        AccountsRepository,
-        AccountsService,
-        { provide: PIN_VAULT, useFactory: () => pinVaultFromConfig(config) },
-        { provide: UssdConfig, useValue: config },
-      ],
-      exports: [AccountsService],
-    };
-  }
-}
+@Module({
+  imports: [TypeOrmModule.forFeature([AccountEntity, PhoneEntity])],
+  providers: [
+    AccountsRepository,
+    AccountsService,
+    { provide: PinVault, inject: [UssdConfig], useFactory: pinVaultFromConfig },
+  ],
+  exports: [AccountsService],
+})
+export class AccountsModule {}

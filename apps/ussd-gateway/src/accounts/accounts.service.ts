@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from '@dmrv/logging';
 import { dependencyTimeouts } from '../config/dependency-timeouts';
 import { UssdConfig } from '../config/ussd.config';
@@ -9,7 +9,6 @@ import { AccountsRepository, CustomerIdTakenError, PinAttempt } from './accounts
 import { maskPhoneNumber } from './phone-mask';
 import { PinVault } from './pin-vault';
 
-export const PIN_VAULT = Symbol('PIN_VAULT');
 const CUSTOMER_ID_ATTEMPTS = 5;
 /** Sealed once at start-up and checked against when the Customer ID has no account: the same work as a real check. */
 const DECOY_PIN = '00000';
@@ -41,7 +40,7 @@ export class AccountsService {
 
   constructor(
     private readonly accounts: AccountsRepository,
-    @Inject(PIN_VAULT) private readonly vault: PinVault,
+    private readonly vault: PinVault,
     private readonly config: UssdConfig,
     @InjectPinoLogger(AccountsService.name) private readonly logger: PinoLogger,
   ) {
@@ -56,7 +55,7 @@ export class AccountsService {
   }
 
   /** Whether the confirmation matches the held PIN; no scrypt (see PinVault). */
-  matches(pin: string, heldPin: string): Promise<boolean> {
+  matches(pin: string, heldPin: string): boolean {
     return this.vault.matchesHeld(pin, heldPin);
   }
 

@@ -71,12 +71,8 @@ export class PinVault {
     return this.encrypt(HELD, Buffer.from(pin, 'utf8'));
   }
 
-  /**
-   * Whether `pin` is the held one, in constant time (both sides digested to one length first). A value sealed by an
-   * earlier version of this service (drafts in sessions that straddle a deployment) is verified the old way.
-   */
-  async matchesHeld(pin: string, held: string): Promise<boolean> {
-    if (held.startsWith(`${SEALED.version}.`)) return this.verify(pin, held);
+  /** Whether `pin` is the held one, in constant time (both sides digested to one length first). */
+  matchesHeld(pin: string, held: string): boolean {
     const expected = this.decrypt(HELD, held);
     try {
       return timingSafeEqual(sha256(expected), sha256(Buffer.from(pin, 'utf8')));
@@ -87,7 +83,6 @@ export class PinVault {
 
   /** Seals a held PIN for storage: the one scrypt of its life. */
   async sealHeld(held: string): Promise<string> {
-    if (held.startsWith(`${SEALED.version}.`)) return held;
     const pin = this.decrypt(HELD, held);
     try {
       return await this.seal(pin);

@@ -131,13 +131,6 @@ describe('menu machine', () => {
     expect(applyEffectResult(changed.state, { type: 'matched', match: true }).effect).toEqual({ type: 'replacePin', customerId: 'C0A1B2C3D', heldPin: 'held-pin' });
   });
 
-  it('confirms a draft saved before PINs were held (its sealed form) the same way', () => {
-    const legacy: MenuState = { screen: 'createPinConfirm', draft: { fullName: 'Jane', email: null, sealedPin: 'v1.k1.sealed' } };
-    const confirmed = applyInput(legacy, '24680', renderer);
-    expect(confirmed.effect).toEqual({ type: 'matchPin', pin: '24680', heldPin: 'v1.k1.sealed' });
-    expect(applyEffectResult(confirmed.state, { type: 'matched', match: true }).effect).toMatchObject({ type: 'createAccount', heldPin: 'v1.k1.sealed' });
-  });
-
   it('logs in, shows details, changes the PIN and logs out', () => {
     const home = walk(['2', '1', 'c0a1b2c3d', '24680']);
     expect(home).toEqual({ screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } });

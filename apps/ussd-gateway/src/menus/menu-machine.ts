@@ -69,11 +69,6 @@ export interface MenuState {
     email?: string | null;
     /** The new PIN as first entered, encrypted (never hashed here: that happens once, when it is written). */
     heldPin?: string;
-    /**
-     * Drafts saved before PINs were held rather than sealed carry the sealed form here; read for as long as such a
-     * session can live (SESSION_TTL_SECONDS after the deployment), then this field can go.
-     */
-    sealedPin?: string;
   };
   loginCustomerId?: string;
   auth?: { customerId: string; firstName: string };
@@ -324,7 +319,7 @@ function afterVerify(state: MenuState, outcome: VerifyOutcome): Step {
 }
 
 function heldPinOf(state: MenuState): string {
-  return requireValue(state.draft?.heldPin ?? state.draft?.sealedPin, 'draft.heldPin');
+  return requireValue(state.draft?.heldPin, 'draft.heldPin');
 }
 
 function requireValue<T>(value: T | undefined | null, name: string): T {

@@ -1,8 +1,8 @@
-import { Controller, Get, Inject, Param, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, UseGuards } from '@nestjs/common';
 import type { UssdDebugRecord, UssdSessionList } from '@dmrv/contracts';
 import { DependencyUnavailableError, NotFoundError } from '@dmrv/errors';
 import { isAuthenticated } from '../menus/menu-machine';
-import { SESSION_STORE, SessionStore } from '../sessions/session-store';
+import { SessionStore } from '../sessions/session-store';
 import { isSessionId } from '../ussd/ussd-request';
 import { OperatorTokenGuard } from './operator-token.guard';
 
@@ -23,7 +23,7 @@ async function fromStore<T>(read: Promise<T>): Promise<T> {
 @Controller('api/ussd')
 @UseGuards(OperatorTokenGuard)
 export class OperatorsController {
-  constructor(@Inject(SESSION_STORE) private readonly store: SessionStore) {}
+  constructor(private readonly store: SessionStore) {}
 
   @Get('debug/:sessionId')
   async debug(@Param('sessionId') sessionId: string): Promise<UssdDebugRecord> {

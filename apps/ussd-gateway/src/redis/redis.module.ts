@@ -1,5 +1,7 @@
-import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { once } from 'node:events';
+import { Global, Inject, Injectable, Module, OnApplicationShutdown, Optional } from '@nestjs/common';
 import Redis from 'ioredis';
+import { withDeadline } from '@dmrv/deadline';
 import { UssdConfig } from '../config/ussd.config';
 import { dependencyTimeouts } from '../config/dependency-timeouts';
 
@@ -40,15 +42,7 @@ export function createRedisClient(url: string, commandTimeoutMs: number): Redis 
  */
 async function firstConnection(client: Redis, timeoutMs: number): Promise<void> {
   if (client.status === 'ready') return;
-  await new Promise<void>((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      client.off('ready', done);
-      resolve();
-    };
-    const timer = setTimeout(done, timeoutMs);
-    client.on('ready', done);
-  });
+  await withDeadline((signal) => once(client, 'ready', { signal }), { ms: timeoutMs, what: 'the first Redis connection' }).catch(() => undefined);
 }
 
 @Injectable()
@@ -63,25 +57,21 @@ class RedisLifecycle implements OnApplicationShutdown {
 
 /** Provides the shared client, or `null` when REDIS_URL is unset (in-memory stores are used instead). */
 @Global()
-@Module({})
-export class RedisModule {
-  static forRoot(config: UssdConfig): DynamicModule {
-    const { redisCommandMs } = dependencyTimeouts(config.HOP_TIMEOUT_MS);
-    return {
-      module: RedisModule,
-      providers: [
-        {
-          provide: REDIS_CLIENT,
-          useFactory: async () => {
-            if (!config.REDIS_URL) return null;
-            const client = createRedisClient(config.REDIS_URL, redisCommandMs);
-            await firstConnection(client, redisCommandMs);
-            return client;
-          },
-        },
-        RedisLifecycle,
-      ],
-      exports: [REDIS_CLIENT],
-    };
-  }
-}
+@Module({
+  providers: [
+    {
+      provide: REDIS_CLIENT,
+      inject: [UssdConfig],
+      useFactory: async (config: UssdConfig) => {
+        if (!config.REDIS_URL) return null;
+        const { redisCommandMs } = dependencyTimeouts(config.HOP_TIMEOUT_MS);
+        const client = createRedisClient(config.REDIS_URL, redisCommandMs);
+        await firstConnection(client, redisCommandMs);
+        return client;
+      },
+    },
+    RedisLifecycle,
+  ],
+  exports: [REDIS_CLIENT],
+})
+export class RedisModule {}

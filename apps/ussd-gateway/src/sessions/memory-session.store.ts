@@ -1,6 +1,7 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
+import { withDeadline } from '@dmrv/deadline';
 import { MemoryRateLimitStorage } from '@dmrv/rate-limit';
-import { HopOptions, SessionBusyError, SessionRecord, SessionStore, SessionWork } from './session-store';
+import { OpenedHop, OpenOptions, SessionBusyError, SessionRecord, SessionStore } from './session-store';
 
 interface Entry {
   json: string;
@@ -12,7 +13,7 @@ interface Entry {
  * The zero-config store (no REDIS_URL): one process only, gone on restart. Records are kept serialised so this
  * store behaves like Redis (no shared mutable objects between hops).
  */
-export class MemorySessionStore implements SessionStore {
+export class MemorySessionStore extends SessionStore {
   private readonly entries = new Map<string, Entry>();
   private readonly locks = new Map<string, Promise<void>>();
   private writes = 0;
@@ -20,8 +21,10 @@ export class MemorySessionStore implements SessionStore {
   /** `counter` counts hops against their rate limit: pass the storage the other endpoints count in. */
   constructor(
     private readonly now: () => number = Date.now,
-    private readonly counter: ThrottlerStorage = new MemoryRateLimitStorage(now),
-  ) {}
+    private readonly counter: Pick<ThrottlerStorage, 'increment'> = new MemoryRateLimitStorage(now),
+  ) {
+    super();
+  }
 
   async get(sessionId: string): Promise<SessionRecord | null> {
     const entry = this.entries.get(sessionId);
@@ -53,60 +56,58 @@ export class MemorySessionStore implements SessionStore {
       .map(([id]) => id);
   }
 
-  async withSession<T>(sessionId: string, options: HopOptions, work: SessionWork<T>): Promise<T> {
-    if (options.rateLimit) {
-      const { hit, admit } = options.rateLimit;
-      admit(await this.counter.increment(hit.key, hit.ttlMs, hit.limit, hit.blockMs, hit.name));
-    }
-    const { signal } = options;
-    return this.withLock(
-      sessionId,
-      options.waitMs,
-      async (release) => {
-        // The hop has answered "unavailable": the session is free for the aggregator's retry right away.
-        signal?.addEventListener('abort', release, { once: true });
-        try {
-          const { value, save } = await work(await this.get(sessionId));
+  async open(sessionId: string, { waitMs, hit, signal }: OpenOptions): Promise<OpenedHop> {
+    signal?.throwIfAborted();
+    const count = await this.counter.increment(hit.key, hit.ttlMs, hit.limit, hit.blockMs, hit.name);
+    if (count.isBlocked) return { count };
+    const unlock = await this.lock(sessionId, waitMs, signal);
+    // The hop has answered "unavailable": the session is free for the aggregator's retry right away.
+    const release = async (): Promise<void> => {
+      signal?.removeEventListener('abort', unlock);
+      unlock();
+    };
+    signal?.addEventListener('abort', unlock, { once: true });
+    const record = await this.get(sessionId);
+    return {
+      count,
+      lease: {
+        record,
+        release,
+        commit: async (save, ttlSeconds) => {
           // Checked and written without a pause in between: nothing is saved once the hop has answered.
           signal?.throwIfAborted();
-          if (save) await this.save(save, options.ttlSeconds);
-          return value;
-        } finally {
-          signal?.removeEventListener('abort', release);
-        }
+          await this.save(save, ttlSeconds);
+          await release();
+        },
       },
-      signal,
-    );
+    };
   }
 
   /**
-   * Serialises work per session within this process (a promise chain per session id). `work` may give the lock
-   * back before it ends (`release`); waiting for it stops when `signal` aborts.
+   * Serialises hops per session within this process (a promise chain per session id); resolves with the function
+   * that gives the lock back. Waiting stops at `waitMs` (SessionBusyError) or when `signal` aborts.
    */
-  async withLock<T>(sessionId: string, waitMs: number, work: (release: () => void) => Promise<T>, signal?: AbortSignal): Promise<T> {
-    signal?.throwIfAborted();
+  private async lock(sessionId: string, waitMs: number, signal?: AbortSignal): Promise<() => void> {
     const previous = this.locks.get(sessionId) ?? Promise.resolve();
-    let release!: () => void;
-    const mine = new Promise<void>((resolve) => (release = resolve));
+    let unlock!: () => void;
+    const mine = new Promise<void>((resolve) => (unlock = resolve));
     const tail = previous.then(() => mine);
     this.locks.set(sessionId, tail);
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
-    const gaveUp = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), waitMs);
-      onAbort = () => resolve('timeout');
-      signal?.addEventListener('abort', onAbort, { once: true });
+    void tail.then(() => {
+      if (this.locks.get(sessionId) === tail) this.locks.delete(sessionId);
     });
     try {
-      const winner = await Promise.race([previous.then(() => 'acquired' as const), gaveUp]);
-      if (winner === 'timeout') throw signal?.aborted ? signal.reason : new SessionBusyError(sessionId);
-      return await work(release);
-    } finally {
-      clearTimeout(timer);
-      if (onAbort) signal?.removeEventListener('abort', onAbort);
-      release();
-      if (this.locks.get(sessionId) === tail) this.locks.delete(sessionId);
+      await withDeadline(() => previous, {
+        ms: waitMs,
+        what: 'session lock',
+        signal,
+        error: () => new SessionBusyError(sessionId),
+      });
+    } catch (error) {
+      unlock();
+      throw error;
     }
+    return unlock;
   }
 
   private sweep(): void {

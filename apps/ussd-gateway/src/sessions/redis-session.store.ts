@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
 import { COUNT_HIT_LUA, countOf, rateLimitKeys } from '../rate-limit/rate-limit.storage';
 import { redisScript } from '../redis/redis-script';
-import { HopOptions, SessionBusyError, SessionLockLostError, SessionRecord, SessionStore, SessionWork } from './session-store';
+import type { RateLimitHit } from '../rate-limit/rate-limit.policy';
+import { OpenedHop, OpenOptions, SessionBusyError, SessionLease, SessionLockLostError, SessionRecord, SessionStore } from './session-store';
 
 // A hop costs two round trips to Redis, as few as a read and a write can: count-lock-and-read, write-and-unlock.
 const RELEASE_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
@@ -38,7 +39,7 @@ const MAX_UNRELEASED = 10_000;
  * One key per session (`<prefix>session:<id>`, JSON, expiring), plus a sorted set of active sessions scored by
  * expiry time: listing reads that index instead of walking the keyspace.
  */
-export class RedisSessionStore implements SessionStore {
+export class RedisSessionStore extends SessionStore {
   private readonly releaseLock;
   private readonly countLockAndRead;
   private readonly lockAndRead;
@@ -61,6 +62,7 @@ export class RedisSessionStore implements SessionStore {
     private readonly prefix: string,
     private readonly now: () => number = Date.now,
   ) {
+    super();
     this.releaseLock = redisScript(redis, 'ussdReleaseLock', RELEASE_LOCK, 1);
     this.countLockAndRead = redisScript(redis, 'ussdCountLockAndRead', COUNT_LOCK_AND_READ, 4);
     this.lockAndRead = redisScript(redis, 'ussdLockAndRead', LOCK_AND_READ, 2);
@@ -126,7 +128,7 @@ export class RedisSessionStore implements SessionStore {
     return ids as string[];
   }
 
-  async withSession<T>(sessionId: string, options: HopOptions, work: SessionWork<T>): Promise<T> {
+  async open(sessionId: string, options: OpenOptions): Promise<OpenedHop> {
     const { signal } = options;
     const lockKey = this.lockKey(sessionId);
     const token = `${this.tokenPrefix}.${(this.tokens += 1)}`;
@@ -135,75 +137,78 @@ export class RedisSessionStore implements SessionStore {
     const release = async (): Promise<void> => {
       if (released) return;
       released = true;
+      signal?.removeEventListener('abort', onAbort);
       await this.releaseLock(lockKey, token).catch(() => {
         if (this.unreleased.size < MAX_UNRELEASED) this.unreleased.set(lockKey, { token, expiresAt: this.now() + options.waitMs * 2 });
       });
     };
-    let record: SessionRecord | null;
+    // The hop has answered "unavailable": the session is free for the aggregator's retry right away.
+    const onAbort = (): void => void release();
+    let locked: Locked;
     try {
-      record = await this.lock(sessionId, token, options);
+      locked = await this.lock(sessionId, token, options);
     } catch (error) {
       // A lock command that got no answer may still run later (a slow link): this release follows it on the same
       // connection, so such a lock never outlives the hop that asked for it.
       await release();
       throw error;
     }
-    // The hop has answered "unavailable": the session is free for the aggregator's retry right away.
-    const onAbort = (): void => void release();
+    if (locked.record === undefined) return { count: locked.count };
     signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      const outcome = await work(record);
-      signal?.throwIfAborted();
-      if (!outcome.save) {
-        await release();
-        return outcome.value;
-      }
-      const written = await this.write(outcome.save, options.ttlSeconds, token);
-      // Either the write unlocked, or the lock was no longer this hop's to give back.
-      released = true;
-      if (!written) throw new SessionLockLostError(sessionId);
-      return outcome.value;
-    } catch (error) {
-      await release();
-      throw error;
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-    }
+    const lease: SessionLease = {
+      record: locked.record,
+      release,
+      commit: async (record, ttlSeconds) => {
+        signal?.throwIfAborted();
+        const written = await this.write(record, ttlSeconds, token);
+        // Either the write unlocked, or the lock was no longer this hop's to give back. A write that failed leaves
+        // the lock to `release`.
+        released = true;
+        signal?.removeEventListener('abort', onAbort);
+        if (!written) throw new SessionLockLostError(sessionId);
+      },
+    };
+    return { count: locked.count, lease };
   }
 
-  /** Takes the session's lock (counting the hop's rate-limit hit on the first try) and reads the record. */
-  private async lock(sessionId: string, token: string, options: HopOptions): Promise<SessionRecord | null> {
+  /**
+   * Counts the hop's rate-limit hit (on the first try only) and takes the session's lock, reading the record: no
+   * `record` when the count is past its limit (no lock taken), `null` when the session does not exist yet.
+   */
+  private async lock(sessionId: string, token: string, options: OpenOptions): Promise<Locked> {
     const lockKey = this.lockKey(sessionId);
     const sessionKey = this.key(sessionId);
     const deadline = this.now() + options.waitMs;
     // The lock expires on its own, so a crashed instance cannot wedge a session for longer than one hop budget.
     const lockMs = options.waitMs * 2;
-    let uncounted = options.rateLimit;
-    for (;;) {
-      options.signal?.throwIfAborted();
-      let acquired: number;
-      let json: string | undefined;
-      if (uncounted) {
-        const { hit, admit } = uncounted;
-        uncounted = undefined;
-        let hits: number, ttlMs: number, blockedMs: number;
-        [acquired, hits, ttlMs, blockedMs, json] = (await this.countLockAndRead(
-          lockKey,
-          sessionKey,
-          ...rateLimitKeys(this.prefix, hit.key),
-          token,
-          lockMs,
-          hit.ttlMs,
-          hit.limit,
-          hit.blockMs,
-        )) as [number, number, number, number, string | undefined];
-        admit(countOf(hits, ttlMs, blockedMs));
-      } else {
-        [acquired, json] = (await this.lockAndRead(lockKey, sessionKey, token, lockMs)) as [number, string | undefined];
-      }
-      if (acquired === 1) return json === undefined ? null : (JSON.parse(json) as SessionRecord);
+    options.signal?.throwIfAborted();
+    const [acquired, hits, ttlMs, blockedMs, first] = (await this.countLockAndRead(
+      lockKey,
+      sessionKey,
+      ...rateLimitKeys(this.prefix, options.hit.key),
+      token,
+      lockMs,
+      ...hitArguments(options.hit),
+    )) as [number, number, number, number, string | undefined];
+    const count = countOf(hits, ttlMs, blockedMs);
+    if (count.isBlocked) return { count };
+    let json = first;
+    for (let taken = acquired === 1; !taken; ) {
       if (this.now() >= deadline) throw new SessionBusyError(sessionId);
       await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+      options.signal?.throwIfAborted();
+      let result: number;
+      [result, json] = (await this.lockAndRead(lockKey, sessionKey, token, lockMs)) as [number, string | undefined];
+      taken = result === 1;
     }
+    return { count, record: json === undefined ? null : (JSON.parse(json) as SessionRecord) };
   }
 }
+
+interface Locked {
+  count: OpenedHop['count'];
+  /** Absent when the count is past its limit (no lock taken); null when the session does not exist yet. */
+  record?: SessionRecord | null;
+}
+
+const hitArguments = (hit: RateLimitHit): number[] => [hit.ttlMs, hit.limit, hit.blockMs];

@@ -21,38 +21,70 @@ export interface SessionRecord {
   updatedAt: string;
 }
 
-export const SESSION_STORE = Symbol('SESSION_STORE');
-
-export interface SessionStore {
-  get(sessionId: string): Promise<SessionRecord | null>;
+/**
+ * Where sessions live: Redis (shared by every instance) or process memory (zero-config). An abstract class, so it is
+ * its own injection token.
+ */
+export abstract class SessionStore {
+  abstract get(sessionId: string): Promise<SessionRecord | null>;
   /** Writes the record with a fresh time-to-live; an ended session leaves the active list at once. */
-  save(record: SessionRecord, ttlSeconds: number): Promise<void>;
+  abstract save(record: SessionRecord, ttlSeconds: number): Promise<void>;
   /** Identifiers of sessions that are active and not expired, oldest activity first, at most `limit`. */
-  listActive(limit: number): Promise<string[]>;
+  abstract listActive(limit: number): Promise<string[]>;
   /**
-   * One hop's read-modify-write: locks the session and reads it, runs `work` on the record, writes what `work`
-   * returns in `save` (with a fresh TTL) and unlocks. Concurrent hops of one session (an aggregator retry racing
-   * the original) apply one after the other. Rejects with SessionBusyError when the lock is not free within
-   * `waitMs`; a failing `work` saves nothing. The write happens only while the lock is still this hop's (fencing:
-   * SessionLockLostError otherwise), and never once `signal` has aborted: the lock is given back at the abort, and
-   * whatever `work` still returns afterwards is dropped.
+   * Starts one hop: counts `hit` against its rate limit and, unless that count is past the limit, locks the session
+   * and reads it (on Redis, one round trip). A hop waiting for the lock is counted once; a count past the limit takes
+   * no lock (no `lease`). Rejects with SessionBusyError when the lock is not free within `waitMs`. When `signal`
+   * aborts, the lock is given back at once and the lease writes nothing any more.
    */
-  withSession<T>(sessionId: string, options: HopOptions, work: SessionWork<T>): Promise<T>;
+  abstract open(sessionId: string, options: OpenOptions): Promise<OpenedHop>;
 }
 
-export interface HopOptions {
+export interface OpenOptions {
   waitMs: number;
-  ttlSeconds: number;
+  hit: RateLimitHit;
   /** Aborted when the hop's budget is spent and it has answered "unavailable": nothing more may be saved. */
   signal?: AbortSignal;
-  /**
-   * The request's rate-limit hit, counted once, in the same round trip that takes the lock. `admit` sees the count
-   * before anything else happens and refuses the hop by throwing; a count past the limit takes no lock.
-   */
-  rateLimit?: { hit: RateLimitHit; admit(count: RateLimitCount): void };
 }
 
-export type SessionWork<T> = (record: SessionRecord | null) => Promise<{ value: T; save?: SessionRecord }>;
+export interface OpenedHop {
+  /** What `hit` counted: the caller decides whether the hop goes on. */
+  count: RateLimitCount;
+  /** The locked session; absent when the count is past its limit. */
+  lease?: SessionLease;
+}
+
+/**
+ * One hop's hold on its session. Concurrent hops of one session (an aggregator retry racing the original) hold it
+ * one after the other.
+ */
+export interface SessionLease {
+  readonly record: SessionRecord | null;
+  /**
+   * Writes `record` with a fresh TTL and unlocks, only while the lock is still this hop's (fencing:
+   * SessionLockLostError otherwise) and never once the hop's signal has aborted.
+   */
+  commit(record: SessionRecord, ttlSeconds: number): Promise<void>;
+  /** Unlocks without writing; idempotent. */
+  release(): Promise<void>;
+}
+
+/** Runs a hop's work on its lease: writes what the work returns in `save` (if anything), and nothing if it fails. */
+export async function runOnLease<T>(
+  lease: SessionLease,
+  ttlSeconds: number,
+  work: (record: SessionRecord | null) => Promise<{ value: T; save?: SessionRecord }>,
+): Promise<T> {
+  try {
+    const { value, save } = await work(lease.record);
+    if (save) await lease.commit(save, ttlSeconds);
+    else await lease.release();
+    return value;
+  } catch (error) {
+    await lease.release();
+    throw error;
+  }
+}
 
 export class SessionBusyError extends Error {
   constructor(sessionId: string) {

@@ -1,30 +1,23 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { DependencyProbe, HealthModule, postgresProbe, redisProbe } from '@dmrv/health';
-import { UssdConfig } from '../config/ussd.config';
 import { REDIS_CLIENT } from '../redis/redis.module';
 import { StatusController } from './status.controller';
 
 /** The spec's `/` and `/health` records, backed by the shared readiness probes (Redis only when configured). */
-@Module({})
-export class StatusModule {
-  static forRoot(config: UssdConfig): DynamicModule {
-    return {
-      module: StatusModule,
-      imports: [
-        HealthModule.forRoot({
-          service: 'ussd-gateway',
-          controller: false,
-          inject: [DataSource, REDIS_CLIENT],
-          probes: (dataSource: DataSource, redis: Redis | null): DependencyProbe[] => [
-            postgresProbe((sql) => dataSource.query(sql), 'database'),
-            ...(redis ? [redisProbe(redis, 'redis')] : []),
-          ],
-        }),
+@Module({
+  imports: [
+    HealthModule.forRoot({
+      service: 'ussd-gateway',
+      controller: false,
+      inject: [DataSource, REDIS_CLIENT],
+      probes: (dataSource: DataSource, redis: Redis | null): DependencyProbe[] => [
+        postgresProbe((sql) => dataSource.query(sql), 'database'),
+        ...(redis ? [redisProbe(redis, 'redis')] : []),
       ],
-      controllers: [StatusController],
-      providers: [{ provide: UssdConfig, useValue: config }],
-    };
-  }
-}
+    }),
+  ],
+  controllers: [StatusController],
+})
+export class StatusModule {}

@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type Redis from 'ioredis';
 import type { Pool } from 'pg';
@@ -15,40 +15,41 @@ import { UssdMetrics } from './ussd-metrics';
  * The gateway's metrics, the pool's gauges, the Redis script timings and, with tracing on, spans for the pool's
  * queries and the Redis scripts. Global: the session service and the rate-limit guard count into it.
  */
-@Module({})
-export class TelemetryModule {
-  static forRoot(config: UssdConfig): DynamicModule {
-    return {
-      module: TelemetryModule,
-      global: true,
-      providers: [
-        {
-          provide: UssdMetrics,
-          inject: [Metrics, Tracing, getDataSourceToken(), REDIS_CLIENT],
-          useFactory: (metrics: Metrics, tracing: Tracing, dataSource: DataSource, redis: Redis | null) => {
-            const ussd = new UssdMetrics(metrics);
-            const pool = (dataSource.driver as PostgresDriver).master as Pool;
-            metrics.observePool('primary', pool);
-            const tracer = tracing.tracer;
-            if (tracer) tracePgPool(pool, tracer, postgresAttributes(config.DATABASE_URL));
-            if (redis) {
-              observeRedisScripts(redis, {
-                finished: (script, seconds, failed) => ussd.scriptCalled(script, seconds, failed),
-                startSpan: tracer
-                  ? (script) =>
-                      tracer.startChild(`EVALSHA ${script}`, 'client', {
-                        'db.system.name': 'redis',
-                        'db.operation.name': 'EVALSHA',
-                        'db.stored_procedure.name': script,
-                      })
-                  : undefined,
-              });
-            }
-            return ussd;
-          },
-        },
-      ],
-      exports: [UssdMetrics],
-    };
-  }
-}
+@Global()
+@Module({
+  providers: [
+    {
+      provide: UssdMetrics,
+      inject: [Metrics, Tracing, getDataSourceToken(), REDIS_CLIENT, UssdConfig],
+      useFactory: (
+        metrics: Metrics,
+        tracing: Tracing,
+        dataSource: DataSource,
+        redis: Redis | null,
+        config: UssdConfig,
+      ) => {
+        const ussd = new UssdMetrics(metrics);
+        const pool = (dataSource.driver as PostgresDriver).master as Pool;
+        metrics.observePool('primary', pool);
+        const tracer = tracing.tracer;
+        if (tracer) tracePgPool(pool, tracer, postgresAttributes(config.DATABASE_URL));
+        if (redis) {
+          observeRedisScripts(redis, {
+            finished: (script, seconds, failed) => ussd.scriptCalled(script, seconds, failed),
+            startSpan: tracer
+              ? (script) =>
+                  tracer.startChild(`EVALSHA ${script}`, 'client', {
+                    'db.system.name': 'redis',
+                    'db.operation.name': 'EVALSHA',
+                    'db.stored_procedure.name': script,
+                  })
+              : undefined,
+          });
+        }
+        return ussd;
+      },
+    },
+  ],
+  exports: [UssdMetrics],
+})
+export class TelemetryModule {}

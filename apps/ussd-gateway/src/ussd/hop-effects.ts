@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import type { UssdSessionRequest } from '@dmrv/contracts';
+import { AccountsService } from '../accounts/accounts.service';
+import { MenuRenderer } from '../menus/menu-renderer';
+import { applyEffectResult, applyInput, Effect, EffectResult, MenuState } from '../menus/menu-machine';
+import { UssdMetrics } from '../telemetry/ussd-metrics';
+import { SessionDigests } from './session-digests';
+
+/** What an effect needs besides itself: the request, where its input ends in `text`, the hop's deadline. */
+export interface EffectContext {
+  request: UssdSessionRequest;
+  through: number;
+  signal: AbortSignal;
+}
+
+/** Runs one input through the menu machine, performing the account work it asks for before the next step. */
+@Injectable()
+export class HopEffects {
+  constructor(
+    private readonly renderer: MenuRenderer,
+    private readonly accounts: AccountsService,
+    private readonly digests: SessionDigests,
+    private readonly metrics: UssdMetrics,
+  ) {}
+
+  async apply(state: MenuState, input: string, context: EffectContext): Promise<MenuState> {
+    let step = applyInput(state, input, this.renderer);
+    while (step.effect) step = applyEffectResult(step.state, await this.perform(step.effect, context));
+    return step.state;
+  }
+
+  private async perform(effect: Effect, context: EffectContext): Promise<EffectResult> {
+    const { request, signal } = context;
+    const key = (): string => this.digests.effect(effect, request, context.through);
+    switch (effect.type) {
+      case 'holdPin':
+        return { type: 'held', heldPin: this.accounts.hold(effect.pin) };
+      case 'matchPin':
+        return { type: 'matched', match: this.accounts.matches(effect.pin, effect.heldPin) };
+      case 'createAccount':
+        return {
+          type: 'created',
+          customerId: await this.accounts.create(
+            {
+              phoneNumber: request.phoneNumber,
+              fullName: effect.fullName,
+              email: effect.email,
+              heldPin: effect.heldPin,
+            },
+            key(),
+            signal,
+          ),
+        };
+      case 'verifyPin': {
+        const attempt = { key: key(), sessionId: request.sessionId, phoneNumber: request.phoneNumber };
+        const outcome = await this.accounts.verify(effect.customerId, effect.pin, attempt, signal);
+        this.metrics.pinVerified(outcome);
+        return { type: 'verified', outcome };
+      }
+      case 'loadAccount':
+        return { type: 'loaded', account: await this.accounts.details(effect.customerId) };
+      case 'replacePin':
+        await this.accounts.replacePin(effect.customerId, effect.heldPin, key(), signal);
+        return { type: 'replaced' };
+    }
+  }
+}
