@@ -86,3 +86,14 @@ describe('RegistryConfig: PORT', () => {
     expect(problems({ ...base, PORT: 'http' })).toEqual(['PORT']);
   });
 });
+
+describe('RegistryConfig: EMPTY_AS', () => {
+  it('answers selections that name nothing with 404 by default, or with zero values', () => {
+    expect(loadConfig('registry-api', RegistryConfig, base).EMPTY_AS).toBe('404');
+    expect(loadConfig('registry-api', RegistryConfig, { ...base, EMPTY_AS: 'zero' }).EMPTY_AS).toBe('zero');
+  });
+
+  it.each(['0', 'empty', 'ZERO', '200'])('refuses EMPTY_AS=%s', (value) => {
+    expect(problems({ ...base, EMPTY_AS: value })).toEqual(['EMPTY_AS']);
+  });
+});

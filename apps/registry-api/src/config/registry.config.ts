@@ -1,4 +1,4 @@
-import { IsDefined, IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { IsDefined, IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
 import { AsInteger, BaseServiceConfig } from '@dmrv/config';
 import type { ConnectionLimits } from '../database/data-source';
 
@@ -105,6 +105,14 @@ export class RegistryConfig extends BaseServiceConfig {
   @Min(1)
   @Max(1_000_000)
   AGGREGATE_CACHE_MAX_ENTRIES = 2000;
+
+  /**
+   * What a selection that names nothing answers (an unknown project, household or region, no matching record): `404`
+   * with `{ message }`, or `zero`, a 200 with the zero value of the operation's 200 shape, for clients generated from
+   * the original contract (which declares only 200, 400 and 401) that cannot take a 404.
+   */
+  @IsIn(['404', 'zero'], { message: 'must be 404 or zero' })
+  EMPTY_AS: '404' | 'zero' = '404';
 }
 
 export function apiBasePath(config: RegistryConfig): string {

@@ -1,6 +1,7 @@
 import { Controller, Get, Query, Type } from '@nestjs/common';
 import type { CollectionPage } from '@dmrv/contracts';
 import { CollectionParams, recordQueryClasses } from './dto/registry-queries';
+import { EmptySelections } from './empty-selections';
 import { RECORD_RESOURCES, RecordResource } from './record-resources';
 import { RecordRequest, RegistryService } from './registry.service';
 
@@ -24,7 +25,10 @@ function route(name: string, path: string, queryClass: Type<unknown>, handler: H
  */
 @Controller()
 export class RecordsController {
-  constructor(readonly registry: RegistryService) {}
+  constructor(
+    readonly registry: RegistryService,
+    readonly empty: EmptySelections,
+  ) {}
 }
 
 function addRecordRoutes(resource: RecordResource<unknown>): void {
@@ -32,11 +36,11 @@ function addRecordRoutes(resource: RecordResource<unknown>): void {
   const name = resource.endpoint.operationId.replace(/^get/, '');
   if (resource.endpoint.latest === 'records') {
     route(`latest${name}`, resource.endpoint.path, queries.latest, function (query) {
-      return this.registry.latest(resource, { ...query });
+      return this.empty.answer(resource.endpoint.operationId, () => this.registry.latest(resource, { ...query }));
     });
   }
-  route(`list${name}`, `${resource.endpoint.path}/list`, queries.list, function (query): Promise<CollectionPage<unknown>> {
-    return this.registry.page(resource, { ...query });
+  route(`list${name}`, `${resource.endpoint.path}/list`, queries.list, function (query): Promise<CollectionPage<unknown> | unknown> {
+    return this.empty.answer(resource.endpoint.listOperationId, () => this.registry.page(resource, { ...query }), query.limit);
   });
 }
 

@@ -2,7 +2,9 @@ import { Module } from '@nestjs/common';
 import { RegistryConfig } from '../config/registry.config';
 import { ChangeListener, ROLLUP_CHANNEL } from '../database/change-listener';
 import { RegistryMetrics } from '../telemetry/registry-metrics';
+import { buildOpenApiDocument } from '../openapi/openapi-document';
 import { AggregateAnswerCache } from './aggregate-cache';
+import { EmptySelections, zeroBodies } from './empty-selections';
 import { RecordsController } from './records.controller';
 import { RegistryController } from './registry.controller';
 import { RegistryRepository } from './registry.repository';
@@ -26,6 +28,12 @@ export function followRollupChanges(cache: AggregateAnswerCache, listener: Chang
   providers: [
     RegistryService,
     RegistryRepository,
+    {
+      provide: EmptySelections,
+      inject: [RegistryConfig],
+      // Zero values depend on the schemas only, not on the base path.
+      useFactory: (config: RegistryConfig) => new EmptySelections(config.EMPTY_AS, zeroBodies(buildOpenApiDocument('/v1'))),
+    },
     {
       provide: AggregateAnswerCache,
       inject: [RegistryConfig, ChangeListener, RegistryMetrics],
