@@ -277,8 +277,6 @@ const ALIASES: Record<string, [string, string]> = {
   '/fuel/usage': ['getFuelUsage', 'getFuelUsageAtFuelPath'],
 };
 
-export const ORIGINAL_OPERATION_IDS = OPERATIONS.map((operation) => operation.operationId);
-
 const errorResponse = (description: string): Json => ({ description, content: json(ref('Error')) });
 
 const EXTENSION_RESPONSES: Record<string, Json> = {

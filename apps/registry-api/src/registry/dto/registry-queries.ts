@@ -35,19 +35,28 @@ export class StoveStackingQuery extends HouseholdStatsQuery {
   fuel_type?: string;
 }
 
-export class FuelUsageQuery extends HouseholdStatsQuery {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the TypeScript mixin pattern requires any[]
+type Constructor<T = object> = new (...args: any[]) => T;
+
+/** Adds inclusive calendar-day bounds: `from` and `to`. */
+export function DateRange<TBase extends Constructor>(Base: TBase) {
+  class DateRangeQuery extends Base {
+    @IsOptional()
+    @IsCalendarDate()
+    from?: string;
+
+    @IsOptional()
+    @IsCalendarDate()
+    to?: string;
+  }
+  return DateRangeQuery;
+}
+
+export class FuelUsageQuery extends DateRange(HouseholdStatsQuery) {
   @IsOptional()
   @IsString()
   @Matches(ID, idMessage('household_id'))
   household_id?: string;
-
-  @IsOptional()
-  @IsCalendarDate()
-  from?: string;
-
-  @IsOptional()
-  @IsCalendarDate()
-  to?: string;
 }
 
 export class IssuedCreditsQuery {
@@ -92,9 +101,6 @@ export interface CollectionParams {
   updated_since?: string;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the TypeScript mixin pattern requires any[]
-type Constructor<T = object> = new (...args: any[]) => T;
-
 /** Adds the paging parameters of every collection: `limit` and `cursor`. */
 export function Paged<TBase extends Constructor>(Base: TBase) {
   class PagedQuery extends Base {
@@ -116,15 +122,7 @@ export function Paged<TBase extends Constructor>(Base: TBase) {
 
 /** Adds the paging convention of the record collections: `limit`, `cursor`, `from`/`to`, `updated_since`. */
 export function Collection<TBase extends Constructor>(Base: TBase) {
-  class CollectionQuery extends Paged(Base) implements CollectionParams {
-    @IsOptional()
-    @IsCalendarDate()
-    from?: string;
-
-    @IsOptional()
-    @IsCalendarDate()
-    to?: string;
-
+  class CollectionQuery extends DateRange(Paged(Base)) implements CollectionParams {
     @IsOptional()
     @IsUtcDateTime()
     updated_since?: string;
