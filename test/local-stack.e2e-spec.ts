@@ -101,6 +101,13 @@ describe('npm start: the local stack on embedded defaults', () => {
     expect(await response.text()).toMatch(/^CON /);
   });
 
+  it('serves the USSD simulator and prints where', async () => {
+    const response = await fetch(`http://127.0.0.1:${ports.ussd}/simulator`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('<title>USSD simulator</title>');
+    expect(output).toContain(`simulator (a handset in the browser): http://127.0.0.1:${ports.ussd}/simulator`);
+  });
+
   it('answers a protocol query through the local chain node', async () => {
     const response = await fetch(`http://127.0.0.1:${ports.protocol}/ixo/token/params`);
     expect(response.status).toBe(200);

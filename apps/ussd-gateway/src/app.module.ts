@@ -9,6 +9,7 @@ import { UssdConfig } from './config/ussd.config';
 import { dataSourceOptions } from './database/data-source';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { RedisModule } from './redis/redis.module';
+import { SimulatorModule } from './simulator/simulator.module';
 import { StatusModule } from './status/status.module';
 import { TelemetryModule } from './telemetry/telemetry.module';
 import { UssdModule } from './ussd/ussd.module';
@@ -41,6 +42,7 @@ export class AppModule {
         RateLimitModule,
         StatusModule,
         UssdModule,
+        SimulatorModule.forRoot(config),
       ],
     };
   }

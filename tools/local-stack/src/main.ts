@@ -96,6 +96,7 @@ class LocalStack {
       METRICS_PORT: String(metricsPorts.ussd),
       // A fresh key per run is safe only because the embedded database is fresh too.
       PIN_ENCRYPTION_KEY: this.settings.pinEncryptionKey ?? this.requireKeyForExternalDatabase(),
+      SIMULATOR_ENABLED: 'true',
       ...(this.settings.redisUrl ? { REDIS_URL: this.settings.redisUrl } : {}),
     };
     await runToCompletion(
@@ -152,6 +153,7 @@ class LocalStack {
         `                     API client (shown once): ${client.client_id}:${client.secret}`,
         `                     try: curl -u '${client.client_id}:${client.secret}' ${registryAt.url}/v1/households/stats`,
         `  ussd-gateway       ${ussdAt.url}/api/ussd   sessions: ${this.settings.redisUrl ? 'Redis' : 'in memory'}`,
+        `                     simulator (a handset in the browser): ${ussdAt.url}/simulator`,
         `  protocol-gateway   ${protocolAt.url}/ixo/token/params   upstream: ${upstream}`,
         `  metrics (Prometheus): registry ${registryAt.metrics}   ussd ${ussdAt.metrics}   protocol ${protocolAt.metrics}`,
         'Press Ctrl-C to stop.',

@@ -49,6 +49,12 @@ describe('UssdConfig', () => {
     expect(message).not.toContain('not-a-key-secret-value');
   });
 
+  it('serves the simulator only when SIMULATOR_ENABLED says so, in words a person cannot misread', () => {
+    expect(loadConfig('ussd-gateway', UssdConfig, base).SIMULATOR_ENABLED).toBe(false);
+    expect(loadConfig('ussd-gateway', UssdConfig, { ...base, SIMULATOR_ENABLED: 'true' }).SIMULATOR_ENABLED).toBe(true);
+    expect(problems({ ...base, SIMULATOR_ENABLED: 'yes' })).toContain('SIMULATOR_ENABLED:');
+  });
+
   it('parses lists', () => {
     const config = loadConfig('ussd-gateway', UssdConfig, {
       ...base,

@@ -1,5 +1,5 @@
-import { IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { AsInteger, AsList, BaseServiceConfig } from '@dmrv/config';
+import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { AsBoolean, AsInteger, AsList, BaseServiceConfig } from '@dmrv/config';
 
 const KEY_PATTERN = /^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/;
 
@@ -103,6 +103,11 @@ export class UssdConfig extends BaseServiceConfig {
   @IsString()
   @MinLength(16, { message: 'must be at least 16 characters' })
   OPERATOR_TOKEN?: string;
+
+  /** Serves GET /simulator, a handset in the browser for trying every menu; `npm start` turns it on. */
+  @AsBoolean()
+  @IsBoolean()
+  SIMULATOR_ENABLED = false;
 
   /** JSON file with the Know More texts (`about`, `pricing`, `delivery`); built-in defaults when unset. */
   @IsOptional()

@@ -1,0 +1,209 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Client } from 'pg';
+import { Browser, chromium, Page } from 'playwright-core';
+import { GSM7_SCREEN_LIMIT, screenCost } from '../src/menus/screen-text';
+import { Backing, createBacking, startApp } from './ussd-test-kit';
+
+/** Debian's Chromium (`.ci/run` installs it through apt when it is absent); playwright-core downloads no browser. */
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const SCREENSHOT = join(__dirname, '..', '..', '..', 'docs', 'images', 'ussd-simulator.png');
+
+jest.setTimeout(120_000);
+
+let backing: Backing;
+
+beforeAll(async () => {
+  backing = await createBacking('ussd-simulator');
+});
+
+afterAll(async () => {
+  await backing?.cleanup();
+});
+
+describe('GET /simulator over HTTP', () => {
+  it('does not exist without SIMULATOR_ENABLED: the 404 of any unknown path', async () => {
+    const { app } = await startApp(backing.env());
+    try {
+      const simulator = await app.inject({ method: 'GET', url: '/simulator' });
+      const unknown = await app.inject({ method: 'GET', url: '/simulatox' });
+      expect(simulator.statusCode).toBe(404);
+      expect(simulator.json()).toEqual({ ...unknown.json<object>(), message: 'Cannot GET /simulator' });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('serves one self-contained page: its inline style and script admitted by hash, nothing else loadable', async () => {
+    const { app } = await startApp(backing.env({ SIMULATOR_ENABLED: 'true' }));
+    try {
+      const response = await app.inject({ method: 'GET', url: '/simulator' });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(response.headers['cache-control']).toBe('no-store');
+      const html = response.body;
+      const inline = (tag: string): string => new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(html)![1]!;
+      const hash = (text: string): string => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+      expect(response.headers['content-security-policy']).toBe(
+        [
+          "default-src 'none'",
+          `script-src ${hash(inline('script'))}`,
+          `style-src ${hash(inline('style'))}`,
+          "connect-src 'self'",
+          "base-uri 'none'",
+          "form-action 'none'",
+          "frame-ancestors 'none'",
+        ].join('; '),
+      );
+      // No asset of any kind: no src or href attribute, no url() in the style, no import in the script.
+      expect(html).not.toMatch(/\s(src|href)=/i);
+      expect(inline('style')).not.toMatch(/url\(|@import/);
+      expect(inline('script')).not.toMatch(/\bimport\b|https?:/);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('the simulator in a browser (Chromium)', () => {
+  let app: NestFastifyApplication;
+  let browser: Browser;
+  let page: Page;
+  let origin: string;
+  const sessionRequests: string[] = [];
+  const foreignRequests: string[] = [];
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    ({ app } = await startApp(backing.env({ SIMULATOR_ENABLED: 'true' })));
+    await app.listen(0, '127.0.0.1');
+    origin = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1100, height: 780 } });
+    page.on('request', (request) => {
+      if (!request.url().startsWith(`${origin}/`)) foreignRequests.push(request.url());
+      if (request.url() === `${origin}/api/ussd`) sessionRequests.push(request.postData() ?? '');
+    });
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => consoleErrors.push(error.message));
+    await page.goto(`${origin}/simulator`);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  afterEach(() => {
+    // A CSP refusal (an inline part whose hash does not match, an asset) shows up as a console error.
+    expect(consoleErrors).toEqual([]);
+    expect(foreignRequests).toEqual([]);
+  });
+
+  const transcriptLength = (): Promise<number> => page.locator('#transcript li').count();
+
+  /** Waits for the page to have shown `hops` answers and to be idle again (every button back to its state). */
+  async function settled(hops: number): Promise<void> {
+    // Locators only: a predicate evaluated in the page would be refused by the page's own CSP (no eval).
+    await page.locator('#transcript li').nth(hops - 1).waitFor();
+    await page.locator('#dial:not([disabled])').waitFor();
+    expect(await transcriptLength()).toBe(hops);
+  }
+
+  /** What the handset shows, and what its meter says, checked against the server's own measure of that text. */
+  async function screen(): Promise<{ kind: string; text: string }> {
+    const text = (await page.textContent('#screen-text')) ?? '';
+    const data = (name: string): Promise<string | null> => page.getAttribute('#meter', `data-${name}`);
+    const meter = { kind: await data('kind'), encoding: await data('encoding'), used: await data('used'), limit: await data('limit') };
+    const { used, limit } = screenCost(text);
+    expect(meter).toEqual({ kind: meter.kind, encoding: limit === GSM7_SCREEN_LIMIT ? 'GSM-7' : 'UCS-2', used: String(used), limit: String(limit) });
+    expect(await page.textContent('#meter')).toBe(`${meter.kind} · ${meter.encoding} · ${used}/${limit}`);
+    return { kind: meter.kind!, text };
+  }
+
+  async function dial(): Promise<{ kind: string; text: string }> {
+    await page.click('#dial');
+    await settled(1);
+    return screen();
+  }
+
+  async function reply(input: string): Promise<{ kind: string; text: string }> {
+    const before = await transcriptLength();
+    await page.fill('#reply', input);
+    await page.click('#send');
+    await settled(before + 1);
+    return screen();
+  }
+
+  it('dials, walks to account creation as a subscriber would and shows the new Customer ID', async () => {
+    sessionRequests.length = 0;
+    await page.fill('#phone-number', '+254711000222');
+    expect(await dial()).toEqual({ kind: 'CON', text: 'Welcome to Clean Cooking\n1. Know More\n2. Account Menu\n*. Exit' });
+    expect((await reply('1')).text).toMatch(/^Know More\n1\. About this service/);
+    expect((await reply('2')).text).toMatch(/^Pricing\n/);
+    expect((await reply('00')).text).toMatch(/^Welcome to Clean Cooking\n/);
+    expect((await reply('2')).text).toMatch(/^Account Menu\n/);
+    expect((await reply('2')).text).toMatch(/^Enter your full name/);
+    expect((await reply('Wanjiku Kamau')).text).toMatch(/^Enter your e-mail address/);
+    expect((await reply('00')).text).toMatch(/^Choose a 5-digit PIN/);
+    expect((await reply('47213')).text).toMatch(/^Enter the same PIN again/);
+    const created = await reply('47213');
+    expect(created.kind).toBe('END');
+    const customerId = /Your Customer ID is (C[0-9A-F]{8})\./.exec(created.text)?.[1];
+    expect(customerId).toBeDefined();
+
+    // The page sent what an aggregator sends: form fields, `text` cumulative from "" on.
+    const sent = sessionRequests.map((body) => Object.fromEntries(new URLSearchParams(body)));
+    expect(sent.map((fields) => fields.text)).toEqual([
+      '',
+      '1',
+      '1*2',
+      '1*2*00',
+      '1*2*00*2',
+      '1*2*00*2*2',
+      '1*2*00*2*2*Wanjiku Kamau',
+      '1*2*00*2*2*Wanjiku Kamau*00',
+      '1*2*00*2*2*Wanjiku Kamau*00*47213',
+      '1*2*00*2*2*Wanjiku Kamau*00*47213*47213',
+    ]);
+    expect(new Set(sent.map((fields) => JSON.stringify([fields.sessionId, fields.serviceCode, fields.phoneNumber, fields.networkCode]))).size).toBe(1);
+    expect(sent[0]).toMatchObject({ sessionId: expect.stringMatching(/^SIM_[0-9a-f]{16}$/), serviceCode: '*384#', phoneNumber: '+254711000222' });
+
+    // The ended session takes no more replies; the account really exists.
+    expect(await page.isDisabled('#send')).toBe(true);
+    const db = new Client({ connectionString: backing.database.url });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ full_name: string }>('SELECT full_name FROM ussd_accounts WHERE customer_id = $1', [customerId]);
+      expect(rows).toEqual([{ full_name: 'Wanjiku Kamau' }]);
+    } finally {
+      await db.end();
+    }
+    mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT });
+  });
+
+  it('replays a scripted session in a new session, one hop per line, and stops at the END', async () => {
+    sessionRequests.length = 0;
+    await page.fill('#script', '1\n3\n*\n1\n');
+    await page.click('#replay');
+    await settled(4);
+    expect(await screen()).toEqual({ kind: 'END', text: 'Thank you for using our service. Goodbye!' });
+    const sent = sessionRequests.map((body) => Object.fromEntries(new URLSearchParams(body)));
+    expect(sent.map((fields) => fields.text)).toEqual(['', '1', '1*3', '1*3**']);
+    expect(new Set(sent.map((fields) => fields.sessionId)).size).toBe(1);
+    const items = await page.locator('#transcript li').allTextContents();
+    expect(items[2]).toMatch(/^text="1\*3"\n← CON · GSM-7 · \d+\/182\nDelivery\n/);
+  });
+
+  it("copies the session's inputs into the script", async () => {
+    await page.click('#use-inputs');
+    expect(await page.inputValue('#script')).toBe('1\n3\n*');
+  });
+});
