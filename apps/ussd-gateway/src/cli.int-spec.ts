@@ -4,7 +4,7 @@ import { createTestDatabase, exampleEnv, TestDatabase } from '@dmrv/testing';
 import { AccountsRepository } from './accounts/accounts.repository';
 import { PinVault } from './accounts/pin-vault';
 import { runCli, USAGE } from './cli';
-import { dataSourceOptions } from './database/data-source';
+import { dataSourceOptions, MIGRATIONS } from './database/data-source';
 
 jest.setTimeout(30_000);
 
@@ -28,7 +28,7 @@ describe('cli', () => {
   it('migrate applies the migrations once, then reports up to date', async () => {
     const first = io({ DATABASE_URL: database.url });
     await expect(runCli(['migrate'], first.io)).resolves.toBe(0);
-    expect(first.out).toEqual(['migrations applied: CreateAccounts1763780000000, IdempotentHopsAndPinGuards1764800000000']);
+    expect(first.out).toEqual([`migrations applied: ${MIGRATIONS.map((migration) => new migration().name).join(', ')}`]);
     const second = io({ DATABASE_URL: database.url });
     await expect(runCli(['migrate'], second.io)).resolves.toBe(0);
     expect(second.out).toEqual(['migrations: up to date']);

@@ -5,9 +5,10 @@ import type { DependencyTimeouts } from '../config/dependency-timeouts';
 import { DeadConnectionDroppingClient } from './dead-connection';
 import { CreateAccounts1763780000000 } from './migrations/1763780000000-create-accounts';
 import { IdempotentHopsAndPinGuards1764800000000 } from './migrations/1764800000000-idempotent-hops-and-pin-guards';
+import { SessionEvents1765100000000 } from './migrations/1765100000000-session-events';
 
 export const ENTITIES = [PhoneEntity, AccountEntity];
-export const MIGRATIONS = [CreateAccounts1763780000000, IdempotentHopsAndPinGuards1764800000000];
+export const MIGRATIONS = [CreateAccounts1763780000000, IdempotentHopsAndPinGuards1764800000000, SessionEvents1765100000000];
 /** Our own table, so this service's migrations never mix with another service's in a shared database. */
 export const MIGRATIONS_TABLE = 'ussd_migrations';
 

@@ -4,9 +4,12 @@ import { EmbeddedPostgres, spawnEmbeddedPostgres } from '@dmrv/embedded-postgres
 import { createTestDatabase, TestDatabase } from '@dmrv/testing';
 import { AccountsRepository, CustomerIdTakenError } from '../accounts/accounts.repository';
 import { PinVault } from '../accounts/pin-vault';
-import { dataSourceOptions } from './data-source';
+import { dataSourceOptions, MIGRATIONS } from './data-source';
 import { CreateAccounts1763780000000 } from './migrations/1763780000000-create-accounts';
 import { runMigrations } from './migrate';
+
+/** Every migration, in order: each new one is added to MIGRATIONS, not to every test here. */
+const MIGRATION_NAMES = MIGRATIONS.map((migration) => new migration().name!);
 
 jest.setTimeout(60_000);
 
@@ -30,7 +33,7 @@ describe.each([
       embedded = await spawnEmbeddedPostgres();
       url = embedded.url;
     }
-    expect(await runMigrations(url)).toEqual(['CreateAccounts1763780000000', 'IdempotentHopsAndPinGuards1764800000000']);
+    expect(await runMigrations(url)).toEqual(MIGRATION_NAMES);
     // A second run finds nothing to do: `migrate` is safe on every start-up.
     expect(await runMigrations(url)).toEqual([]);
     dataSource = new DataSource(dataSourceOptions(url, 2));
@@ -46,7 +49,7 @@ describe.each([
 
   it('keeps its own migrations table', async () => {
     const rows: Array<{ name: string }> = await dataSource.query('SELECT name FROM ussd_migrations');
-    expect(rows.map((row) => row.name)).toEqual(['CreateAccounts1763780000000', 'IdempotentHopsAndPinGuards1764800000000']);
+    expect(rows.map((row) => row.name)).toEqual(MIGRATION_NAMES);
   });
 
   it('creates accounts once per creation key, and refuses a taken Customer ID', async () => {
@@ -157,7 +160,7 @@ describe('the pin-guard migration on a database with accounts', () => {
     } finally {
       await before.destroy();
     }
-    expect(await runMigrations(database.url)).toEqual(['IdempotentHopsAndPinGuards1764800000000']);
+    expect(await runMigrations(database.url)).toEqual(MIGRATION_NAMES.slice(1));
     const after = new DataSource(dataSourceOptions(database.url, 1));
     await after.initialize();
     try {

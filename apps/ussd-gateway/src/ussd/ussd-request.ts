@@ -3,8 +3,8 @@ import type { UssdSessionRequest } from '@dmrv/contracts';
 
 /** No control characters: `text` is shown back on screens and written to the store. */
 const PRINTABLE = /^\P{Cc}*$/u;
-const SERVICE_CODE = /^\*\d{1,6}(\*\d{1,6})*#$/;
-const E164 = /^\+[1-9]\d{6,14}$/;
+export const SERVICE_CODE = /^\*\d{1,6}(\*\d{1,6})*#$/;
+export const E164 = /^\+[1-9]\d{6,14}$/;
 
 /**
  * The rules of a session request, checked field by field with class-validator's own predicates (lengths count a

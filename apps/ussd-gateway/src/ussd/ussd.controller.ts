@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HopCaller, UssdSessionService } from './ussd-session.service';
 
 /** Who sent the hop (for its rate limit) and where the limit's headers go. */
-const Caller = createParamDecorator((_data: unknown, context: ExecutionContext): HopCaller => {
+export const Caller = createParamDecorator((_data: unknown, context: ExecutionContext): HopCaller => {
   const http = context.switchToHttp();
   const reply = http.getResponse<FastifyReply>();
   return { ip: http.getRequest<FastifyRequest>().ip, setHeaders: (headers) => void reply.headers(headers) };

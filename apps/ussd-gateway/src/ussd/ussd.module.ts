@@ -1,7 +1,12 @@
 import { Module } from '@nestjs/common';
 import type Redis from 'ioredis';
+import { Metrics } from '@dmrv/metrics';
 import { AccountsModule } from '../accounts/accounts.module';
 import { UssdConfig } from '../config/ussd.config';
+import { SessionEventMetrics } from '../events/session-event.metrics';
+import { SessionEventsController } from '../events/session-events.controller';
+import { SessionEventsRepository } from '../events/session-events.repository';
+import { SessionEventsService } from '../events/session-events.service';
 import { loadContent } from '../menus/content';
 import { MenuRenderer } from '../menus/menu-renderer';
 import { OperatorTokenGuard } from '../operators/operator-token.guard';
@@ -18,12 +23,15 @@ import { UssdSessionService } from './ussd-session.service';
 
 @Module({
   imports: [AccountsModule],
-  controllers: [UssdController, OperatorsController],
+  controllers: [UssdController, OperatorsController, SessionEventsController],
   providers: [
     UssdSessionService,
     HopEffects,
     SessionDigests,
     OperatorTokenGuard,
+    SessionEventsService,
+    SessionEventsRepository,
+    { provide: SessionEventMetrics, inject: [Metrics], useFactory: (metrics: Metrics) => new SessionEventMetrics(metrics) },
     // Read once at start-up: a broken content file stops the service instead of breaking screens later.
     {
       provide: MenuRenderer,
