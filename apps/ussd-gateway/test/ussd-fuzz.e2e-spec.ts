@@ -141,12 +141,8 @@ const pathSegment = fc.oneof(
 );
 
 function expectUssdText(response: LightMyRequestResponse): void {
-  expect(response.statusCode).toBeLessThan(500);
-  if (response.statusCode === 429) {
-    expectMessageBody(response);
-    return;
-  }
-  expect(response.statusCode).toBe(200);
+  // The per-IP limit keeps the spec's 429, in words like every other answer.
+  expect([200, 429]).toContain(response.statusCode);
   expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
   expect(response.body).toMatch(/^(CON|END) \S/);
 }

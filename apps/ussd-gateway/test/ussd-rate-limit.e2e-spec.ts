@@ -1,10 +1,13 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Backing, createBacking, Handset, post, SERVICE_CODE, startApp } from './ussd-test-kit';
+import { Backing, createBacking, Handset, OPERATOR_TOKEN, post, SERVICE_CODE, startApp } from './ussd-test-kit';
 
 const LIMIT = 5;
 const TOO_MANY = { message: 'ThrottlerException: Too Many Requests' };
 const INVALID = 'END Invalid input. Please try again.';
 const PHONE_LIMITED = 'END Too many requests from your phone. Please try again in a minute.';
+const IP_LIMITED = 'END Too many requests. Please try again in a minute.';
+const SESSION_LIMITED = 'END Too many requests in this session. Please dial again in a minute.';
+const TEXT = 'text/plain; charset=utf-8';
 
 let backing: Backing;
 const apps: NestFastifyApplication[] = [];
@@ -79,9 +82,9 @@ describe('per-IP limit without a trusted proxy', () => {
     expect(notAnObject.body).toBe(INVALID);
     expect(notAnObject.headers['x-ratelimit-remaining']).toBe(String(LIMIT - 4));
     expect((await dial(app, '10.0.0.20', '0712')).body).toBe(INVALID);
+    // The spec's 429, as a text the handset can show (it cannot show JSON).
     for (const refused of [await dial(app, '10.0.0.20'), await dial(app, '10.0.0.20', 'not-a-phone')]) {
-      expect(refused.status).toBe(429);
-      expect(JSON.parse(refused.body)).toEqual(TOO_MANY);
+      expect(refused).toEqual({ status: 429, body: IP_LIMITED, contentType: TEXT });
     }
   });
 
@@ -207,8 +210,7 @@ describe('zero-config mode (no REDIS_URL)', () => {
     expect(session.body).toMatch(/^CON Welcome/);
     expect((await dial(app, '10.1.0.1', 'not-a-phone')).body).toBe(INVALID);
     const refused = await dial(app, '10.1.0.1');
-    expect(refused.status).toBe(429);
-    expect(JSON.parse(refused.body)).toEqual(TOO_MANY);
+    expect(refused).toEqual({ status: 429, body: IP_LIMITED, contentType: TEXT });
     expect((await root(app, '10.1.0.1')).statusCode).toBe(429);
   });
 
@@ -218,5 +220,57 @@ describe('zero-config mode (no REDIS_URL)', () => {
     expect((await dial(exempt, '10.2.0.2', '+254744444444')).body).toMatch(/^CON Welcome/);
     expect(await dial(exempt, '10.2.0.3', '+254744444444')).toMatchObject({ status: 200, body: PHONE_LIMITED });
     expect((await dial(exempt, '10.2.0.3', '+254755555555')).body).toMatch(/^CON Welcome/);
+  });
+});
+
+describe('per-session limit', () => {
+  const PER_SESSION = 4;
+
+  async function appLimitedPerSession(namespace: string, overrides: Record<string, string | undefined> = {}): Promise<NestFastifyApplication> {
+    return appWith(namespace, { RATE_LIMIT_PER_IP: '100000', RATE_LIMIT_PER_SESSION: String(PER_SESSION), ...overrides });
+  }
+
+  /** The handset's current request again, with the whole response (headers included). */
+  const again = (handset: Handset) =>
+    handset.app.inject({
+      method: 'POST',
+      url: '/api/ussd',
+      payload: { sessionId: handset.sessionId, serviceCode: SERVICE_CODE, phoneNumber: handset.phoneNumber, text: handset.text },
+    });
+
+  it('limits one session whoever sends it, with an END text and its own headers; other sessions go on', async () => {
+    const app = await appLimitedPerSession('per_session');
+    const handset = new Handset(app);
+    const first = await again(handset);
+    expect(first.body).toMatch(/^CON Welcome/);
+    expect(first.headers).toMatchObject({ 'x-ratelimit-limit-session': String(PER_SESSION), 'x-ratelimit-remaining-session': String(PER_SESSION - 1) });
+    await handset.send('1');
+    await handset.send('2');
+    // Retries count too: an aggregator (or anyone) repeating one request cannot keep a session busy for ever.
+    expect((await handset.repeat()).body).toMatch(/^CON Pricing/);
+    const refused = await again(handset);
+    expect({ status: refused.statusCode, body: refused.body, contentType: refused.headers['content-type'] }).toEqual({
+      status: 200,
+      body: SESSION_LIMITED,
+      contentType: TEXT,
+    });
+    expect(Number(refused.headers['retry-after-session'])).toBeGreaterThan(0);
+    // The refused request took no lock and changed nothing: the session is as it was, for when the window is over.
+    const stored = await app.inject({ method: 'GET', url: `/api/ussd/debug/${handset.sessionId}`, headers: { 'x-operator-token': OPERATOR_TOKEN } });
+    expect(stored.json()).toMatchObject({ debugInfo: { state: 'info', status: 'active' } });
+    // The same phone in another session is not affected.
+    expect(await new Handset(app, handset.phoneNumber).dial()).toMatch(/^CON Welcome/);
+  });
+
+  it.each([
+    ['on Redis', {}],
+    ['in memory', { REDIS_URL: undefined, REDIS_KEY_PREFIX: undefined }],
+  ])('admits exactly the limit out of 30 concurrent requests on one session (%s)', async (label, overrides) => {
+    const app = await appLimitedPerSession(`burst_${label === 'on Redis' ? 'r' : 'm'}`, overrides);
+    const handset = new Handset(app);
+    const answers = await Promise.all(Array.from({ length: 30 }, () => handset.repeat()));
+    const admitted = answers.filter((answer) => answer.body.startsWith('CON Welcome'));
+    const refused = answers.filter((answer) => answer.body === SESSION_LIMITED);
+    expect({ admitted: admitted.length, refused: refused.length }).toEqual({ admitted: PER_SESSION, refused: 30 - PER_SESSION });
   });
 });

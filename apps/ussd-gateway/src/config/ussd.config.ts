@@ -98,6 +98,12 @@ export class UssdConfig extends BaseServiceConfig {
   @Min(1)
   RATE_LIMIT_PER_PHONE = 30;
 
+  /** Requests per window per session id, whoever sends them (REFERENCE §2: besides the per-IP and per-phone limits). */
+  @AsInteger()
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_PER_SESSION = 30;
+
   /** Enables the debug and session-list endpoints (header `x-operator-token`); without it they answer 404. */
   @IsOptional()
   @IsString()

@@ -93,8 +93,11 @@ export class SessionEventsService {
     try {
       return await withDeadline(
         async (signal) => {
-          const { count, lease } = await this.store.open(event.sessionId, { waitMs: dependencyTimeouts(budget).sessionLockWaitMs, hit, signal });
+          const sessionHit = this.limits.perSessionHit(event.sessionId);
+          const waitMs = dependencyTimeouts(budget).sessionLockWaitMs;
+          const { count, sessionCount, lease } = await this.store.open(event.sessionId, { waitMs, hit, sessionHit, signal });
           this.admit(hit, count, caller);
+          if (sessionCount) this.admit(sessionHit, sessionCount, caller);
           if (!lease) throw new Error('the session store gave no lease for an admitted request');
           return runOnLease(lease, this.config.SESSION_TTL_SECONDS, async (record) => {
             if (record?.status !== 'active' || record.phoneNumber !== event.phoneNumber) return { value: false };

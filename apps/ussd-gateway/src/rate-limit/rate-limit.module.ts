@@ -1,4 +1,4 @@
-import { ExecutionContext, Global, Inject, Injectable, Logger, Module } from '@nestjs/common';
+import { ExecutionContext, Global, Inject, Injectable, Logger, Module, OnModuleInit } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerGuard, ThrottlerLimitDetail, ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
 import type Redis from 'ioredis';
@@ -70,6 +70,20 @@ class CountingThrottlerGuard extends ThrottlerGuard {
   }
 }
 
+/** Says at start-up what the policy finds risky in this configuration (see RateLimitPolicy.startupWarning). */
+@Injectable()
+class RateLimitStartupNotice implements OnModuleInit {
+  constructor(
+    private readonly policy: RateLimitPolicy,
+    private readonly config: UssdConfig,
+  ) {}
+
+  onModuleInit(): void {
+    const warning = this.policy.startupWarning(this.config.NODE_ENV);
+    if (warning !== undefined) new Logger('RateLimit').warn(warning);
+  }
+}
+
 const policyProvider = {
   provide: RateLimitPolicy,
   inject: [UssdConfig],
@@ -77,6 +91,7 @@ const policyProvider = {
     new RateLimitPolicy({
       perIp: config.RATE_LIMIT_PER_IP,
       perPhone: config.RATE_LIMIT_PER_PHONE,
+      perSession: config.RATE_LIMIT_PER_SESSION,
       windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
       exempt: new AddressList(config.RATE_LIMIT_EXEMPT_CIDRS),
     }),
@@ -110,7 +125,7 @@ const policyProvider = {
       }),
     }),
   ],
-  providers: [RateLimitCounter, policyProvider, { provide: APP_GUARD, useClass: CountingThrottlerGuard }],
+  providers: [RateLimitCounter, policyProvider, RateLimitStartupNotice, { provide: APP_GUARD, useClass: CountingThrottlerGuard }],
   exports: [RateLimitCounter, RateLimitPolicy],
 })
 export class RateLimitModule {}

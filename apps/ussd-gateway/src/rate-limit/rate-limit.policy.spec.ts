@@ -1,8 +1,8 @@
 import { AddressList } from './address-list';
-import { IpRateLimitedError, PhoneRateLimitedError, RateLimitPolicy } from './rate-limit.policy';
+import { IpRateLimitedError, PhoneRateLimitedError, RateLimitPolicy, SessionRateLimitedError } from './rate-limit.policy';
 
 const policy = (exempt: string[] = ['196.201.214.0/24']) =>
-  new RateLimitPolicy({ perIp: 100, perPhone: 30, windowSeconds: 60, exempt: new AddressList(exempt) });
+  new RateLimitPolicy({ perIp: 100, perPhone: 30, perSession: 20, windowSeconds: 60, exempt: new AddressList(exempt) });
 
 const admitted = { totalHits: 7, timeToExpire: 42, isBlocked: false, timeToBlockExpire: 0 };
 const blocked = { totalHits: 101, timeToExpire: 12, isBlocked: true, timeToBlockExpire: 60 };
@@ -43,9 +43,29 @@ describe('RateLimitPolicy', () => {
     expect(limits.headers(phone, blocked)).toEqual({ 'Retry-After-phone': '60' });
   });
 
-  it('refuses past the IP limit with the 429 and past the phone limit with the END text', () => {
+  it('refuses past the IP limit with the 429 and past the phone and session limits with the END text', () => {
     const limits = policy();
     expect(limits.refusal(limits.sessionHit('10.0.0.1', '+254700000001'))).toBeInstanceOf(IpRateLimitedError);
     expect(limits.refusal(limits.sessionHit('196.201.214.9', '+254700000001'))).toBeInstanceOf(PhoneRateLimitedError);
+    expect(limits.refusal(limits.perSessionHit('ATUid_1'))).toBeInstanceOf(SessionRateLimitedError);
+  });
+
+  it('counts every session on its own, with its headers suffixed', () => {
+    const limits = policy();
+    const session = limits.perSessionHit('ATUid_1');
+    expect(session).toEqual({ name: 'session', key: 'session:ATUid_1', limit: 20, ttlMs: 60_000, blockMs: 60_000 });
+    expect(limits.perSessionHit('x'.repeat(150)).key).toBe(`session:${'x'.repeat(100)}`);
+    expect(limits.headers(session, admitted)).toEqual({ 'X-RateLimit-Limit-session': '20', 'X-RateLimit-Remaining-session': '13', 'X-RateLimit-Reset-session': '42' });
+    expect(limits.headers(session, blocked)).toEqual({ 'Retry-After-session': '60' });
+  });
+
+  it('warns at start-up in production when no aggregator address is exempted, and only then', () => {
+    expect(policy([]).startupWarning('production')).toBe(
+      "RATE_LIMIT_EXEMPT_CIDRS is empty in production: all of an aggregator's subscribers arrive from a few addresses and share " +
+        'RATE_LIMIT_PER_IP=100 requests per 60 s; list the aggregator\'s addresses',
+    );
+    expect(policy().startupWarning('production')).toBeUndefined();
+    expect(policy([]).startupWarning('development')).toBeUndefined();
+    expect(policy([]).startupWarning('test')).toBeUndefined();
   });
 });

@@ -6,10 +6,11 @@ import type { RateLimitCount } from './rate-limit.storage';
 /** Named `default` so clients get the standard `Retry-After` and `X-RateLimit-*` headers, without a suffix. */
 export const IP_LIMIT = 'default';
 export const PHONE_LIMIT = 'phone';
+export const SESSION_LIMIT = 'session';
 
 /** One hit to count: which limit, which counter, its budget. */
 export interface RateLimitHit {
-  name: typeof IP_LIMIT | typeof PHONE_LIMIT;
+  name: typeof IP_LIMIT | typeof PHONE_LIMIT | typeof SESSION_LIMIT;
   key: string;
   limit: number;
   ttlMs: number;
@@ -30,6 +31,13 @@ export class PhoneRateLimitedError extends DomainError {
   }
 }
 
+/** Too many requests on one session (a retry loop, a replayed session id): answered as an END text, not a 429. */
+export class SessionRateLimitedError extends DomainError {
+  constructor() {
+    super('SESSION_RATE_LIMITED', 'Too many requests for this session', 429);
+  }
+}
+
 /** The counter key of a limit, shared by the session endpoint and @nestjs/throttler on the others. */
 export const rateLimitKey = (name: string, tracker: string): string => `${name}:${tracker}`;
 
@@ -47,7 +55,7 @@ export class RateLimitPolicy {
   private readonly ttlMs: number;
 
   constructor(
-    private readonly options: { perIp: number; perPhone: number; windowSeconds: number; exempt: AddressList },
+    private readonly options: { perIp: number; perPhone: number; perSession: number; windowSeconds: number; exempt: AddressList },
   ) {
     this.ttlMs = options.windowSeconds * 1000;
   }
@@ -82,6 +90,24 @@ export class RateLimitPolicy {
     return { name: PHONE_LIMIT, key: rateLimitKey(PHONE_LIMIT, phone), limit: perPhone, ttlMs: this.ttlMs, blockMs: this.ttlMs };
   }
 
+  /** The session's own limit, whoever sends its requests: one session cannot take a phone's or an address's budget. */
+  perSessionHit(sessionId: string): RateLimitHit {
+    const ttlMs = this.ttlMs;
+    return { name: SESSION_LIMIT, key: rateLimitKey(SESSION_LIMIT, sessionId.slice(0, 100)), limit: this.options.perSession, ttlMs, blockMs: ttlMs };
+  }
+
+  /**
+   * What start-up says when every aggregator request would share one per-IP budget: in production, with no aggregator
+   * address exempted. Not a refusal (see README, "Rate limiting").
+   */
+  startupWarning(environment: string): string | undefined {
+    if (environment !== 'production' || this.options.exempt.size > 0) return undefined;
+    return (
+      `RATE_LIMIT_EXEMPT_CIDRS is empty in production: all of an aggregator's subscribers arrive from a few addresses ` +
+      `and share RATE_LIMIT_PER_IP=${this.options.perIp} requests per ${this.options.windowSeconds} s; list the aggregator's addresses`
+    );
+  }
+
   /** The headers @nestjs/throttler sends: the budget when admitted, `Retry-After` when refused; suffixed but for `default`. */
   headers(hit: RateLimitHit, count: RateLimitCount): Record<string, string> {
     const suffix = hit.name === IP_LIMIT ? '' : `-${hit.name}`;
@@ -95,6 +121,13 @@ export class RateLimitPolicy {
 
   /** What a refused request is answered with. */
   refusal(hit: RateLimitHit): DomainError {
-    return hit.name === IP_LIMIT ? new IpRateLimitedError() : new PhoneRateLimitedError();
+    switch (hit.name) {
+      case IP_LIMIT:
+        return new IpRateLimitedError();
+      case PHONE_LIMIT:
+        return new PhoneRateLimitedError();
+      case SESSION_LIMIT:
+        return new SessionRateLimitedError();
+    }
   }
 }

@@ -56,10 +56,13 @@ export class MemorySessionStore extends SessionStore {
       .map(([id]) => id);
   }
 
-  async open(sessionId: string, { waitMs, hit, signal }: OpenOptions): Promise<OpenedHop> {
+  async open(sessionId: string, { waitMs, hit, sessionHit, signal }: OpenOptions): Promise<OpenedHop> {
     signal?.throwIfAborted();
     const count = await this.counter.increment(hit.key, hit.ttlMs, hit.limit, hit.blockMs, hit.name);
-    if (count.isBlocked) return { count };
+    const sessionCount = sessionHit
+      ? await this.counter.increment(sessionHit.key, sessionHit.ttlMs, sessionHit.limit, sessionHit.blockMs, sessionHit.name)
+      : undefined;
+    if (count.isBlocked || sessionCount?.isBlocked) return { count, sessionCount };
     const unlock = await this.lock(sessionId, waitMs, signal);
     // The hop has answered "unavailable": the session is free for the aggregator's retry right away.
     const release = async (): Promise<void> => {
@@ -70,6 +73,7 @@ export class MemorySessionStore extends SessionStore {
     const record = await this.get(sessionId);
     return {
       count,
+      sessionCount,
       lease: {
         record,
         release,

@@ -9,12 +9,17 @@ import { OpenedHop, OpenOptions, SessionBusyError, SessionLease, SessionLockLost
 const RELEASE_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 // The rate-limit counter is charged before the lock: a refused request takes no lock, and a request waiting for
 // the lock is counted once (retries use LOCK_AND_READ).
+// The per-session limit is a second counter (KEYS[5], KEYS[6]); without one, ARGV[6] is '0' and those keys repeat
+// the first counter's, so the script always declares the keys it may touch.
 const COUNT_LOCK_AND_READ = `${COUNT_HIT_LUA}
 local count = count_hit(KEYS[3], KEYS[4], ARGV[3], ARGV[4], ARGV[5])
-if count[3] > 0 or not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {0, count[1], count[2], count[3]} end
+local per_session = {0, 0, 0}
+if ARGV[6] ~= '0' then per_session = count_hit(KEYS[5], KEYS[6], ARGV[6], ARGV[7], ARGV[8]) end
+local counts = {count[1], count[2], count[3], per_session[1], per_session[2], per_session[3]}
+if count[3] > 0 or per_session[3] > 0 or not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {0, unpack(counts)} end
 local record = redis.call('GET', KEYS[2])
-if not record then return {1, count[1], count[2], count[3]} end
-return {1, count[1], count[2], count[3], record}`;
+if not record then return {1, unpack(counts)} end
+return {1, counts[1], counts[2], counts[3], counts[4], counts[5], counts[6], record}`;
 const LOCK_AND_READ = `
 if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {0} end
 local record = redis.call('GET', KEYS[2])
@@ -64,7 +69,7 @@ export class RedisSessionStore extends SessionStore {
   ) {
     super();
     this.releaseLock = redisScript(redis, 'ussdReleaseLock', RELEASE_LOCK, 1);
-    this.countLockAndRead = redisScript(redis, 'ussdCountLockAndRead', COUNT_LOCK_AND_READ, 4);
+    this.countLockAndRead = redisScript(redis, 'ussdCountLockAndRead', COUNT_LOCK_AND_READ, 6);
     this.lockAndRead = redisScript(redis, 'ussdLockAndRead', LOCK_AND_READ, 2);
     this.writeAndUnlock = redisScript(redis, 'ussdWriteAndUnlock', WRITE_AND_UNLOCK, 3);
     redis.on('ready', () => void this.releaseLeftovers());
@@ -153,7 +158,7 @@ export class RedisSessionStore extends SessionStore {
       await release();
       throw error;
     }
-    if (locked.record === undefined) return { count: locked.count };
+    if (locked.record === undefined) return { count: locked.count, sessionCount: locked.sessionCount };
     signal?.addEventListener('abort', onAbort, { once: true });
     const lease: SessionLease = {
       record: locked.record,
@@ -168,7 +173,7 @@ export class RedisSessionStore extends SessionStore {
         if (!written) throw new SessionLockLostError(sessionId);
       },
     };
-    return { count: locked.count, lease };
+    return { count: locked.count, sessionCount: locked.sessionCount, lease };
   }
 
   /**
@@ -182,16 +187,20 @@ export class RedisSessionStore extends SessionStore {
     // The lock expires on its own, so a crashed instance cannot wedge a session for longer than one hop budget.
     const lockMs = options.waitMs * 2;
     options.signal?.throwIfAborted();
-    const [acquired, hits, ttlMs, blockedMs, first] = (await this.countLockAndRead(
+    const { hit, sessionHit } = options;
+    const [acquired, hits, ttlMs, blockedMs, sessionHits, sessionTtlMs, sessionBlockedMs, first] = (await this.countLockAndRead(
       lockKey,
       sessionKey,
-      ...rateLimitKeys(this.prefix, options.hit.key),
+      ...rateLimitKeys(this.prefix, hit.key),
+      ...rateLimitKeys(this.prefix, (sessionHit ?? hit).key),
       token,
       lockMs,
-      ...hitArguments(options.hit),
-    )) as [number, number, number, number, string | undefined];
+      ...hitArguments(hit),
+      ...(sessionHit ? hitArguments(sessionHit) : [0, 0, 0]),
+    )) as [number, number, number, number, number, number, number, string | undefined];
     const count = countOf(hits, ttlMs, blockedMs);
-    if (count.isBlocked) return { count };
+    const sessionCount = sessionHit ? countOf(sessionHits, sessionTtlMs, sessionBlockedMs) : undefined;
+    if (count.isBlocked || sessionCount?.isBlocked) return { count, sessionCount };
     let json = first;
     for (let taken = acquired === 1; !taken; ) {
       if (this.now() >= deadline) throw new SessionBusyError(sessionId);
@@ -201,12 +210,13 @@ export class RedisSessionStore extends SessionStore {
       [result, json] = (await this.lockAndRead(lockKey, sessionKey, token, lockMs)) as [number, string | undefined];
       taken = result === 1;
     }
-    return { count, record: json === undefined ? null : (JSON.parse(json) as SessionRecord) };
+    return { count, sessionCount, record: json === undefined ? null : (JSON.parse(json) as SessionRecord) };
   }
 }
 
 interface Locked {
   count: OpenedHop['count'];
+  sessionCount: OpenedHop['sessionCount'];
   /** Absent when the count is past its limit (no lock taken); null when the session does not exist yet. */
   record?: SessionRecord | null;
 }

@@ -154,5 +154,21 @@ export function describeSessionStoreContract(name: string, setup: () => StoreUnd
       expect(free.lease?.record?.sessionId).toBe(sessionId);
       await free.lease!.release();
     });
+
+    it("counts the session's own limit beside the caller's, and takes no lock past either", async () => {
+      const sessionId = id('per-session');
+      const sessionHit: RateLimitHit = { name: 'session', key: `session:${sessionId}`, limit: 1, ttlMs: 60_000, blockMs: 30_000 };
+      const first = await store.open(sessionId, options('per-session', { sessionHit }));
+      expect(first.count).toMatchObject({ totalHits: 1, isBlocked: false });
+      expect(first.sessionCount).toMatchObject({ totalHits: 1, isBlocked: false, timeToExpire: 60 });
+      await first.lease!.release();
+      const refused = await store.open(sessionId, options('per-session', { sessionHit }));
+      expect(refused.lease).toBeUndefined();
+      expect(refused.count).toMatchObject({ totalHits: 2, isBlocked: false });
+      expect(refused.sessionCount).toMatchObject({ totalHits: 2, isBlocked: true, timeToBlockExpire: 30 });
+      const withoutSessionLimit = await store.open(sessionId, options('per-session'));
+      expect(withoutSessionLimit.sessionCount).toBeUndefined();
+      await withoutSessionLimit.lease!.release();
+    });
   });
 }

@@ -32,7 +32,7 @@ export abstract class SessionStore {
   /** Identifiers of sessions that are active and not expired, oldest activity first, at most `limit`. */
   abstract listActive(limit: number): Promise<string[]>;
   /**
-   * Starts one hop: counts `hit` against its rate limit and, unless that count is past the limit, locks the session
+   * Starts one hop: counts `hit` (and `sessionHit`) against its rate limit and, unless a count is past its limit, locks the session
    * and reads it (on Redis, one round trip). A hop waiting for the lock is counted once; a count past the limit takes
    * no lock (no `lease`). Rejects with SessionBusyError when the lock is not free within `waitMs`. When `signal`
    * aborts, the lock is given back at once and the lease writes nothing any more.
@@ -42,7 +42,10 @@ export abstract class SessionStore {
 
 export interface OpenOptions {
   waitMs: number;
+  /** The caller's limit (per IP, or per phone for exempt aggregator addresses). */
   hit: RateLimitHit;
+  /** The session's own limit, counted in the same round trip; past either limit, no lock is taken. */
+  sessionHit?: RateLimitHit;
   /** Aborted when the hop's budget is spent and it has answered "unavailable": nothing more may be saved. */
   signal?: AbortSignal;
 }
@@ -50,6 +53,8 @@ export interface OpenOptions {
 export interface OpenedHop {
   /** What `hit` counted: the caller decides whether the hop goes on. */
   count: RateLimitCount;
+  /** What `sessionHit` counted, when there was one. */
+  sessionCount?: RateLimitCount;
   /** The locked session; absent when the count is past its limit. */
   lease?: SessionLease;
 }

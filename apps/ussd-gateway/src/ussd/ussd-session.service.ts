@@ -118,8 +118,10 @@ export class UssdSessionService {
     signal: AbortSignal,
   ): Promise<HopAnswer> {
     const waitMs = dependencyTimeouts(this.config.HOP_TIMEOUT_MS).sessionLockWaitMs;
-    const { count, lease } = await this.store.open(request.sessionId, { waitMs, hit, signal });
+    const sessionHit = this.limits.perSessionHit(request.sessionId);
+    const { count, sessionCount, lease } = await this.store.open(request.sessionId, { waitMs, hit, sessionHit, signal });
     this.admit(hit, count, caller);
+    if (sessionCount) this.admit(sessionHit, sessionCount, caller);
     if (!lease) throw new Error('the session store gave no lease for an admitted hop');
     return runOnLease(lease, this.config.SESSION_TTL_SECONDS, (existing) =>
       this.hop(request, existing, signal),
