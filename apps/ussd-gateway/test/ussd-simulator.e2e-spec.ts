@@ -100,6 +100,16 @@ describe('the simulator in a browser (Chromium)', () => {
     await app?.close();
   });
 
+  async function query<Row extends Record<string, unknown>>(sql: string, values: unknown[]): Promise<{ rows: Row[] }> {
+    const db = new Client({ connectionString: backing.database.url });
+    await db.connect();
+    try {
+      return await db.query<Row>(sql, values);
+    } finally {
+      await db.end();
+    }
+  }
+
   afterEach(() => {
     // A CSP refusal (an inline part whose hash does not match, an asset) shows up as a console error.
     expect(consoleErrors).toEqual([]);
@@ -175,16 +185,14 @@ describe('the simulator in a browser (Chromium)', () => {
     expect(new Set(sent.map((fields) => JSON.stringify([fields.sessionId, fields.serviceCode, fields.phoneNumber, fields.networkCode]))).size).toBe(1);
     expect(sent[0]).toMatchObject({ sessionId: expect.stringMatching(/^SIM_[0-9a-f]{16}$/), serviceCode: '*384#', phoneNumber: '+254711000222' });
 
-    // The ended session takes no more replies; the account really exists.
+    // The ended session takes no more replies; the account really exists; the aggregator's session-end
+    // notification went out as Africa's Talking sends it, and was kept without its input.
     expect(await page.isDisabled('#send')).toBe(true);
-    const db = new Client({ connectionString: backing.database.url });
-    await db.connect();
-    try {
-      const { rows } = await db.query<{ full_name: string }>('SELECT full_name FROM ussd_accounts WHERE customer_id = $1', [customerId]);
-      expect(rows).toEqual([{ full_name: 'Wanjiku Kamau' }]);
-    } finally {
-      await db.end();
-    }
+    expect(await page.textContent('#notified')).toBe('Success → HTTP 200 {"status":"recorded"}');
+    const { rows } = await query<{ full_name: string }>('SELECT full_name FROM ussd_accounts WHERE customer_id = $1', [customerId]);
+    expect(rows).toEqual([{ full_name: 'Wanjiku Kamau' }]);
+    const events = await query('SELECT status, hops_count, session_closed, last_app_response FROM ussd_session_events WHERE session_id = $1', [sent[0]!.sessionId]);
+    expect(events.rows).toEqual([{ status: 'Success', hops_count: 10, session_closed: false, last_app_response: `END ${created.text}` }]);
     mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
     await page.screenshot({ path: SCREENSHOT });
   });
@@ -202,8 +210,21 @@ describe('the simulator in a browser (Chromium)', () => {
     expect(items[2]).toMatch(/^text="1\*3"\n← CON · GSM-7 · \d+\/182\nDelivery\n/);
   });
 
+  it('hangs up: the session-end notification says Incomplete and closes the session on the server', async () => {
+    sessionRequests.length = 0;
+    await dial();
+    await reply('1');
+    await page.click('#hangup');
+    await page.locator('#phone[data-state="ended"]').waitFor();
+    await page.locator('#dial:not([disabled])').waitFor();
+    expect(await page.textContent('#notified')).toBe('Incomplete → HTTP 200 {"status":"recorded"}');
+    const sessionId = new URLSearchParams(sessionRequests[0]).get('sessionId');
+    const events = await query('SELECT status, hops_count, session_closed FROM ussd_session_events WHERE session_id = $1', [sessionId]);
+    expect(events.rows).toEqual([{ status: 'Incomplete', hops_count: 2, session_closed: true }]);
+  });
+
   it("copies the session's inputs into the script", async () => {
     await page.click('#use-inputs');
-    expect(await page.inputValue('#script')).toBe('1\n3\n*');
+    expect(await page.inputValue('#script')).toBe('1');
   });
 });

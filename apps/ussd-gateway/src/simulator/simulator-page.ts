@@ -109,11 +109,34 @@ async function hop() {
     screen = { text: String(error), meterLabel: 'no answer', over: true };
   }
   session.hops += 1;
-  session.lastResponse = screen.text;
-  if (screen.kind !== 'CON') session.ended = true;
+  session.lastResponse = screen.kind ? screen.kind + ' ' + screen.text : screen.text;
   log(text, screen);
+  if (screen.kind !== 'CON') {
+    session.ended = true;
+    await notifyEnd(screen.kind === 'END' ? 'Success' : 'Failed', screen.kind ? '' : screen.meterLabel);
+  }
   show(screen);
   return screen;
+}
+
+// The aggregator's second callback: once a session is over, what became of it (AT sends it form-encoded too).
+async function notifyEnd(status, errorMessage) {
+  if (!$('notify').checked || session.notified) return;
+  session.notified = true;
+  var form = new URLSearchParams({
+    sessionId: session.id, serviceCode: session.serviceCode, phoneNumber: session.phoneNumber,
+    networkCode: session.networkCode, status: status, durationInMillis: String(Date.now() - session.startedAt),
+    hopsCount: String(session.hops), input: session.inputs.join('*'), lastAppResponse: session.lastResponse || '',
+    errorMessage: errorMessage, cost: 'KES 0.0000', date: new Date().toISOString().slice(0, 19).replace('T', ' '),
+  });
+  var outcome;
+  try {
+    var response = await fetch('/api/ussd/events', { method: 'POST', body: form });
+    outcome = 'HTTP ' + response.status + ' ' + (await response.text());
+  } catch (error) {
+    outcome = String(error);
+  }
+  $('notified').textContent = status + ' \u2192 ' + outcome;
 }
 
 async function dial() {
@@ -123,6 +146,7 @@ async function dial() {
     networkCode: $('network-code').value.trim(),
   };
   $('transcript').replaceChildren();
+  $('notified').textContent = '-';
   return hop();
 }
 
@@ -147,8 +171,10 @@ $('reply-form').addEventListener('submit', function (event) {
 $('hangup').addEventListener('click', function () {
   if (!session || session.ended) return;
   session.ended = true;
-  show({ text: 'Session cancelled on the handset.', meterLabel: 'hung up' });
-  setBusy(false);
+  run(async function () {
+    await notifyEnd('Incomplete', '');
+    show({ text: 'Session cancelled on the handset.', meterLabel: 'hung up' });
+  });
 });
 $('use-inputs').addEventListener('click', function () {
   $('script').value = session ? session.inputs.join('\\n') : '';
@@ -193,9 +219,12 @@ const BODY = `
   <label for="phone-number">Phone number (E.164)</label><input id="phone-number" type="text">
   <label for="service-code">Service code</label><input id="service-code" type="text">
   <label for="network-code">Network code</label><input id="network-code" type="text">
+  <label><input id="notify" type="checkbox" checked> When the session ends, send the session-end notification to
+  <code>POST /api/ussd/events</code> (status, duration, hops and <code>input</code>, as the aggregator does)</label>
   <h2>Session</h2>
   <div>sessionId <code id="session-id">-</code></div>
   <div>text <code id="cumulative">-</code></div>
+  <div>session-end notification <code id="notified">-</code></div>
   <h2>Replay a scripted session</h2>
   <label for="script">One input per line; replay dials a new session and sends them in turn</label>
   <textarea id="script" spellcheck="false"></textarea>
