@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
@@ -11,7 +12,11 @@ import { Backing, createBacking, startApp } from './ussd-test-kit';
 /** Debian's Chromium (`.ci/run` installs it through apt when it is absent); playwright-core downloads no browser. */
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
-const SCREENSHOT = join(__dirname, '..', '..', '..', 'docs', 'images', 'ussd-simulator.png');
+// Every run takes the screenshot; the README's copy is refreshed only on request, so that a test run leaves the work
+// tree clean: UPDATE_SCREENSHOTS=1 npx jest --selectProjects e2e --testPathPattern ussd-simulator
+const SCREENSHOT = process.env.UPDATE_SCREENSHOTS
+  ? join(__dirname, '..', '..', '..', 'docs', 'images', 'ussd-simulator.png')
+  : join(tmpdir(), `ussd-simulator-${process.pid}.png`);
 
 jest.setTimeout(120_000);
 
