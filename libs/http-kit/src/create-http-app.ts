@@ -37,6 +37,16 @@ export interface HttpAppOptions {
 const BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
+ * Fastify 5.12 turned a numeric `trustProxy` into "trust nothing" (a hop count alone does not check that the peer is
+ * a proxy). Ours is an explicit operator choice (TRUST_PROXY_HOPS: that many proxies we run append to
+ * X-Forwarded-For), so it becomes the function proxy-addr built for a number before: believe the nearest `hops` hops.
+ */
+function fastifyTrustProxy(trust: HttpAppOptions['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
+}
+
+/**
  * Builds a Nest app on Fastify with the pipeline every service shares: request ids assigned before routing
  * (so 404s and errors carry them too), structured logs, the app's single exception filter.
  * `bootstrap()` of each app and its e2e tests both go through here.
@@ -47,7 +57,7 @@ export async function createHttpApp(
 ): Promise<NestFastifyApplication> {
   const frameworkErrors = new FrameworkErrorResponder();
   const adapter = new FastifyAdapter({
-    trustProxy: options.trustProxy,
+    trustProxy: fastifyTrustProxy(options.trustProxy),
     bodyLimit: BODY_LIMIT_BYTES,
     // Fastify's default of 100 counts the percent-encoded bytes: a 100-character id with non-ASCII characters
     // (up to 12 bytes each once encoded) would be a 404 before reaching a handler that can answer properly.
