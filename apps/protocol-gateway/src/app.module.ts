@@ -13,6 +13,7 @@ import { GatewayController } from './http/gateway.controller';
 import { RootController } from './http/root.controller';
 import { RouteTable } from './routes/route-table';
 import { JsonPrinter } from './transcoding/json-printer';
+import { UnknownFieldReport } from './transcoding/unknown-field-report';
 import { ReflectionMonitor } from './upstream/reflection-monitor';
 import { UpstreamClient } from './upstream/upstream-client';
 import { UpstreamMetrics } from './upstream/upstream-metrics';
@@ -119,18 +120,21 @@ export class AppModule {
         },
         {
           provide: QueryPipeline,
-          inject: [RouteTable, JsonPrinter, UpstreamClient, ReflectionMonitor, AccessPolicy],
+          inject: [RouteTable, JsonPrinter, UpstreamClient, ReflectionMonitor, AccessPolicy, Metrics],
           useFactory: (
             routes: RouteTable,
             printer: JsonPrinter,
             client: UpstreamClient,
             reflection: ReflectionMonitor,
             access: AccessPolicy,
+            metrics: Metrics,
           ) =>
-            new QueryPipeline(routes, printer, client, reflection, access, {
+            new QueryPipeline(routes, printer, client, reflection, access, new UnknownFieldReport(metrics), {
               prefix: config.PROTOCOL_PREFIX,
               legacyPrefixes: config.LEGACY_PREFIXES,
               disabledMethods: config.DISABLED_METHODS,
+              strictQuery: config.QUERY_STRICT,
+              legacyRoutes: config.LEGACY_ROUTES,
             }),
         },
       ],

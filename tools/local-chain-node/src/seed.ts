@@ -146,6 +146,7 @@ export function buildSeed(): SeedData {
       credentials: i % 5 === 0 ? [`${id}#credential-1`] : [],
       entity_verified: i % 2 === 0,
       metadata: { version_id: `${id}#1`, created: at(i * DAY, 123_000_000), updated: at(i * DAY + 7200) },
+      accounts: [{ name: 'admin', address: address(`admin:${i}`) }],
     });
     iidDocuments.push(iidDocument(id, i, address(`admin:${i}`)));
   }
@@ -187,6 +188,9 @@ export function buildSeed(): SeedData {
       invalidated: '0',
       escrow_account: address(`escrow:${i}`),
       intents: i % 4,
+      dispute_deposit_amount: i % 2 === 0 ? [{ denom: 'uixo', amount: '5000000' }] : [],
+      min_deposit_period: { seconds: i % 2 === 0 ? 604_800 : 0, nanos: 0 },
+      adjudicators: i % 2 === 0 ? [{ did: entityDid(4), reward_percentage: '0.100000000000000000' }] : [],
     });
   }
 
@@ -232,6 +236,7 @@ export function buildSeed(): SeedData {
       use_intent: i % 13 === 0,
       amount: i % 4 === 0 ? [{ denom: 'uixo', amount: String(250_000 + i) }] : [],
       cw20_payment: [],
+      member_address: i % 6 === 0 ? address(`member:${i % SEED_COUNTS.agents}`) : '',
     });
   }
 
@@ -244,6 +249,32 @@ export function buildSeed(): SeedData {
       type: 1 + (i % 3),
       data: { uri: `ipfs://${proof}`, type: 'application/ld+json', proof, encrypted: i % 2 === 1 },
       target_role: 1 + (i % 2),
+      disputer_address: address(`agent:${(i + 1) % SEED_COUNTS.agents}`),
+      disputer_did: agentDid((i + 1) % SEED_COUNTS.agents),
+      dispute_deposit: [{ denom: 'uixo', amount: '5000000' }],
+      submitted_at: at(35 * DAY + i * 3600),
+      status: i % 5 === 0 ? 1 : 0,
+      resolution:
+        i % 5 === 0
+          ? {
+              adjudicator_did: entityDid(4),
+              adjudicator_address: address('adjudicator'),
+              adjudicator_payout_address: address('adjudicator'),
+              resolved_at: at(36 * DAY + i * 3600),
+              data: {
+                uri: `ipfs://${cid(`resolution:${i}`)}`,
+                type: 'application/ld+json',
+                proof: '',
+                encrypted: false,
+              },
+              intended_penalty: [{ denom: 'uixo', amount: '1000000' }],
+              actual_penalty_paid: [{ denom: 'uixo', amount: '1000000' }],
+              winner_amount: [{ denom: 'uixo', amount: '900000' }],
+              adjudicator_amount: [{ denom: 'uixo', amount: '100000' }],
+              winner_address: address(`agent:${(i + 1) % SEED_COUNTS.agents}`),
+              loser_address: claim.agent_address,
+            }
+          : null,
     });
   }
 
@@ -299,6 +330,19 @@ export function buildSeed(): SeedData {
         stopped: false,
         retired,
         cancelled: [],
+        transferred:
+          t === 1
+            ? [
+                {
+                  id: hex(`transferred:${m}:${t}`, 16),
+                  reason: 'sold',
+                  jurisdiction: 'ZM',
+                  amount: '10',
+                  owner: address(`owner:${t}`),
+                  authorization_id: hex(`authorization:${m}:${t}`, 16),
+                },
+              ]
+            : [],
       });
       const index = hex(`token:${m}:${t}`, 32);
       tokenMetadata.set(index, {

@@ -16,6 +16,8 @@ import { AsBoolean, AsInteger, AsList, BaseServiceConfig } from '@dmrv/config';
 
 export const ACCESS_MODES = ['open', 'api-key'] as const;
 export type AccessMode = (typeof ACCESS_MODES)[number];
+export const LEGACY_ROUTE_MODES = ['404', 'serve'] as const;
+export type LegacyRouteMode = (typeof LEGACY_ROUTE_MODES)[number];
 
 // An API key entry is `<key>` (every route) or `<key>@<scope>+<scope>`; keys are URL-safe and long enough not to
 // be guessed. The pattern is checked here so a malformed entry stops the service at start-up.
@@ -38,18 +40,23 @@ export class ProtocolGatewayConfig extends BaseServiceConfig {
   })
   PROTOCOL_PREFIX = 'ixo';
 
-  /** Path prefixes of older releases; they answer 404 naming the current prefix instead of a bare 404. */
+  /**
+   * Further path prefixes of older releases, beyond the built-in ones of REFERENCE §3 (routes/legacy-routes.ts):
+   * they answer 404 naming the current prefix instead of a bare 404.
+   */
   @AsList()
   @IsArray()
   @Matches(/^\/[^\s?#]*$/, { each: true, message: 'each entry must be a path starting with /' })
-  LEGACY_PREFIXES: string[] = [
-    '/ixo/claim',
-    '/ixo/collection',
-    '/ixo/dispute',
-    '/ixo/project',
-    '/did',
-    '/project',
-  ];
+  LEGACY_PREFIXES: string[] = [];
+
+  /** Paths of older releases (`/ixo/claim/{id}`, `/did/{did}` …): `404` naming the current route, or `serve` them as it. */
+  @IsIn(LEGACY_ROUTE_MODES)
+  LEGACY_ROUTES: LegacyRouteMode = '404';
+
+  /** A query parameter that names no field: ignored (grpc-gateway's behaviour) unless this is true (400). */
+  @AsBoolean()
+  @IsBoolean()
+  QUERY_STRICT = false;
 
   /** Deadline of every upstream call; past it the gateway answers 504. */
   @AsInteger()

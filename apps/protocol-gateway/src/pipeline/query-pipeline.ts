@@ -3,9 +3,12 @@ import { Logger } from '@nestjs/common';
 import { AccessPolicy, selectorMatches } from '../access/access-policy';
 import { GatewayError } from '../errors/gateway-error';
 import { GrpcCode, grpcCodeName, httpStatusForUpstream } from '../errors/grpc-status';
-import { Route, RouteTable } from '../routes/route-table';
+import { LegacyRoutes } from '../routes/legacy-routes';
+import { Route, RouteMatch, RouteTable } from '../routes/route-table';
 import { JsonPrinter, PrintError } from '../transcoding/json-printer';
 import { bindRequest, BindError } from '../transcoding/query-binder';
+import { UnknownFieldReport } from '../transcoding/unknown-field-report';
+import { UnknownFieldScanner } from '../transcoding/unknown-fields';
 import { ReflectionMonitor } from '../upstream/reflection-monitor';
 import { UpstreamCallError, UpstreamClient } from '../upstream/upstream-client';
 
@@ -30,6 +33,10 @@ export interface QueryPipelineOptions {
   prefix: string;
   legacyPrefixes: readonly string[];
   disabledMethods: readonly string[];
+  /** A query parameter that names no field is 400 (true) or ignored, as grpc-gateway ignores it (false). */
+  strictQuery: boolean;
+  /** Paths of older releases (REFERENCE §3): a 404 naming the current route, or served as that route. */
+  legacyRoutes: '404' | 'serve';
 }
 
 export const BLOCK_HEIGHT_HEADER = 'x-cosmos-block-height';
@@ -66,6 +73,8 @@ export class QueryPipeline {
   private readonly disabled: ReadonlySet<Route>;
   /** The request of a route called without path values or query: always the same bytes. */
   private readonly emptyRequests = new Map<Route, Buffer>();
+  private readonly legacy: LegacyRoutes;
+  private readonly unknownFieldScanner = new UnknownFieldScanner();
 
   constructor(
     private readonly routes: RouteTable,
@@ -73,8 +82,10 @@ export class QueryPipeline {
     private readonly upstream: UpstreamClient,
     private readonly reflection: ReflectionMonitor,
     private readonly access: AccessPolicy,
+    private readonly unknownFields: UnknownFieldReport,
     private readonly options: QueryPipelineOptions,
   ) {
+    this.legacy = new LegacyRoutes(routes);
     this.disabled = new Set(
       routes.routes.filter((route) =>
         options.disabledMethods.some((selector) => selectorMatches(selector, route)),
@@ -87,8 +98,7 @@ export class QueryPipeline {
     const path = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
     const query = queryStart === -1 ? '' : request.url.slice(queryStart + 1);
 
-    const matches = this.routes.matchPath(path);
-    if (matches.length === 0) throw this.notFound(path);
+    const matches = this.matchesFor(path);
     const match = matches.find((candidate) => candidate.route.httpMethod === request.method);
     if (!match) {
       const allow = [...new Set(matches.map((candidate) => candidate.route.httpMethod))].join(', ');
@@ -121,6 +131,8 @@ export class QueryPipeline {
     try {
       const result = await this.upstream.unary(route.grpcPath, payload, metadata);
       const message = route.responseType.decode(result.response);
+      const unknown = this.unknownFieldScanner.scan(route.responseType, result.response);
+      if (unknown.length > 0) this.unknownFields.report(route.fullMethod, unknown);
       return {
         status: 200,
         headers: this.responseHeaders(result.headers, result.trailers),
@@ -131,13 +143,24 @@ export class QueryPipeline {
     }
   }
 
-  private notFound(path: string): GatewayError {
+  /** The routes `path` matches; a path of an older release is served as the current one or named in the 404. */
+  private matchesFor(path: string): RouteMatch[] {
+    const matches = this.routes.matchPath(path);
+    if (matches.length > 0) return matches;
+    const legacy = this.legacy.resolve(path);
+    if (legacy && legacy.matches.length > 0 && this.options.legacyRoutes === 'serve') return legacy.matches;
     const served = `/${this.routes.prefix}/`;
-    const legacy = this.options.legacyPrefixes.find((prefix) => startsWithSegments(path, prefix));
-    const message = legacy
-      ? `${legacy} is a route prefix of an older release; this gateway serves the query routes under ${served} (see / for the list)`
-      : `no route for ${path}; this gateway serves the query routes under ${served} (see / for the list)`;
-    return new GatewayError({ grpcCode: GrpcCode.NOT_FOUND, message });
+    let message = `no route for ${path}; this gateway serves the query routes under ${served} (see / for the list)`;
+    if (legacy && legacy.matches.length > 0) {
+      message = `${path} is a route of an older release; the current route is GET ${legacy.currentPath} (${legacy.matches[0]!.route.pattern})`;
+    } else if (legacy) {
+      message = `${legacy.legacyPrefix}/ is a route prefix of an older release; its routes are now under ${legacy.currentPrefix}/ (see / for the list)`;
+    } else {
+      const prefix = this.options.legacyPrefixes.find((candidate) => startsWithSegments(path, candidate));
+      if (prefix)
+        message = `${prefix} is a route prefix of an older release; this gateway serves the query routes under ${served} (see / for the list)`;
+    }
+    throw new GatewayError({ grpcCode: GrpcCode.NOT_FOUND, message });
   }
 
   private encode(route: Route, pathParams: Array<[string, string]>, query: string): Buffer {
@@ -154,7 +177,9 @@ export class QueryPipeline {
 
   private bind(route: Route, pathParams: Array<[string, string]>, query: Array<[string, string]>): Buffer {
     try {
-      const plain = bindRequest(route.requestType, pathParams, query);
+      const plain = bindRequest(route.requestType, pathParams, query, {
+        unknownParameters: this.options.strictQuery ? 'reject' : 'ignore',
+      });
       const bytes = route.requestType.encode(route.requestType.fromObject(plain)).finish();
       // protobufjs' writer already hands out a fresh Buffer under Node; copying it again is waste.
       return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);

@@ -57,7 +57,8 @@ function verbAndPath(rule: HttpRuleOption): [string, string] | undefined {
   return undefined;
 }
 
-function mount(path: string, prefix: string): string {
+/** An annotated path (`/ixo/…`) as served under `prefix`; other paths stay as they are. */
+export function mount(path: string, prefix: string): string {
   const first = `/${ANNOTATION_PREFIX}/`;
   if (!path.startsWith(first)) return path;
   return `/${prefix}/${path.slice(first.length)}`;

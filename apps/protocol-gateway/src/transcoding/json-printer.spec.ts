@@ -35,6 +35,24 @@ function withoutNulls(value: Json): Json {
   return value;
 }
 
+/**
+ * The canonical JSON less the empty bytes fields that we print as null (a Go node's nil slice) and it prints as "".
+ * Unset messages are absent from it already.
+ */
+function alignNulls(ours: Json, canonical: Json): Json {
+  if (Array.isArray(ours) && Array.isArray(canonical))
+    return canonical.map((item: Json, index) => alignNulls(ours[index], item));
+  if (ours !== null && typeof ours === 'object' && canonical !== null && typeof canonical === 'object') {
+    const own = ours as Record<string, Json>;
+    return Object.fromEntries(
+      Object.entries(canonical as Record<string, Json>)
+        .filter(([key, value]) => !(own[key] === null && value === ''))
+        .map(([key, value]) => [key, alignNulls(own[key], value)]),
+    );
+  }
+  return canonical;
+}
+
 describe('JsonPrinter against protobuf canonical JSON (@bufbuild/protobuf, proto names, implicit fields emitted)', () => {
   function compare(
     root: Root,
@@ -57,7 +75,11 @@ describe('JsonPrinter against protobuf canonical JSON (@bufbuild/protobuf, proto
   describe('every scalar, enum, repeated, map, oneof and well-known type', () => {
     const root = loadProtoRoot(['everything.proto'], FIXTURES);
     const cases: Array<[string, Record<string, unknown>, string[]]> = [
-      ['all defaults', {}, ['inner', 'at', 'took', 'maybe_int64', 'maybe_string', 'absent', 'packed']],
+      [
+        'all defaults',
+        {},
+        ['some_bytes', 'inner', 'at', 'took', 'maybe_int64', 'maybe_string', 'absent', 'packed'],
+      ],
       [
         'extreme and awkward values',
         {
@@ -95,13 +117,13 @@ describe('JsonPrinter against protobuf canonical JSON (@bufbuild/protobuf, proto
       [
         'timestamps with microsecond and nanosecond precision',
         { at: { seconds: 0, nanos: 120_000 }, took: { seconds: 3, nanos: 1 }, choice_text: '' },
-        ['inner', 'maybe_int64', 'maybe_string', 'absent', 'packed'],
+        ['some_bytes', 'inner', 'maybe_int64', 'maybe_string', 'absent', 'packed'],
       ],
     ];
 
     it.each(cases)('%s', (_name, object, nulls) => {
       const { ours, canonical } = compare(root, 'dmrv.fixture.Everything', object);
-      expect(withoutNulls(ours)).toEqual(canonical);
+      expect(withoutNulls(ours)).toEqual(alignNulls(ours, canonical));
       expect(nullPaths(ours).sort()).toEqual(nulls.sort());
     });
 
@@ -144,7 +166,7 @@ describe('JsonPrinter against protobuf canonical JSON (@bufbuild/protobuf, proto
 
     it.each(cases)('%s', (typeName, object) => {
       const { ours, canonical } = compare(root, typeName, object);
-      expect(withoutNulls(ours)).toEqual(canonical);
+      expect(withoutNulls(ours)).toEqual(alignNulls(ours, canonical));
     });
   });
 

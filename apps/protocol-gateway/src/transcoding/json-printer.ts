@@ -108,6 +108,11 @@ function floatJson(value: number): string {
   return String(value);
 }
 
+/** Absent, or of length 0 (a Buffer, a base64 string, or the shared empty array protobufjs gives absent fields). */
+function isEmptyBytes(value: unknown): boolean {
+  return value === undefined || value === null || (value as { length?: unknown }).length === 0;
+}
+
 function bytesJson(value: unknown): string {
   if (typeof value === 'string') return jsonString(value);
   if (value instanceof Uint8Array)
@@ -187,7 +192,8 @@ function messageWriter(fields: readonly CompiledField[]): MessageWriter {
  * Prints decoded messages as a Cosmos node's REST gateway does (gogoproto jsonpb with OrigName and EmitDefaults):
  * field names as declared in the .proto, every field including defaults, 64-bit integers as strings, enums by
  * name, bytes in standard base64, Timestamps in RFC 3339, Durations as "1.5s", Any with "@type". Unset message
- * fields print as null (jsonpb's EmitDefaults), where the canonical proto3 mapping would leave them out.
+ * fields and empty bytes fields print as null (jsonpb's EmitDefaults on Go's nil values), where the canonical proto3
+ * mapping would leave the first out and print "" for the second.
  *
  * The result is the JSON text itself, written as the message is walked, so a response is not first built as an
  * object and then serialised a second time. Each message type is compiled once into a writer (one closure per
@@ -273,6 +279,11 @@ export class JsonPrinter {
         for (let i = 1; i < items.length; i += 1) out += `,${one(items[i])}`;
         return `${out}]`;
       };
+    }
+    if (field.type === 'bytes' && field.partOf === null) {
+      // A Go node holds an empty bytes field as a nil slice, which its JSON marshaller prints as null
+      // ("next_key": null). Set oneof members, list items and map values are empty but not nil: "".
+      return (value) => (isEmptyBytes(value) ? 'null' : one(value));
     }
     return one;
   }

@@ -187,6 +187,53 @@ describe('query binder: values that are refused (400)', () => {
     );
   });
 
+  describe('with unknownParameters: ignore (the gateway default, grpc-gateway behaviour)', () => {
+    const request = chain.lookupType('ixo.claims.v1beta1.QueryClaimListRequest');
+    const ignore = { unknownParameters: 'ignore' } as const;
+
+    it.each([
+      '_',
+      'verbose',
+      'pagination.limt',
+      'pagination.limit.x',
+      '__proto__',
+      'pagination.__proto__',
+      'toString',
+    ])('skips %s and binds the rest', (key) => {
+      expect(
+        bindRequest(
+          request,
+          [],
+          [
+            [key, 'x'],
+            ['pagination.limit', '5'],
+          ],
+          ignore,
+        ),
+      ).toEqual({
+        pagination: { limit: '5' },
+      });
+    });
+
+    it('still refuses a bad value, a second value and a message set as a whole', () => {
+      expect(() => bindRequest(request, [], [['pagination.limit', 'abc']], ignore)).toThrow(
+        /pagination.limit/,
+      );
+      expect(() =>
+        bindRequest(
+          request,
+          [],
+          [
+            ['pagination.limit', '1'],
+            ['pagination.limit', '2'],
+          ],
+          ignore,
+        ),
+      ).toThrow(/more than once/);
+      expect(() => bindRequest(request, [], [['pagination', 'x']], ignore)).toThrow(/message fields/);
+    });
+  });
+
   it('refuses a query parameter that repeats a path field', () => {
     const request = chain.lookupType('ixo.entity.v1beta1.QueryEntityRequest');
     expect(() => bindRequest(request, [['id', 'did:a']], [['id', 'did:b']])).toThrow(

@@ -160,18 +160,29 @@ function isPlain(value: unknown): value is Plain {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
 }
 
+export interface BindOptions {
+  /**
+   * A query parameter that names no field: `ignore` it, as grpc-gateway does (clients add cache-busters and
+   * parameters of other versions), or `reject` it (400), which catches typos such as `pagination.limt`.
+   */
+  unknownParameters: 'ignore' | 'reject';
+}
+
 /**
  * Binds a request message from the path (first) and the query string, as grpc-gateway does: `a.b` for nested
  * fields, proto or camelCase names, repeated keys for repeated fields, enums by name or number, 64-bit integers
- * from decimal strings, bytes from standard or URL-safe base64. Unlike grpc-gateway, an unknown parameter, a
- * parameter that repeats a path field, or a second value for a singular field is an error (400), not ignored.
+ * from decimal strings, bytes from standard or URL-safe base64. A parameter that repeats a path field, or a second
+ * value for a singular field is an error (400), not ignored.
  */
 export class RequestBinder {
   private readonly message: Plain = {};
   private readonly fromPath = new Set<string>();
   private readonly oneofsSet = new Map<string, string>();
 
-  constructor(private readonly type: Type) {}
+  constructor(
+    private readonly type: Type,
+    private readonly options: BindOptions = { unknownParameters: 'reject' },
+  ) {}
 
   bindPath(fieldPath: string, value: string): this {
     const canonical = this.assign(fieldPath.split('.'), value, 'path');
@@ -189,8 +200,21 @@ export class RequestBinder {
     return this.message;
   }
 
+  /** Whether `a.b.c` names a field: every part a field of the message the previous one is. */
+  private names(parts: readonly string[]): boolean {
+    let type: Type | undefined = this.type;
+    for (const part of parts) {
+      const field: Field | undefined = type ? findField(type, part) : undefined;
+      if (!field) return false;
+      type = field.resolvedType instanceof Type && !field.repeated ? field.resolvedType : undefined;
+    }
+    return true;
+  }
+
   private assign(parts: string[], text: string, source: 'path' | 'query'): string {
     const written = parts.join('.');
+    if (source === 'query' && this.options.unknownParameters === 'ignore' && !this.names(parts))
+      return written;
     let type = this.type;
     let target = this.message;
     const canonical: string[] = [];
@@ -243,8 +267,9 @@ export function bindRequest(
   type: Type,
   pathParams: ReadonlyArray<[string, string]>,
   query: ReadonlyArray<[string, string]>,
+  options?: BindOptions,
 ): Plain {
-  const binder = new RequestBinder(type);
+  const binder = new RequestBinder(type, options);
   for (const [field, value] of pathParams) binder.bindPath(field, value);
   for (const [key, value] of query) binder.bindQuery(key, value);
   return binder.result();
