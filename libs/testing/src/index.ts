@@ -6,3 +6,4 @@ export * from './fault-proxy';
 export * from './prometheus';
 export * from './otlp-receiver';
 export * from './postgres-cluster';
+export * from './round-robin-proxy';
