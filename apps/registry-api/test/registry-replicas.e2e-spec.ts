@@ -9,6 +9,8 @@ function execute(url: string, sql: string, params: unknown[] = []): Promise<unkn
   return withPgClient(url, (client) => client.query(sql, params));
 }
 
+const METRICS_TOKEN = 'registry-replicas-metrics-01';
+
 // Read replicas against a real streaming standby: a primary and a hot standby of it (pg_basebackup -R) started by
 // this test on free loopback ports. Pausing the standby's replay makes a change visible on the primary only, which
 // shows where each read went; stopping the standby (a crash, mid-load) shows the fallback.
@@ -34,6 +36,7 @@ describe('registry-api on a primary and a streaming read replica', () => {
       DATABASE_URL: cluster.primary.url('registry'),
       DATABASE_REPLICA_URLS: cluster.replica.url('registry'),
       DATABASE_QUERY_TIMEOUT_MS: '2000',
+      METRICS_TOKEN,
     });
     auth = { authorization: basicAuth(fixture.client) };
   }, 120_000);
@@ -89,7 +92,11 @@ describe('registry-api on a primary and a streaming read replica', () => {
     });
   });
 
-  it('reports the replica in readiness while it answers', async () => {
+  it('reports the replica in readiness and its pool in the metrics while it answers', async () => {
+    expect(await status('/v1/devices/status')).toBe(200);
+    const metrics = await get(app, '/metrics', { authorization: `Bearer ${METRICS_TOKEN}` });
+    expect(metrics.body).toMatch(/^dmrv_db_pool_connections\{pool="replica-1",state="total"[^}]*\} [1-9]/m);
+    expect(metrics.body).toMatch(/^dmrv_db_pool_connections\{pool="primary",state="total"[^}]*\} [1-9]/m);
     const ready = await get(app, '/health/ready');
     expect({ status: ready.statusCode, checks: ready.json<{ checks: unknown }>().checks }).toEqual({
       status: 200,
