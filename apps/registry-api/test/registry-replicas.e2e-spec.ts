@@ -1,5 +1,11 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ReplicatedPostgres, runConcurrently, startReplicatedPostgres, withPgClient } from '@dmrv/testing';
+import {
+  ReplicatedPostgres,
+  runConcurrently,
+  startFaultProxy,
+  startReplicatedPostgres,
+  withPgClient,
+} from '@dmrv/testing';
 import { createClient, revokeClient } from '../src/cli/clients';
 import { ChangeListener } from '../src/database/change-listener';
 import { basicAuth, HOUSEHOLDS, loadFixture, RegistryFixture } from './fixtures/registry-fixture';
@@ -105,6 +111,35 @@ describe('registry-api on a primary and a streaming read replica', () => {
         'database-replica-1': { status: 'up', latencyMs: expect.any(Number) },
       },
     });
+  });
+
+  it('fails no request when the network to the replica goes silent: reads move to the primary after the query timeout', async () => {
+    const proxy = await startFaultProxy({ port: cluster.replica.port });
+    const silent = await startApp({
+      DATABASE_URL: cluster.primary.url('registry'),
+      DATABASE_REPLICA_URLS: `postgres://postgres@127.0.0.1:${proxy.port}/registry`,
+      DATABASE_QUERY_TIMEOUT_MS: '1000',
+      DATABASE_CONNECT_TIMEOUT_MS: '1000',
+    });
+    try {
+      const answers = async () =>
+        runConcurrently(20, 4, async () => (await get(silent, '/v1/devices/status', auth)).statusCode);
+      expect(await answers()).toEqual(new Array(20).fill(200));
+      expect(proxy.acceptedConnections).toBeGreaterThan(0);
+      proxy.setMode({ kind: 'stale' });
+      expect(await answers()).toEqual(new Array(20).fill(200));
+      const ready = await get(silent, '/health/ready');
+      expect({ status: ready.statusCode, body: ready.json() }).toMatchObject({
+        status: 200,
+        body: {
+          status: 'ok',
+          checks: { database: { status: 'up' }, 'database-replica-1': { status: 'down' } },
+        },
+      });
+    } finally {
+      await silent.close();
+      await proxy.close();
+    }
   });
 
   it('fails no request when the replica crashes mid-load, then reads from the primary and reports it down', async () => {
