@@ -172,4 +172,19 @@ describe('registry-api on a primary and a streaming read replica', () => {
       checks: { database: { status: 'up' }, 'database-replica-1': { status: 'down' } },
     });
   }, 60_000);
+
+  it('reads from the replica again once it is back', async () => {
+    await cluster.replica.start();
+    await cluster.replicaCaughtUp();
+    // Readiness checks the replica and puts it back at once (the background re-check would within 10 s).
+    const ready = await get(app, '/health/ready');
+    expect(ready.json()).toMatchObject({ checks: { 'database-replica-1': { status: 'up' } } });
+    await cluster.pauseReplay();
+    await onPrimary(
+      "INSERT INTO devices (id, household_id, project_id, status, last_active) VALUES ('device-after', $1, $2, 'active', now())",
+      [HOUSEHOLDS[0]!.id, HOUSEHOLDS[0]!.project],
+    );
+    expect(await status('/v1/devices/status?device_id=device-after')).toBe(404);
+    await cluster.resumeReplay();
+  });
 });

@@ -10,6 +10,8 @@ export interface LocalPostgres {
   url(database?: string): string;
   /** `immediate` is a crash (connections reset, nothing flushed); `fast` a clean shutdown. */
   stop(mode?: 'fast' | 'immediate'): Promise<void>;
+  /** Starts it again after `stop`, on the same port (a standby resumes streaming from where it was). */
+  start(): Promise<void>;
 }
 
 export interface ReplicatedPostgres {
@@ -98,26 +100,18 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
     const entry = { dataDir, running: false };
     started.push(entry);
     const log = join(root, `${name}.log`);
-    let port = 0;
-    for (let attempt = 1; !entry.running; attempt += 1) {
-      port = 20_000 + Math.floor(Math.random() * 10_000);
+    const startOn = async (port: number): Promise<void> => {
       const options = [`-p ${port}`, `-k ${socketDir}`, '-c listen_addresses=127.0.0.1', ...settings].join(
         ' ',
       );
+      await run(binDir, user, 'pg_ctl', ['-D', dataDir, '-l', log, '-o', options, '-w', '-t', '60', 'start']);
+      entry.running = true;
+    };
+    let port = 0;
+    for (let attempt = 1; !entry.running; attempt += 1) {
+      port = 20_000 + Math.floor(Math.random() * 10_000);
       try {
-        await run(binDir, user, 'pg_ctl', [
-          '-D',
-          dataDir,
-          '-l',
-          log,
-          '-o',
-          options,
-          '-w',
-          '-t',
-          '60',
-          'start',
-        ]);
-        entry.running = true;
+        await startOn(port);
       } catch (error) {
         const taken = existsSync(log) && readFileSync(log, 'utf8').includes('Address already in use');
         if (!taken || attempt === 5) throw error;
@@ -131,6 +125,9 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
         if (!entry.running) return;
         entry.running = false;
         await run(binDir, user, 'pg_ctl', ['-D', dataDir, '-m', mode, '-w', 'stop']);
+      },
+      start: async () => {
+        if (!entry.running) await startOn(port);
       },
     };
   };
