@@ -6,7 +6,8 @@ import { ReplicaRouter } from './replica-router';
 /**
  * Every read of the service. Reads go to the read replicas (least busy first, the primary when none answers); what
  * must see a commit as soon as its notification arrives reads the primary: `queryPrimary`, and everything run inside
- * `onPrimary` (see `primaryReads`). Without replicas every read is on the primary.
+ * `onPrimary` (the registry README, "Read replicas"). Without replicas every read is on the primary, and the
+ * AsyncLocalStorage behind `onPrimary` is never enabled (it costs every async operation a little once it is).
  */
 export class SqlReader {
   private readonly primaryScope = new AsyncLocalStorage<true>();
