@@ -80,7 +80,8 @@ const APP_NAMES = Object.keys(APPS);
 
 const NAME_LABEL = 'app.kubernetes.io/name';
 const COMPONENT_LABEL = 'app.kubernetes.io/component';
-const SECRET_NAME = /PASSWORD|_KEY$|_KEYS$|TOKEN|SECRET|DATABASE_URL/;
+// Database URLs carry the role's password: DATABASE_URL, DATABASE_REPLICA_URLS, DATABASE_LISTEN_URL.
+const SECRET_NAME = /PASSWORD|_KEY$|_KEYS$|TOKEN|SECRET|DATABASE_(\w+_)?URLS?$/;
 const INGRESS_NAMESPACE = { 'dmrv/ingress': 'true' };
 const MONITORING_NAMESPACE = { 'dmrv/monitoring': 'true' };
 const PROMETHEUS_POD = { [NAME_LABEL]: 'prometheus' };
@@ -189,6 +190,8 @@ function sampleSecret(variable: string): string | undefined {
   const example = exampleEnv();
   const samples: Record<string, string | undefined> = {
     DATABASE_URL: example.REGISTRY_DATABASE_URL,
+    DATABASE_REPLICA_URLS: example.DATABASE_REPLICA_URLS,
+    DATABASE_LISTEN_URL: example.DATABASE_LISTEN_URL,
     PIN_ENCRYPTION_KEY: example.PIN_ENCRYPTION_KEY,
     OPERATOR_TOKEN: example.OPERATOR_TOKEN,
     REDIS_URL: example.REDIS_URL,

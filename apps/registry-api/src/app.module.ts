@@ -14,6 +14,7 @@ import { apiBasePath, connectionLimits, RegistryConfig } from './config/registry
 import { DatabaseChangesModule } from './database/database-changes.module';
 import { DatabaseModule } from './database/database.module';
 import { dataSourceOptions } from './database/data-source';
+import { SqlReader } from './database/sql-reader';
 import { HelloController } from './hello/hello.controller';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { OPENAPI_DOCUMENT, OpenApiController } from './openapi/openapi.controller';
@@ -50,8 +51,11 @@ export class AppModule {
         }),
         HealthModule.forRoot({
           service: 'registry-api',
-          inject: [DataSource],
-          probes: (dataSource: DataSource) => [postgresProbe((sql) => dataSource.query(sql))],
+          inject: [DataSource, SqlReader],
+          probes: (dataSource: DataSource, reader: SqlReader) => [
+            postgresProbe((sql) => dataSource.query(sql)),
+            ...reader.replicaProbes(),
+          ],
         }),
         ThrottlerModule.forRoot({
           throttlers: [{ name: 'default', ttl: 60_000, limit: Math.max(config.RATE_LIMIT_PER_MINUTE, 1) }],

@@ -104,4 +104,23 @@ describe('readiness probes against real and stopped dependencies', () => {
     expect(body.checks.database?.status).toBe('up');
     expect(body.checks.redis?.status).toBe('down');
   });
+
+  it('reports an optional dependency that is down without making the instance unready', async () => {
+    const pg = pgRunner(TEST_PG_ADMIN_URL);
+    const replica = pgRunner(`postgres://reader:s3cret@127.0.0.1:${STOPPED_PORT}/app`);
+    const readiness = await readinessOf([
+      postgresProbe(pg.run),
+      { ...postgresProbe(replica.run, 'database-replica-1'), required: false },
+    ]);
+    const body = await readiness.check();
+    await pg.close();
+    await replica.close();
+    expect(body.status).toBe('ok');
+    expect(body.checks.database?.status).toBe('up');
+    expect(body.checks['database-replica-1']).toMatchObject({
+      status: 'down',
+      error: expect.stringMatching(/ECONNREFUSED/),
+    });
+    expect(JSON.stringify(body)).not.toContain('s3cret');
+  });
 });

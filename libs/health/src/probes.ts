@@ -5,6 +5,12 @@ export interface DependencyProbe {
   check(): Promise<void>;
   /** Default 2000 ms: a probe must answer well inside an orchestrator's probe timeout. */
   timeoutMs?: number;
+  /**
+   * Default true. `false`: reported in the body, but its being down does not make the instance unready (a read
+   * replica the service reads around: taking every instance out of the load balancer would turn one lost replica
+   * into an outage).
+   */
+  required?: boolean;
 }
 
 export class ProbeTimeoutError extends Error {

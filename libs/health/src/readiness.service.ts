@@ -26,17 +26,22 @@ export class ReadinessService {
     @Inject(HEALTH_PROBES) private readonly probes: DependencyProbe[],
   ) {}
 
-  /** Runs every probe in parallel, each with its own deadline. */
+  /** Runs every probe in parallel, each with its own deadline; only the required ones decide the status. */
   async check(): Promise<ReadinessBody> {
-    let result: HealthCheckResult;
-    try {
-      result = await this.health.check(this.probes.map((probe) => () => this.run(probe)));
-    } catch (error) {
-      if (!(error instanceof ServiceUnavailableException)) throw error;
-      result = error.getResponse() as HealthCheckResult;
-    }
+    const required = this.probes.filter((probe) => probe.required !== false);
+    const optional = this.probes.filter((probe) => probe.required === false);
+    const [result, optionalResults] = await Promise.all([
+      this.health.check(required.map((probe) => () => this.run(probe))).catch((error: unknown) => {
+        if (!(error instanceof ServiceUnavailableException)) throw error;
+        return error.getResponse() as HealthCheckResult;
+      }),
+      Promise.all(optional.map((probe) => this.run(probe))),
+    ]);
     const checks: Record<string, DependencyReport> = {};
-    for (const [name, detail] of Object.entries(result.details)) {
+    for (const [name, detail] of [
+      ...Object.entries(result.details),
+      ...optionalResults.flatMap(Object.entries),
+    ]) {
       const { status, latencyMs, error } = detail as { status: string; latencyMs: number; error?: string };
       checks[name] = { status: status === 'up' ? 'up' : 'down', latencyMs, ...(error ? { error } : {}) };
     }

@@ -10,14 +10,19 @@ export interface TestDatabase {
 
 export const TEST_DATABASE_PREFIX = 'dmrv_test_';
 
-async function withAdmin<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: TEST_PG_ADMIN_URL });
+/** One connection to `url` for the length of `work`, closed whatever happens. */
+export async function withPgClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
   await client.connect();
   try {
     return await work(client);
   } finally {
     await client.end();
   }
+}
+
+function withAdmin<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  return withPgClient(TEST_PG_ADMIN_URL, work);
 }
 
 function databaseUrl(name: string): string {

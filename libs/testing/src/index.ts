@@ -5,3 +5,5 @@ export * from './network';
 export * from './fault-proxy';
 export * from './prometheus';
 export * from './otlp-receiver';
+export * from './postgres-cluster';
+export * from './round-robin-proxy';

@@ -97,3 +97,51 @@ describe('RegistryConfig: EMPTY_AS', () => {
     expect(problems({ ...base, EMPTY_AS: value })).toEqual(['EMPTY_AS']);
   });
 });
+
+describe('RegistryConfig: read replicas and the listener connection', () => {
+  it('reads from the primary alone and listens on DATABASE_URL by default', () => {
+    const config = loadConfig('registry-api', RegistryConfig, base);
+    expect(config.DATABASE_REPLICA_URLS).toEqual([]);
+    expect(config.DATABASE_LISTEN_URL).toBeUndefined();
+  });
+
+  it('takes a comma-separated list of replicas and a direct URL for the listener', () => {
+    const config = loadConfig('registry-api', RegistryConfig, {
+      ...base,
+      DATABASE_REPLICA_URLS:
+        'postgres://reader:pw@replica-a:5432/registry, postgresql://reader:pw@replica-b/registry',
+      DATABASE_LISTEN_URL: 'postgres://reader:pw@primary-direct:5432/registry',
+    });
+    expect(config.DATABASE_REPLICA_URLS).toEqual([
+      'postgres://reader:pw@replica-a:5432/registry',
+      'postgresql://reader:pw@replica-b/registry',
+    ]);
+    expect(config.DATABASE_LISTEN_URL).toBe('postgres://reader:pw@primary-direct:5432/registry');
+  });
+
+  it.each([
+    [{ DATABASE_REPLICA_URLS: 'postgres://a/db,mysql://b/db' }, ['DATABASE_REPLICA_URLS']],
+    [{ DATABASE_REPLICA_URLS: 'postgres://a/db postgres://b/db' }, ['DATABASE_REPLICA_URLS']],
+    [
+      { DATABASE_REPLICA_URLS: Array.from({ length: 17 }, (_, i) => `postgres://r${i}/db`).join(',') },
+      ['DATABASE_REPLICA_URLS'],
+    ],
+    [{ DATABASE_LISTEN_URL: 'primary:5432' }, ['DATABASE_LISTEN_URL']],
+  ])('refuses %j', (env, variables) => {
+    expect(problems({ ...base, ...env })).toEqual(variables);
+  });
+
+  it('names a bad replica URL without printing any of them (they carry passwords)', () => {
+    let message = '';
+    try {
+      loadConfig('registry-api', RegistryConfig, {
+        ...base,
+        DATABASE_REPLICA_URLS: 'postgres://r:s3cret@a/db,http://x',
+      });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('DATABASE_REPLICA_URLS: must be postgres:// URLs separated by commas');
+    expect(message).not.toContain('s3cret');
+  });
+});

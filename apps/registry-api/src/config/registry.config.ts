@@ -1,6 +1,8 @@
-import { IsDefined, IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
-import { AsInteger, BaseServiceConfig } from '@dmrv/config';
+import { ArrayMaxSize, IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { AsInteger, AsList, BaseServiceConfig } from '@dmrv/config';
 import type { ConnectionLimits } from '../database/data-source';
+
+const POSTGRES_URL = /^postgres(ql)?:\/\/\S+$/;
 
 export class RegistryConfig extends BaseServiceConfig {
   // The base class's rule (an integer port, 0 for any free one) applies; only the default differs.
@@ -16,6 +18,25 @@ export class RegistryConfig extends BaseServiceConfig {
   @Min(1)
   @Max(200)
   DATABASE_POOL_SIZE = 10;
+
+  /**
+   * Read replicas (streaming standbys of DATABASE_URL, or PgBouncer pools in front of them), comma-separated. The
+   * service spreads its reads over them and keeps on DATABASE_URL what must see every commit at once (reads that
+   * fill the in-memory caches) and the notification probe; a replica that fails is skipped until it answers again.
+   */
+  @AsList()
+  @ArrayMaxSize(16)
+  @Matches(POSTGRES_URL, { each: true, message: 'must be postgres:// URLs separated by commas' })
+  DATABASE_REPLICA_URLS: string[] = [];
+
+  /**
+   * Where the change listener opens its LISTEN connection when DATABASE_URL goes through a transaction-mode pooler
+   * (PgBouncer): a direct connection to the primary. Default: DATABASE_URL.
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(POSTGRES_URL, { message: 'must be a postgres:// URL' })
+  DATABASE_LISTEN_URL?: string;
 
   /** How long opening a database connection, or waiting for a free one in the pool, may take before a 503. */
   @AsInteger()

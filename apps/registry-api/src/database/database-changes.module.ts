@@ -23,7 +23,8 @@ import { connectionOptions } from './data-source';
           channels: [API_CLIENT_CHANNEL, ROLLUP_CHANNEL],
           connect: () =>
             new Client({
-              connectionString: config.DATABASE_URL,
+              // Never through a transaction-mode pooler: LISTEN belongs to a session (see DATABASE_LISTEN_URL).
+              connectionString: config.DATABASE_LISTEN_URL ?? config.DATABASE_URL,
               application_name: LISTENER_APPLICATION_NAME,
               // Every statement on it (LISTEN, probes, heartbeats) ends in time, even on a connection gone silent.
               ...connectionOptions(connectionLimits(config)),

@@ -1,69 +1,54 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool, PoolClient } from 'pg';
-import { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { DependencyUnavailableError } from '@dmrv/errors';
-import { isDatabaseUnavailable, isSilentConnection } from './database-errors';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { DependencyProbe } from '@dmrv/health';
+import { PoolReader } from './pool-reader';
+import { ReplicaRouter } from './replica-router';
 
 /**
- * Parameterised reads straight on the pool TypeORM opened. `DataSource.query` wraps every call in a query runner
- * (acquire, hooks, release); on endpoints whose SQL takes a fraction of a millisecond that wrapper was a visible
- * share of each request (docs/performance.md). Same pool, same type parsers, same connection limits.
- *
- * A database that cannot answer (unreachable, timed out, shutting down, out of connections) is a
- * `DependencyUnavailableError`, which the service answers 503; any other database error stays a 500 (a bug).
- * When one connection turns out to have gone silent, every idle one is dropped too: they were opened over the same
- * network path, and each would otherwise cost a request a full query timeout before the pool noticed. New
- * connections are opened on demand, and a new one to a host that is back answers at once.
+ * Every read of the service. Reads go to the read replicas (least busy first, the primary when none answers); what
+ * must see a commit as soon as its notification arrives reads the primary: `queryPrimary`, and everything run inside
+ * `onPrimary` (the registry README, "Read replicas"). Without replicas every read is on the primary, and the
+ * AsyncLocalStorage behind `onPrimary` is never enabled (it costs every async operation a little once it is).
  */
-@Injectable()
 export class SqlReader {
-  private readonly pool: Pool;
-  private readonly idle = new Set<PoolClient>();
-  private readonly logger = new Logger('SqlReader');
+  private readonly primaryScope = new AsyncLocalStorage<true>();
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
-    this.pool = (dataSource.driver as PostgresDriver).master as Pool;
-    this.pool.on('release', (error, client) => {
-      if (!error) this.idle.add(client);
-    });
-    this.pool.on('acquire', (client) => this.idle.delete(client));
-    this.pool.on('remove', (client) => this.idle.delete(client));
-    this.pool.on('connect', (client) => client.once('end', () => this.idle.delete(client)));
+  constructor(
+    readonly primary: PoolReader,
+    private readonly router: ReplicaRouter,
+    readonly replicas: readonly PoolReader[] = [],
+  ) {}
+
+  query<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+    if (!this.router.hasReplicas || this.primaryScope.getStore()) return this.primary.query<R>(sql, params);
+    return this.router.read<R>(sql, params);
   }
 
-  async query<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
-    try {
-      const result = await this.pool.query(sql, params as unknown[]);
-      return result.rows as R[];
-    } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
-      if (isSilentConnection(error)) await this.dropIdleConnections();
-      throw new DependencyUnavailableError('database', error);
-    }
+  queryPrimary<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+    return this.primary.query<R>(sql, params);
   }
 
-  /** Resolves once the pool has let go of every connection that was idle (it does so as each one's socket closes). */
-  private async dropIdleConnections(): Promise<void> {
-    if (this.idle.size === 0) return;
-    this.logger.warn(
-      `a database connection stopped answering: dropping the ${this.idle.size} idle one(s) with it`,
-    );
-    const closed = [...this.idle].map((client) => {
-      const ended = new Promise<void>((resolve) => client.once('end', () => resolve()));
-      // The pool sees the socket close, reports the client as failed and removes it, as for any broken connection.
-      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
-      return ended;
-    });
-    this.idle.clear();
-    let timer: NodeJS.Timeout | undefined;
-    // A destroyed socket closes within a turn of the event loop; the bound only keeps a surprise from hanging a request.
-    const bound = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, 1000);
-      timer.unref();
-    });
-    await Promise.race([Promise.all(closed), bound]);
-    clearTimeout(timer);
+  /**
+   * Runs `work` with every `query` it makes on the primary. For reads whose result is kept in memory until a change
+   * notification drops it: the notification comes from the primary at commit, and a replica may not have replayed
+   * that commit yet when the re-read arrives, so a replica could hand back the old row, to be kept until the next
+   * notification (for an API client, possibly for ever).
+   */
+  onPrimary<T>(work: () => Promise<T>): Promise<T> {
+    if (!this.router.hasReplicas) return work();
+    return this.primaryScope.run(true, work);
+  }
+
+  /** One readiness check per replica: reported, but never failing readiness while the primary answers. */
+  replicaProbes(): DependencyProbe[] {
+    return this.replicas.map((replica) => ({
+      name: `database-${replica.name}`,
+      required: false,
+      check: () => this.router.check(replica.name),
+    }));
+  }
+
+  async close(): Promise<void> {
+    this.router.stop();
+    await Promise.all(this.replicas.map((replica) => replica.pool.end()));
   }
 }

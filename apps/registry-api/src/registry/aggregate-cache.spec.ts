@@ -122,3 +122,17 @@ describe('AggregateAnswerCache', () => {
     expect(cache.size).toBe(0);
   });
 });
+
+describe('AggregateAnswerCache: where a kept answer is read', () => {
+  it('computes an answer it will keep through readFresh (the primary), and one it will not directly', async () => {
+    const fresh: string[] = [];
+    const readFresh = <T>(work: () => Promise<T>): Promise<T> => {
+      fresh.push('fresh');
+      return work();
+    };
+    await new AggregateAnswerCache({ ttlMs: 60_000, maxEntries: 10, readFresh }).getOrCompute('a', {}, async () => 1);
+    expect(fresh).toEqual(['fresh']);
+    await new AggregateAnswerCache({ ttlMs: 0, maxEntries: 10, readFresh }).getOrCompute('a', {}, async () => 1);
+    expect(fresh).toEqual(['fresh']);
+  });
+});

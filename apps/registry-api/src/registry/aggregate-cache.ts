@@ -23,6 +23,11 @@ export interface AggregateCacheOptions {
   maxEntries: number;
   /** Told whether each request was answered from the cache (the cache metrics). */
   onLookup?: (endpoint: string, hit: boolean) => void;
+  /**
+   * Runs a computation whose answer will be kept, on data at least as new as every notification received: the
+   * primary, when the service reads from replicas (see `SqlReader.onPrimary`).
+   */
+  readFresh?: <T>(work: () => Promise<T>) => Promise<T>;
   now?: () => number;
 }
 
@@ -60,7 +65,8 @@ export class AggregateAnswerCache {
     const startedAt = this.now();
     let rendered: RenderedJson;
     try {
-      rendered = renderJson(await compute());
+      const { ttlMs, readFresh } = this.options;
+      rendered = renderJson(await (ttlMs > 0 && readFresh ? readFresh(compute) : compute()));
     } catch (error) {
       if (error instanceof NotFoundError) this.remember(key, { kind: 'not-found', message: error.message }, generation, startedAt);
       throw error;

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { RegistryConfig } from '../config/registry.config';
 import { ChangeListener, ROLLUP_CHANNEL } from '../database/change-listener';
+import { SqlReader } from '../database/sql-reader';
 import { RegistryMetrics } from '../telemetry/registry-metrics';
 import { buildOpenApiDocument } from '../openapi/openapi-document';
 import { AggregateAnswerCache } from './aggregate-cache';
@@ -36,13 +37,14 @@ export function followRollupChanges(cache: AggregateAnswerCache, listener: Chang
     },
     {
       provide: AggregateAnswerCache,
-      inject: [RegistryConfig, ChangeListener, RegistryMetrics],
-      useFactory: (config: RegistryConfig, listener: ChangeListener, metrics: RegistryMetrics) =>
+      inject: [RegistryConfig, ChangeListener, RegistryMetrics, SqlReader],
+      useFactory: (config: RegistryConfig, listener: ChangeListener, metrics: RegistryMetrics, reader: SqlReader) =>
         followRollupChanges(
           new AggregateAnswerCache({
             ttlMs: config.AGGREGATE_CACHE_TTL_SECONDS * 1000,
             maxEntries: config.AGGREGATE_CACHE_MAX_ENTRIES,
             onLookup: metrics.aggregateLookup,
+            readFresh: (work) => reader.onPrimary(work),
           }),
           listener,
         ),
