@@ -9,6 +9,8 @@ import { AccessPolicy, parseApiKeys } from './access/access-policy';
 import { ProtocolGatewayConfig } from './config/protocol-gateway.config';
 import { ProtocolGatewayConfigModule } from './config/protocol-gateway-config.module';
 import { QueryPipeline } from './pipeline/query-pipeline';
+import { OpenApiDocuments } from './openapi/openapi-document';
+import { appVersion } from './app-version';
 import { GatewayController } from './http/gateway.controller';
 import { RootController } from './http/root.controller';
 import { RouteTable } from './routes/route-table';
@@ -103,6 +105,12 @@ export class AppModule {
           provide: RouteTable,
           inject: [PROTO_DESCRIPTORS],
           useFactory: (root: Root) => RouteTable.fromRoot(root, QUERY_SERVICES, config.PROTOCOL_PREFIX),
+        },
+        {
+          provide: OpenApiDocuments,
+          inject: [RouteTable],
+          useFactory: (routes: RouteTable) =>
+            new OpenApiDocuments(() => routes, { title: 'Protocol gateway', version: appVersion() }),
         },
         {
           provide: JsonPrinter,
