@@ -17,40 +17,52 @@ import { UnknownFieldReport } from './transcoding/unknown-field-report';
 import { ReflectionMonitor } from './upstream/reflection-monitor';
 import { UpstreamClient } from './upstream/upstream-client';
 import { UpstreamMetrics } from './upstream/upstream-metrics';
-import { upstreamProbe } from './upstream/upstream-probe';
+import { UpstreamPool } from './upstream/upstream-pool';
+import { upstreamHealthCheck, upstreamProbe } from './upstream/upstream-probe';
 
 export const PROTO_DESCRIPTORS = Symbol('PROTO_DESCRIPTORS');
 
-/** The gRPC channel and what the node serves; shared by the query pipeline and the readiness probe. */
+/** The chain nodes and what they serve; shared by the query pipeline and the readiness probe. */
 @Module({
   providers: [
     {
       provide: UpstreamMetrics,
-      inject: [Metrics, Tracing, ProtocolGatewayConfig],
-      useFactory: (metrics: Metrics, tracing: Tracing, config: ProtocolGatewayConfig) =>
-        new UpstreamMetrics(metrics, config.GRPC_UPSTREAM, tracing.tracer),
+      inject: [Metrics, Tracing],
+      useFactory: (metrics: Metrics, tracing: Tracing) => new UpstreamMetrics(metrics, tracing.tracer),
     },
     {
-      provide: UpstreamClient,
+      provide: UpstreamPool,
       inject: [ProtocolGatewayConfig, UpstreamMetrics],
       useFactory: (config: ProtocolGatewayConfig, metrics: UpstreamMetrics) =>
-        new UpstreamClient(config, metrics),
+        new UpstreamPool(config, metrics),
+    },
+    // The first node's client: what single-node tooling and tests reach for.
+    {
+      provide: UpstreamClient,
+      inject: [UpstreamPool],
+      useFactory: (pool: UpstreamPool) => pool.nodes[0]!.client,
     },
     {
       provide: ReflectionMonitor,
-      inject: [UpstreamClient, UpstreamMetrics, ProtocolGatewayConfig],
-      useFactory: (upstream: UpstreamClient, metrics: UpstreamMetrics, config: ProtocolGatewayConfig) => {
-        const monitor = new ReflectionMonitor(upstream, Math.min(config.UPSTREAM_DEADLINE_MS, 5_000));
-        metrics.watchReflection(() => monitor.current);
+      inject: [UpstreamPool, UpstreamMetrics, ProtocolGatewayConfig],
+      useFactory: (pool: UpstreamPool, metrics: UpstreamMetrics, config: ProtocolGatewayConfig) => {
+        const monitor = new ReflectionMonitor(
+          () => pool.primary.client,
+          Math.min(config.UPSTREAM_DEADLINE_MS, 5_000),
+        );
+        metrics.watchReflection(
+          () => pool.primary.address,
+          () => monitor.current,
+        );
         return monitor;
       },
     },
   ],
-  exports: [UpstreamClient, ReflectionMonitor],
+  exports: [UpstreamPool, UpstreamClient, ReflectionMonitor],
 })
 export class UpstreamModule implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
-    @Inject(UpstreamClient) private readonly upstream: UpstreamClient,
+    @Inject(UpstreamPool) private readonly upstream: UpstreamPool,
     @Inject(ReflectionMonitor) private readonly reflection: ReflectionMonitor,
     @Inject(ProtocolGatewayConfig) private readonly config: ProtocolGatewayConfig,
   ) {}
@@ -58,6 +70,7 @@ export class UpstreamModule implements OnApplicationBootstrap, OnModuleDestroy {
   // The first answer is awaited (bounded by the deadline) so that a node without a service gets 501 from the
   // first request on; a node that is down does not stop the gateway from starting (readiness reports it).
   async onApplicationBootstrap(): Promise<void> {
+    this.upstream.startHealthChecks(upstreamHealthCheck());
     if (!this.config.REFLECTION_ENABLED) return;
     await this.reflection.refresh();
     this.reflection.start(this.config.REFLECTION_REFRESH_MS);
@@ -92,8 +105,8 @@ export class AppModule {
         HealthModule.forRoot({
           service: 'protocol-gateway',
           imports: [UpstreamModule],
-          inject: [UpstreamClient],
-          probes: (client: UpstreamClient) => [upstreamProbe(client)],
+          inject: [UpstreamPool],
+          probes: (pool: UpstreamPool) => [upstreamProbe(pool)],
         }),
       ],
       controllers: [RootController, GatewayController],
@@ -120,11 +133,11 @@ export class AppModule {
         },
         {
           provide: QueryPipeline,
-          inject: [RouteTable, JsonPrinter, UpstreamClient, ReflectionMonitor, AccessPolicy, Metrics],
+          inject: [RouteTable, JsonPrinter, UpstreamPool, ReflectionMonitor, AccessPolicy, Metrics],
           useFactory: (
             routes: RouteTable,
             printer: JsonPrinter,
-            client: UpstreamClient,
+            client: UpstreamPool,
             reflection: ReflectionMonitor,
             access: AccessPolicy,
             metrics: Metrics,

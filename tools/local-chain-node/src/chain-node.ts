@@ -40,6 +40,8 @@ export interface LocalChainNodeOptions {
   reflection?: boolean;
   /** Latest block height reported in `x-cosmos-block-height` (default from the seed). */
   blockHeight?: number;
+  /** Lowest height still held, as on a pruning node: below it a pinned query fails as a node's does. */
+  earliestHeight?: number;
   /** Serve over TLS with this certificate chain and key (PEM); plaintext otherwise. */
   tls?: { certChain: Buffer; privateKey: Buffer };
 }
@@ -52,7 +54,11 @@ export interface LocalChainNode {
   /** Services actually served (after omissions). */
   services: string[];
   seed: SeedData;
+  /** Query calls received so far (answered with data or an error), by `service/Method`. */
+  readonly calls: ReadonlyMap<string, number>;
   stop(): Promise<void>;
+  /** Stops at once, like a node that crashed: calls in flight are cut. */
+  kill(): void;
 }
 
 // Call metadata the node does not echo back: transport and gRPC's own headers.
@@ -101,7 +107,7 @@ function waitUnlessCancelled(call: ServerUnaryCall<unknown, unknown>, ms: number
   });
 }
 
-function heightFor(call: ServerUnaryCall<unknown, unknown>, latest: number): number {
+function heightFor(call: ServerUnaryCall<unknown, unknown>, latest: number, earliest: number): number {
   const requested = call.metadata.get('x-cosmos-block-height')[0];
   if (requested === undefined) return latest;
   const text = String(requested);
@@ -112,6 +118,12 @@ function heightFor(call: ServerUnaryCall<unknown, unknown>, latest: number): num
     throw new ChainNodeError(
       status.INVALID_ARGUMENT,
       'cannot query with height in the future; please provide a valid height',
+    );
+  }
+  if (height !== 0 && height < earliest) {
+    throw new ChainNodeError(
+      status.INVALID_ARGUMENT,
+      `failed to load state at height ${height}; version does not exist (latest height: ${latest})`,
     );
   }
   return height === 0 ? latest : height;
@@ -156,6 +168,8 @@ export async function startLocalChainNode(options: LocalChainNodeOptions = {}): 
   const host = options.host ?? '127.0.0.1';
   const seed = buildSeed();
   const latest = options.blockHeight ?? seed.blockHeight;
+  const earliest = options.earliestHeight ?? 1;
+  const calls = new Map<string, number>();
   const root = loadProtoRoot([...QUERY_PROTO_FILES, HEALTH_PROTO_FILE]);
   const handlers = buildHandlers(seed);
   const omitted = options.omitServices ?? [];
@@ -177,9 +191,11 @@ export async function startLocalChainNode(options: LocalChainNodeOptions = {}): 
         call: ServerUnaryCall<Message, unknown>,
         callback: sendUnaryData<unknown>,
       ) => {
+        const fullMethod = `${serviceName}/${method.name}`;
+        calls.set(fullMethod, (calls.get(fullMethod) ?? 0) + 1);
         void (async () => {
           try {
-            const height = heightFor(call, latest);
+            const height = heightFor(call, latest, earliest);
             call.sendMetadata(responseMetadata(call, height));
             const slow =
               (options.delayMs ?? 0) > 0 &&
@@ -264,5 +280,7 @@ export async function startLocalChainNode(options: LocalChainNodeOptions = {}): 
     return stopping;
   };
 
-  return { host, port, address: `${host}:${port}`, services: [...served], seed, stop };
+  const kill = (): void => server.forceShutdown();
+
+  return { host, port, address: `${host}:${port}`, services: [...served], seed, calls, stop, kill };
 }

@@ -72,6 +72,9 @@ export function optionsFromEnv(
     blockHeight: env.CHAIN_NODE_BLOCK_HEIGHT
       ? integer(env, 'CHAIN_NODE_BLOCK_HEIGHT', 0, Number.MAX_SAFE_INTEGER)
       : undefined,
+    earliestHeight: env.CHAIN_NODE_EARLIEST_HEIGHT
+      ? integer(env, 'CHAIN_NODE_EARLIEST_HEIGHT', 1, Number.MAX_SAFE_INTEGER)
+      : undefined,
     ...(certFile && keyFile
       ? {
           tls: {

@@ -10,7 +10,8 @@ import { bindRequest, BindError } from '../transcoding/query-binder';
 import { UnknownFieldReport } from '../transcoding/unknown-field-report';
 import { UnknownFieldScanner } from '../transcoding/unknown-fields';
 import { ReflectionMonitor } from '../upstream/reflection-monitor';
-import { UpstreamCallError, UpstreamClient } from '../upstream/upstream-client';
+import { UpstreamCallError } from '../upstream/upstream-client';
+import { UpstreamPool } from '../upstream/upstream-pool';
 
 export interface GatewayRequest {
   method: string;
@@ -79,7 +80,7 @@ export class QueryPipeline {
   constructor(
     private readonly routes: RouteTable,
     private readonly printer: JsonPrinter,
-    private readonly upstream: UpstreamClient,
+    private readonly upstream: UpstreamPool,
     private readonly reflection: ReflectionMonitor,
     private readonly access: AccessPolicy,
     private readonly unknownFields: UnknownFieldReport,

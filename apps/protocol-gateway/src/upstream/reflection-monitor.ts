@@ -28,7 +28,8 @@ export class ReflectionMonitor {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly upstream: UpstreamClient,
+    /** The client of the node to ask (with several nodes, the first one that is up). */
+    private readonly upstream: () => UpstreamClient,
     private readonly deadlineMs: number,
   ) {
     const root = loadProtoRoot([REFLECTION_PROTO_FILE]);
@@ -76,7 +77,7 @@ export class ReflectionMonitor {
       const stream: ClientDuplexStream<
         Record<string, unknown>,
         ListServicesResponse
-      > = this.upstream.bidiStream(
+      > = this.upstream().bidiStream(
         path,
         (value: Record<string, unknown>) =>
           Buffer.from(this.requestType.encode(this.requestType.fromObject(value)).finish()),
