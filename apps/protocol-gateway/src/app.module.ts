@@ -6,6 +6,7 @@ import { Tracing, TracingModule } from '@dmrv/tracing';
 import { loadProtoRoot, QUERY_PROTO_FILES, QUERY_SERVICES } from '@dmrv/proto';
 import type { Root } from 'protobufjs';
 import { AccessPolicy, parseApiKeys } from './access/access-policy';
+import { AnswerCache } from './caching/answer-cache';
 import { ProtocolGatewayConfig } from './config/protocol-gateway.config';
 import { ProtocolGatewayConfigModule } from './config/protocol-gateway-config.module';
 import { QueryPipeline } from './pipeline/query-pipeline';
@@ -21,6 +22,31 @@ import { UpstreamPool } from './upstream/upstream-pool';
 import { upstreamHealthCheck, upstreamProbe } from './upstream/upstream-probe';
 
 export const PROTO_DESCRIPTORS = Symbol('PROTO_DESCRIPTORS');
+
+/** The answer cache and its families: `dmrv_protocol_answers_total{source}`, `dmrv_protocol_cache_bytes`. */
+function answerCache(config: ProtocolGatewayConfig, metrics: Metrics): AnswerCache {
+  const answers = metrics.counter(
+    'dmrv_protocol_answers_total',
+    'Query answers by where they came from: kept (hit), shared with an identical call in flight (coalesced), or an upstream call of their own (miss)',
+    ['source'],
+  );
+  const bySource = {
+    hit: answers.labels('hit'),
+    coalesced: answers.labels('coalesced'),
+    miss: answers.labels('miss'),
+  };
+  const cache = new AnswerCache({
+    latestTtlMs: config.CACHE_LATEST_TTL_MS,
+    maxBytes: config.CACHE_MAX_BYTES,
+    observe: (source) => bySource[source].inc(),
+  });
+  metrics.gauge({
+    name: 'dmrv_protocol_cache_bytes',
+    help: 'Bytes of answers the gateway keeps',
+    collect: (gauge) => gauge.set(cache.bytesKept),
+  });
+  return cache;
+}
 
 /** The chain nodes and what they serve; shared by the query pipeline and the readiness probe. */
 @Module({
@@ -142,13 +168,22 @@ export class AppModule {
             access: AccessPolicy,
             metrics: Metrics,
           ) =>
-            new QueryPipeline(routes, printer, client, reflection, access, new UnknownFieldReport(metrics), {
-              prefix: config.PROTOCOL_PREFIX,
-              legacyPrefixes: config.LEGACY_PREFIXES,
-              disabledMethods: config.DISABLED_METHODS,
-              strictQuery: config.QUERY_STRICT,
-              legacyRoutes: config.LEGACY_ROUTES,
-            }),
+            new QueryPipeline(
+              routes,
+              printer,
+              client,
+              reflection,
+              access,
+              new UnknownFieldReport(metrics),
+              {
+                prefix: config.PROTOCOL_PREFIX,
+                legacyPrefixes: config.LEGACY_PREFIXES,
+                disabledMethods: config.DISABLED_METHODS,
+                strictQuery: config.QUERY_STRICT,
+                legacyRoutes: config.LEGACY_ROUTES,
+              },
+              answerCache(config, metrics),
+            ),
         },
       ],
     };

@@ -25,7 +25,13 @@ export interface GatewayAnswer {
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON under test
 }
 
-export const BASE_ENV = { NODE_ENV: 'test', LOG_LEVEL: 'silent', REFLECTION_REFRESH_MS: '0' };
+// Latest-height answers are not kept, so that each request of a test reaches the node (the caching tests set it).
+export const BASE_ENV = {
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'silent',
+  REFLECTION_REFRESH_MS: '0',
+  CACHE_LATEST_TTL_MS: '0',
+};
 
 export async function startGateway(env: Record<string, string>): Promise<Gateway> {
   const { app } = await bootstrap({ ...BASE_ENV, ...env });

@@ -118,6 +118,17 @@ export class ProtocolGatewayConfig extends BaseServiceConfig {
   @Min(0)
   REFLECTION_REFRESH_MS = 60_000;
 
+  /**
+   * How long an answer at the latest height is kept and served again (identical requests within it cost no upstream
+   * call); 0 keeps none. Answers at a pinned height never change and are kept regardless.
+   */
+  @IntegerVariable({ min: 0, max: 600_000 })
+  CACHE_LATEST_TTL_MS = 1_000;
+
+  /** Bytes of answers the gateway keeps at most (least recently used out first); 0 keeps nothing. */
+  @IntegerVariable({ min: 0 })
+  CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
   /** Methods the operator turns off (501 without an upstream call): `ixo.claims.v1beta1.Query/ClaimList`, a service, or a module such as `claims`. */
   @AsList()
   @IsArray()

@@ -1,6 +1,7 @@
 import { Metadata, status } from '@grpc/grpc-js';
 import { Logger } from '@nestjs/common';
 import { AccessPolicy, selectorMatches } from '../access/access-policy';
+import { Answer, AnswerCache, answerKey, cacheHeaders, notModified } from '../caching/answer-cache';
 import { GatewayError } from '../errors/gateway-error';
 import { GrpcCode, grpcCodeName, httpStatusForUpstream } from '../errors/grpc-status';
 import { LegacyRoutes } from '../routes/legacy-routes';
@@ -67,7 +68,8 @@ function startsWithSegments(path: string, prefix: string): boolean {
 
 /**
  * One HTTP query through every stage: route from the proto annotations → access → request message from path and
- * query → unary gRPC call → JSON as a Cosmos node prints it. Every failure is a GatewayError with a gRPC code.
+ * query → unary gRPC call (identical concurrent questions share one, answers are kept: see AnswerCache) → JSON as a
+ * Cosmos node prints it. Every failure is a GatewayError with a gRPC code.
  */
 export class QueryPipeline {
   private readonly logger = new Logger('QueryPipeline');
@@ -85,6 +87,7 @@ export class QueryPipeline {
     private readonly access: AccessPolicy,
     private readonly unknownFields: UnknownFieldReport,
     private readonly options: QueryPipelineOptions,
+    private readonly answers: AnswerCache,
   ) {
     this.legacy = new LegacyRoutes(routes);
     this.disabled = new Set(
@@ -129,6 +132,19 @@ export class QueryPipeline {
 
     const payload = this.encode(route, pathParams, query);
     const metadata = this.metadataFor(request);
+    const pinned = Number(metadata.get(BLOCK_HEIGHT_HEADER)[0] ?? 0) > 0;
+    const lookup = await this.answers.lookup(answerKey(route.grpcPath, payload, metadata), pinned, () =>
+      this.call(route, payload, metadata),
+    );
+    const { answer } = lookup;
+    const shared = this.access.mode === 'open' && request.headers.authorization === undefined;
+    const headers = { ...answer.headers, ...cacheHeaders(lookup, pinned, shared) };
+    if (notModified(firstValue(request.headers['if-none-match']), answer.etag))
+      return { status: 304, headers, body: '' };
+    return { status: answer.status, headers, body: answer.body };
+  }
+
+  private async call(route: Route, payload: Buffer, metadata: Metadata): Promise<Answer> {
     try {
       const result = await this.upstream.unary(route.grpcPath, payload, metadata);
       const message = route.responseType.decode(result.response);
