@@ -9,18 +9,19 @@ import {
   sendUnaryData,
   status,
 } from '@grpc/grpc-js';
-import { ReflectionService } from '@grpc/reflection';
+import { join } from 'node:path';
 import {
   HEALTH_PROTO_FILE,
   HEALTH_SERVICE,
-  loadPackageDefinition,
   loadProtoRoot,
+  PROTO_ROOT,
   QUERY_PROTO_FILES,
   QUERY_SERVICES,
 } from '@dmrv/proto';
 import type { Message, Method, Service, Type } from 'protobufjs';
 import { buildHandlers, QueryHandler } from './handlers';
 import { ChainNodeError } from './paginate';
+import { addReflection } from './reflection';
 import { buildSeed, SeedData } from './seed';
 
 export interface LocalChainNodeOptions {
@@ -36,6 +37,11 @@ export interface LocalChainNodeOptions {
   slowMethods?: readonly string[];
   /** Selector → gRPC status code to answer with instead of the data (`*` for every query method). */
   failures?: ReadonlyMap<string, status>;
+  /**
+   * Modules outside `ixo.*` the gateway is not built with (it learns them through reflection): `bank` (balances) and
+   * `mint` (params). Default `['bank']`; a node restarted with `['bank', 'mint']` is an upgrade that adds routes.
+   */
+  extraModules?: readonly ExtraModule[];
   /** Serve gRPC server reflection (default true), as Cosmos nodes do. */
   reflection?: boolean;
   /** Latest block height reported in `x-cosmos-block-height` (default from the seed). */
@@ -60,6 +66,15 @@ export interface LocalChainNode {
   /** Stops at once, like a node that crashed: calls in flight are cut. */
   kill(): void;
 }
+
+/** This package's own protos: the modules of EXTRA_MODULES, which are not in libs/proto. */
+const NODE_PROTO_ROOT = join(__dirname, '..', 'proto');
+
+export const EXTRA_MODULES = {
+  bank: { file: 'cosmos/bank/v1beta1/query.proto', service: 'cosmos.bank.v1beta1.Query' },
+  mint: { file: 'cosmos/mint/v1beta1/query.proto', service: 'cosmos.mint.v1beta1.Query' },
+} as const;
+export type ExtraModule = keyof typeof EXTRA_MODULES;
 
 // Call metadata the node does not echo back: transport and gRPC's own headers.
 const NOT_ECHOED = new Set([
@@ -170,10 +185,14 @@ export async function startLocalChainNode(options: LocalChainNodeOptions = {}): 
   const latest = options.blockHeight ?? seed.blockHeight;
   const earliest = options.earliestHeight ?? 1;
   const calls = new Map<string, number>();
-  const root = loadProtoRoot([...QUERY_PROTO_FILES, HEALTH_PROTO_FILE]);
+  const extra = (options.extraModules ?? ['bank']).map((name) => EXTRA_MODULES[name]);
+  const root = loadProtoRoot(
+    [...QUERY_PROTO_FILES, HEALTH_PROTO_FILE, ...extra.map((module) => module.file)],
+    [PROTO_ROOT, NODE_PROTO_ROOT],
+  );
   const handlers = buildHandlers(seed);
   const omitted = options.omitServices ?? [];
-  const served = QUERY_SERVICES.filter(
+  const served = [...QUERY_SERVICES, ...extra.map((module) => module.service)].filter(
     (name) => !omitted.some((selector) => selector === name || selector === moduleOf(name)),
   );
   const server = new Server();
@@ -241,15 +260,7 @@ export async function startLocalChainNode(options: LocalChainNodeOptions = {}): 
     },
   });
 
-  if (options.reflection !== false) {
-    const reflection = new ReflectionService(
-      loadPackageDefinition([...QUERY_PROTO_FILES, HEALTH_PROTO_FILE]),
-      {
-        services: [...served, HEALTH_SERVICE],
-      },
-    );
-    reflection.addToServer(server);
-  }
+  if (options.reflection !== false) addReflection(server, root, [...served, HEALTH_SERVICE]);
 
   const port = await new Promise<number>((resolve, reject) => {
     const serverCredentials = options.tls
