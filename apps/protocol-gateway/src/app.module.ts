@@ -12,8 +12,7 @@ import { ProtocolGatewayConfigModule } from './config/protocol-gateway-config.mo
 import { QueryPipeline } from './pipeline/query-pipeline';
 import { GatewayController } from './http/gateway.controller';
 import { RootController } from './http/root.controller';
-import { RouteTable } from './routes/route-table';
-import { JsonPrinter } from './transcoding/json-printer';
+import { ServedRoutes } from './routes/served-routes';
 import { UnknownFieldReport } from './transcoding/unknown-field-report';
 import { ReflectionMonitor } from './upstream/reflection-monitor';
 import { UpstreamClient } from './upstream/upstream-client';
@@ -139,14 +138,13 @@ export class AppModule {
       providers: [
         { provide: PROTO_DESCRIPTORS, useFactory: () => loadProtoRoot(QUERY_PROTO_FILES) },
         {
-          provide: RouteTable,
-          inject: [PROTO_DESCRIPTORS],
-          useFactory: (root: Root) => RouteTable.fromRoot(root, QUERY_SERVICES, config.PROTOCOL_PREFIX),
-        },
-        {
-          provide: JsonPrinter,
-          inject: [PROTO_DESCRIPTORS],
-          useFactory: (root: Root) => new JsonPrinter(root),
+          provide: ServedRoutes,
+          inject: [PROTO_DESCRIPTORS, ReflectionMonitor],
+          useFactory: (root: Root, reflection: ReflectionMonitor) => {
+            const served = new ServedRoutes(root, QUERY_SERVICES, config.PROTOCOL_PREFIX);
+            reflection.onRefresh((state) => served.update(state));
+            return served;
+          },
         },
         {
           provide: AccessPolicy,
@@ -159,10 +157,9 @@ export class AppModule {
         },
         {
           provide: QueryPipeline,
-          inject: [RouteTable, JsonPrinter, UpstreamPool, ReflectionMonitor, AccessPolicy, Metrics],
+          inject: [ServedRoutes, UpstreamPool, ReflectionMonitor, AccessPolicy, Metrics],
           useFactory: (
-            routes: RouteTable,
-            printer: JsonPrinter,
+            routes: ServedRoutes,
             client: UpstreamPool,
             reflection: ReflectionMonitor,
             access: AccessPolicy,
@@ -170,7 +167,6 @@ export class AppModule {
           ) =>
             new QueryPipeline(
               routes,
-              printer,
               client,
               reflection,
               access,
