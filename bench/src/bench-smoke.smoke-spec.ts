@@ -120,13 +120,18 @@ describe('benchmark smoke run', () => {
     ]);
   });
 
-  it('drives three USSD session flows and three protocol queries', () => {
+  it('drives three USSD session flows, three protocol queries and the protocol dashboard twice', () => {
     expect(report.rows.filter((row) => row.service === 'ussd-gateway').map((row) => row.workload)).toEqual([
       expect.stringContaining('Know More'),
       expect.stringContaining('create account'),
       expect.stringContaining('log in'),
     ]);
-    expect(report.rows.filter((row) => row.service === 'protocol-gateway')).toHaveLength(3);
+    const protocol = report.rows.filter((row) => row.service === 'protocol-gateway');
+    expect(protocol).toHaveLength(5);
+    expect(protocol.slice(3).map((row) => row.workload)).toEqual([
+      expect.stringContaining('coalescing only'),
+      expect.stringContaining('coalescing + 1 s cache'),
+    ]);
   });
 
   it('gets only successful answers, from the service and from its floor, on every workload', () => {

@@ -6,6 +6,7 @@ import { Tracing, TracingModule } from '@dmrv/tracing';
 import { loadProtoRoot, QUERY_PROTO_FILES, QUERY_SERVICES } from '@dmrv/proto';
 import type { Root } from 'protobufjs';
 import { AccessPolicy, parseApiKeys } from './access/access-policy';
+import { AnswerCache } from './caching/answer-cache';
 import { ProtocolGatewayConfig } from './config/protocol-gateway.config';
 import { ProtocolGatewayConfigModule } from './config/protocol-gateway-config.module';
 import { QueryPipeline } from './pipeline/query-pipeline';
@@ -13,46 +14,82 @@ import { OpenApiDocuments } from './openapi/openapi-document';
 import { appVersion } from './app-version';
 import { GatewayController } from './http/gateway.controller';
 import { RootController } from './http/root.controller';
-import { RouteTable } from './routes/route-table';
-import { JsonPrinter } from './transcoding/json-printer';
+import { ServedRoutes } from './routes/served-routes';
 import { UnknownFieldReport } from './transcoding/unknown-field-report';
 import { ReflectionMonitor } from './upstream/reflection-monitor';
 import { UpstreamClient } from './upstream/upstream-client';
 import { UpstreamMetrics } from './upstream/upstream-metrics';
-import { upstreamProbe } from './upstream/upstream-probe';
+import { UpstreamPool } from './upstream/upstream-pool';
+import { upstreamHealthCheck, upstreamProbe } from './upstream/upstream-probe';
 
 export const PROTO_DESCRIPTORS = Symbol('PROTO_DESCRIPTORS');
 
-/** The gRPC channel and what the node serves; shared by the query pipeline and the readiness probe. */
+/** The answer cache and its families: `dmrv_protocol_answers_total{source}`, `dmrv_protocol_cache_bytes`. */
+function answerCache(config: ProtocolGatewayConfig, metrics: Metrics): AnswerCache {
+  const answers = metrics.counter(
+    'dmrv_protocol_answers_total',
+    'Query answers by where they came from: kept (hit), shared with an identical call in flight (coalesced), or an upstream call of their own (miss)',
+    ['source'],
+  );
+  const bySource = {
+    hit: answers.labels('hit'),
+    coalesced: answers.labels('coalesced'),
+    miss: answers.labels('miss'),
+  };
+  const cache = new AnswerCache({
+    latestTtlMs: config.CACHE_LATEST_TTL_MS,
+    maxBytes: config.CACHE_MAX_BYTES,
+    observe: (source) => bySource[source].inc(),
+  });
+  metrics.gauge({
+    name: 'dmrv_protocol_cache_bytes',
+    help: 'Bytes of answers the gateway keeps',
+    collect: (gauge) => gauge.set(cache.bytesKept),
+  });
+  return cache;
+}
+
+/** The chain nodes and what they serve; shared by the query pipeline and the readiness probe. */
 @Module({
   providers: [
     {
       provide: UpstreamMetrics,
-      inject: [Metrics, Tracing, ProtocolGatewayConfig],
-      useFactory: (metrics: Metrics, tracing: Tracing, config: ProtocolGatewayConfig) =>
-        new UpstreamMetrics(metrics, config.GRPC_UPSTREAM, tracing.tracer),
+      inject: [Metrics, Tracing],
+      useFactory: (metrics: Metrics, tracing: Tracing) => new UpstreamMetrics(metrics, tracing.tracer),
     },
     {
-      provide: UpstreamClient,
+      provide: UpstreamPool,
       inject: [ProtocolGatewayConfig, UpstreamMetrics],
       useFactory: (config: ProtocolGatewayConfig, metrics: UpstreamMetrics) =>
-        new UpstreamClient(config, metrics),
+        new UpstreamPool(config, metrics),
+    },
+    // The first node's client: what single-node tooling and tests reach for.
+    {
+      provide: UpstreamClient,
+      inject: [UpstreamPool],
+      useFactory: (pool: UpstreamPool) => pool.nodes[0]!.client,
     },
     {
       provide: ReflectionMonitor,
-      inject: [UpstreamClient, UpstreamMetrics, ProtocolGatewayConfig],
-      useFactory: (upstream: UpstreamClient, metrics: UpstreamMetrics, config: ProtocolGatewayConfig) => {
-        const monitor = new ReflectionMonitor(upstream, Math.min(config.UPSTREAM_DEADLINE_MS, 5_000));
-        metrics.watchReflection(() => monitor.current);
+      inject: [UpstreamPool, UpstreamMetrics, ProtocolGatewayConfig],
+      useFactory: (pool: UpstreamPool, metrics: UpstreamMetrics, config: ProtocolGatewayConfig) => {
+        const monitor = new ReflectionMonitor(
+          () => pool.primary.client,
+          Math.min(config.UPSTREAM_DEADLINE_MS, 5_000),
+        );
+        metrics.watchReflection(
+          () => pool.primary.address,
+          () => monitor.current,
+        );
         return monitor;
       },
     },
   ],
-  exports: [UpstreamClient, ReflectionMonitor],
+  exports: [UpstreamPool, UpstreamClient, ReflectionMonitor],
 })
 export class UpstreamModule implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
-    @Inject(UpstreamClient) private readonly upstream: UpstreamClient,
+    @Inject(UpstreamPool) private readonly upstream: UpstreamPool,
     @Inject(ReflectionMonitor) private readonly reflection: ReflectionMonitor,
     @Inject(ProtocolGatewayConfig) private readonly config: ProtocolGatewayConfig,
   ) {}
@@ -60,6 +97,7 @@ export class UpstreamModule implements OnApplicationBootstrap, OnModuleDestroy {
   // The first answer is awaited (bounded by the deadline) so that a node without a service gets 501 from the
   // first request on; a node that is down does not stop the gateway from starting (readiness reports it).
   async onApplicationBootstrap(): Promise<void> {
+    this.upstream.startHealthChecks(upstreamHealthCheck());
     if (!this.config.REFLECTION_ENABLED) return;
     await this.reflection.refresh();
     this.reflection.start(this.config.REFLECTION_REFRESH_MS);
@@ -94,28 +132,31 @@ export class AppModule {
         HealthModule.forRoot({
           service: 'protocol-gateway',
           imports: [UpstreamModule],
-          inject: [UpstreamClient],
-          probes: (client: UpstreamClient) => [upstreamProbe(client)],
+          inject: [UpstreamPool],
+          probes: (pool: UpstreamPool) => [upstreamProbe(pool)],
         }),
       ],
       controllers: [RootController, GatewayController],
       providers: [
         { provide: PROTO_DESCRIPTORS, useFactory: () => loadProtoRoot(QUERY_PROTO_FILES) },
         {
-          provide: RouteTable,
-          inject: [PROTO_DESCRIPTORS],
-          useFactory: (root: Root) => RouteTable.fromRoot(root, QUERY_SERVICES, config.PROTOCOL_PREFIX),
+          provide: ServedRoutes,
+          inject: [PROTO_DESCRIPTORS, ReflectionMonitor],
+          useFactory: (root: Root, reflection: ReflectionMonitor) => {
+            const served = new ServedRoutes(root, QUERY_SERVICES, config.PROTOCOL_PREFIX);
+            reflection.onRefresh((state) => served.update(state));
+            return served;
+          },
         },
         {
           provide: OpenApiDocuments,
-          inject: [RouteTable],
-          useFactory: (routes: RouteTable) =>
-            new OpenApiDocuments(() => routes, { title: 'Protocol gateway', version: appVersion() }),
-        },
-        {
-          provide: JsonPrinter,
-          inject: [PROTO_DESCRIPTORS],
-          useFactory: (root: Root) => new JsonPrinter(root),
+          inject: [ServedRoutes],
+          // Built from the table in service now, so a reflection refresh that changes the routes changes the document.
+          useFactory: (served: ServedRoutes) =>
+            new OpenApiDocuments(() => served.current.table, {
+              title: 'Protocol gateway',
+              version: appVersion(),
+            }),
         },
         {
           provide: AccessPolicy,
@@ -128,22 +169,29 @@ export class AppModule {
         },
         {
           provide: QueryPipeline,
-          inject: [RouteTable, JsonPrinter, UpstreamClient, ReflectionMonitor, AccessPolicy, Metrics],
+          inject: [ServedRoutes, UpstreamPool, ReflectionMonitor, AccessPolicy, Metrics],
           useFactory: (
-            routes: RouteTable,
-            printer: JsonPrinter,
-            client: UpstreamClient,
+            routes: ServedRoutes,
+            client: UpstreamPool,
             reflection: ReflectionMonitor,
             access: AccessPolicy,
             metrics: Metrics,
           ) =>
-            new QueryPipeline(routes, printer, client, reflection, access, new UnknownFieldReport(metrics), {
-              prefix: config.PROTOCOL_PREFIX,
-              legacyPrefixes: config.LEGACY_PREFIXES,
-              disabledMethods: config.DISABLED_METHODS,
-              strictQuery: config.QUERY_STRICT,
-              legacyRoutes: config.LEGACY_ROUTES,
-            }),
+            new QueryPipeline(
+              routes,
+              client,
+              reflection,
+              access,
+              new UnknownFieldReport(metrics),
+              {
+                prefix: config.PROTOCOL_PREFIX,
+                legacyPrefixes: config.LEGACY_PREFIXES,
+                disabledMethods: config.DISABLED_METHODS,
+                strictQuery: config.QUERY_STRICT,
+                legacyRoutes: config.LEGACY_ROUTES,
+              },
+              answerCache(config, metrics),
+            ),
         },
       ],
     };

@@ -3,7 +3,8 @@ import { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { Field, Type } from 'protobufjs';
 import { bootstrap } from '../src/bootstrap';
-import { Route, RouteTable } from '../src/routes/route-table';
+import { Route } from '../src/routes/route-table';
+import { ServedRoutes } from '../src/routes/served-routes';
 import { isTextMessage, jsonName } from '../src/transcoding/query-binder';
 import { BASE_ENV, LocalChainNode, startNode } from './harness';
 
@@ -221,7 +222,7 @@ describe('fuzz: every route and query parameter, raw HTTP over a socket', () => 
     const { app } = await bootstrap({ ...BASE_ENV, GRPC_UPSTREAM: node.address, QUERY_STRICT: 'true' });
     await app.listen(0, '127.0.0.1');
     port = (app.getHttpServer().address() as AddressInfo).port;
-    routes = app.get(RouteTable).routes;
+    routes = app.get(ServedRoutes).current.table.routes;
     const lenient = (await bootstrap({ ...BASE_ENV, GRPC_UPSTREAM: node.address })).app;
     await lenient.listen(0, '127.0.0.1');
     lenientPort = (lenient.getHttpServer().address() as AddressInfo).port;

@@ -1,4 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { MetricsModule } from '@dmrv/metrics';
+import { Exposition, scrape } from '@dmrv/testing';
 // The local chain node is a workspace tool, not a lib: jest maps only @dmrv/<lib> to sources, so it is imported
 // by path (its dist is not needed for tests).
 import {
@@ -23,7 +25,13 @@ export interface GatewayAnswer {
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON under test
 }
 
-export const BASE_ENV = { NODE_ENV: 'test', LOG_LEVEL: 'silent', REFLECTION_REFRESH_MS: '0' };
+// Latest-height answers are not kept, so that each request of a test reaches the node (the caching tests set it).
+export const BASE_ENV = {
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'silent',
+  REFLECTION_REFRESH_MS: '0',
+  CACHE_LATEST_TTL_MS: '0',
+};
 
 export async function startGateway(env: Record<string, string>): Promise<Gateway> {
   const { app } = await bootstrap({ ...BASE_ENV, ...env });
@@ -47,6 +55,15 @@ export async function startGateway(env: Record<string, string>): Promise<Gateway
     get: (path, headers) => inject('GET', path, headers),
     close: () => app.close(),
   };
+}
+
+/** A gateway with its metrics on a port of its own. */
+export async function observedGateway(
+  env: Record<string, string>,
+): Promise<{ gateway: Gateway; metrics: () => Promise<Exposition> }> {
+  const gateway = await startGateway({ ...env, METRICS_PORT: '0' });
+  const port = gateway.app.get(MetricsModule).listenerPort;
+  return { gateway, metrics: () => scrape(`http://127.0.0.1:${port}/metrics`) };
 }
 
 export async function startNode(options: LocalChainNodeOptions = {}): Promise<LocalChainNode> {

@@ -1,20 +1,10 @@
-import { MetricsModule } from '@dmrv/metrics';
-import { Exposition, mismatchesWithDeploymentDoc, scrape, startBlackhole } from '@dmrv/testing';
+import { Exposition, mismatchesWithDeploymentDoc, startBlackhole } from '@dmrv/testing';
 import { entityDid } from '../../../tools/local-chain-node/src';
-import { Gateway, LocalChainNode, startGateway, startNode } from './harness';
+import { Gateway, LocalChainNode, observedGateway, startNode } from './harness';
 
 const CALLS = 'dmrv_protocol_upstream_call_duration_seconds_count';
 const TOKEN_QUERY = 'ixo.token.v1beta1.Query';
 const ENTITY_QUERY = 'ixo.entity.v1beta1.Query';
-
-/** A gateway with its metrics on a port of its own. */
-async function observedGateway(
-  env: Record<string, string>,
-): Promise<{ gateway: Gateway; metrics: () => Promise<Exposition> }> {
-  const gateway = await startGateway({ ...env, METRICS_PORT: '0' });
-  const port = gateway.app.get(MetricsModule).listenerPort;
-  return { gateway, metrics: () => scrape(`http://127.0.0.1:${port}/metrics`) };
-}
 
 // Every family the gateway exports, scraped through the separate metrics port of a gateway booted by bootstrap() in
 // front of the local chain node over a real gRPC socket.

@@ -4,7 +4,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import { PROTO_ROOT } from '@dmrv/proto';
 import { requireEnv, sendJson, serveFloor } from './floor-server';
 
-// Only the three calls the benchmark makes, each the same unary call the gateway makes, with no route table,
+// Only the calls the benchmark makes, each the same unary call the gateway makes, with no route table,
 // query binding, metadata forwarding or error mapping: whatever the gateway adds on top is its overhead.
 const definition = protoLoader.loadSync(
   ['ixo/token/v1beta1/query.proto', 'ixo/entity/v1beta1/query.proto', 'ixo/claims/v1beta1/query.proto'].map(
@@ -53,6 +53,10 @@ serveFloor(
     let result: unknown;
     if (url.pathname === '/ixo/token/params') {
       result = await call(clients.token, 'Params', {});
+    } else if (url.pathname === '/ixo/entity/params') {
+      result = await call(clients.entity, 'Params', {});
+    } else if (url.pathname === '/ixo/claims/collections') {
+      result = await call(clients.claims, 'CollectionList', {});
     } else if (url.pathname === '/ixo/claims/claims') {
       result = await call(clients.claims, 'ClaimList', {
         pagination: { limit: url.searchParams.get('pagination.limit') ?? '100' },

@@ -40,6 +40,24 @@ export const PROTOCOL_WORKLOADS: {
   },
 ];
 
+/**
+ * A dashboard: every client polls the same five routes in turn, as a page of widgets refreshing does. Identical
+ * questions in flight at once share one upstream call, and latest-height answers are kept for CACHE_LATEST_TTL_MS;
+ * the floor makes every call.
+ */
+export const DASHBOARD_CLIENTS = 64;
+export const DASHBOARD_ROUTES: Step[] = [
+  ...PROTOCOL_WORKLOADS.map(({ path, expect }) => ({ method: 'GET' as const, path, expect })),
+  { method: 'GET', path: '/ixo/entity/params', expect: isJsonObject },
+  {
+    method: 'GET',
+    path: '/ixo/claims/collections',
+    expect: (body) =>
+      isJsonObject(body) ??
+      ((JSON.parse(body) as { collections?: unknown[] }).collections?.length ? undefined : 'no collections'),
+  },
+];
+
 export async function protocolSuite(ctx: SuiteContext): Promise<void> {
   assertBuilt([SERVICE_BUILDS.protocol.main, SERVICE_BUILDS.protocol.chainNode, floorScript('protocol')]);
   ctx.progress('protocol-gateway: starting the local chain node, the gateway and its floor');
@@ -54,7 +72,12 @@ export async function protocolSuite(ctx: SuiteContext): Promise<void> {
   );
   const [, upstream] = await chainNode.waitForOutput(/"listening":"([^"]+)"/);
   const upstreamEnv = { GRPC_UPSTREAM: upstream! };
-  const service = await startService(ctx, 'protocol-gateway', SERVICE_BUILDS.protocol.main, upstreamEnv);
+  // The per-route rows measure what the gateway adds to one call: with no answer kept (identical requests in flight
+  // at once are still joined, as in production).
+  const service = await startService(ctx, 'protocol-gateway', SERVICE_BUILDS.protocol.main, {
+    ...upstreamEnv,
+    CACHE_LATEST_TTL_MS: '0',
+  });
   const floor = await startFloor(ctx, 'protocol', upstreamEnv);
 
   for (const { workload, path, expect } of PROTOCOL_WORKLOADS) {
@@ -67,6 +90,27 @@ export async function protocolSuite(ctx: SuiteContext): Promise<void> {
       floor: { ...floor, plan },
       target: { ...service, plan },
     });
+  }
+  const dashboard: LoadPlan = { steps: DASHBOARD_ROUTES, connections: DASHBOARD_CLIENTS };
+  const dashboardRows = [
+    {
+      workload: 'dashboard, 64 clients × 5 routes: coalescing only (CACHE_LATEST_TTL_MS=0)',
+      target: service,
+    },
+    { workload: 'dashboard, 64 clients × 5 routes: coalescing + 1 s cache (defaults)', target: undefined },
+  ];
+  for (const row of dashboardRows) {
+    if (!selected(ctx, row.workload)) continue;
+    const target =
+      row.target ??
+      (await startService(ctx, 'protocol-gateway-cached', SERVICE_BUILDS.protocol.main, upstreamEnv));
+    await compare(ctx, {
+      service: 'protocol-gateway',
+      workload: row.workload,
+      floor: { ...floor, plan: dashboard },
+      target: { ...target, plan: dashboard },
+    });
+    if (target !== service) await target.process.stop();
   }
   await service.process.stop();
   await floor.process.stop();

@@ -1,6 +1,9 @@
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as protoLoader from '@grpc/proto-loader';
-import { Root } from 'protobufjs';
+import { Root, Type } from 'protobufjs';
+// Adds Root#toDescriptor / Root.fromDescriptor and the descriptor.proto types protobufjs itself reads and writes.
+import * as descriptorExtension from 'protobufjs/ext/descriptor';
 
 /** Directory holding our .proto files (shipped with the package, next to dist/). */
 export const PROTO_ROOT = join(__dirname, '..', 'proto');
@@ -43,13 +46,16 @@ const BUNDLED_WELL_KNOWN =
  */
 export function loadProtoRoot(
   files: readonly string[] = QUERY_PROTO_FILES,
-  protoRoot: string = PROTO_ROOT,
+  protoRoot: string | readonly string[] = PROTO_ROOT,
 ): Root {
   const root = new Root();
+  // Several directories: the first that holds the file (a tool's own protos beside ours).
+  const directories = typeof protoRoot === 'string' ? [protoRoot] : protoRoot;
   root.resolvePath = (_origin, target) => {
     if (BUNDLED_WELL_KNOWN.test(target)) return target;
     if (target === 'google/protobuf/descriptor.proto') return join(PROTOBUFJS_INCLUDE, target);
-    return join(protoRoot, target);
+    const directory = directories.find((candidate) => existsSync(join(candidate, target)));
+    return join(directory ?? directories[0]!, target);
   };
   root.loadSync([...files], { keepCase: true });
   root.resolveAll();
@@ -70,5 +76,67 @@ export function loadPackageDefinition(
     enums: String,
     defaults: true,
     includeDirs: [protoRoot, PROTOBUFJS_INCLUDE],
+  });
+}
+
+export const HTTP_ANNOTATIONS_PROTO_FILE = 'google/api/annotations.proto';
+/** `google.api.http`'s field in MethodOptions, as protobufjs names an extension field. */
+export const HTTP_OPTION_FIELD = '.google.api.http';
+
+export interface DescriptorTypes {
+  /** `google.protobuf.FileDescriptorProto` with the `google.api.http` extension known, field names as declared. */
+  fileDescriptorProto: Type;
+}
+
+let cached: DescriptorTypes | undefined;
+
+/**
+ * descriptor.proto as it is on the wire, extended by google/api/annotations.proto: protobufjs' own descriptor types
+ * (`protobufjs/ext/descriptor`) skip every option they do not know, the `google.api.http` rules among them.
+ */
+export function descriptorTypes(): DescriptorTypes {
+  cached ??= {
+    fileDescriptorProto: loadProtoRoot([HTTP_ANNOTATIONS_PROTO_FILE]).lookupType(
+      'google.protobuf.FileDescriptorProto',
+    ),
+  };
+  return cached;
+}
+
+interface PlainMethod {
+  name?: string;
+  options?: Record<string, unknown>;
+}
+interface PlainFile {
+  package?: string;
+  service?: Array<{ name?: string; method?: PlainMethod[] }>;
+}
+
+/**
+ * The serialized FileDescriptorProtos of every type and service in `root` (one file per package, as
+ * @grpc/proto-loader writes them), each method carrying its `google.api.http` rule: what a node's server reflection
+ * hands out.
+ */
+export function fileDescriptors(root: Root): Buffer[] {
+  const set = (
+    root as unknown as { toDescriptor(syntax: string): descriptorExtension.IFileDescriptorSet }
+  ).toDescriptor('proto3');
+  const { fileDescriptorProto } = descriptorTypes();
+  return (set.file ?? []).map((file) => {
+    const bytes = descriptorExtension.FileDescriptorProto.encode(file).finish();
+    const plain = fileDescriptorProto.toObject(fileDescriptorProto.decode(bytes)) as PlainFile;
+    for (const service of plain.service ?? []) {
+      const declared = root.lookupService(`${plain.package ?? ''}.${service.name ?? ''}`);
+      for (const method of service.method ?? []) {
+        const options = (declared.methods[method.name ?? '']?.parsedOptions ?? []) as Array<
+          Record<string, unknown>
+        >;
+        const rule = options
+          .map((option) => option['(google.api.http)'])
+          .find((value) => value !== undefined);
+        if (rule !== undefined) method.options = { ...method.options, [HTTP_OPTION_FIELD]: rule };
+      }
+    }
+    return Buffer.from(fileDescriptorProto.encode(fileDescriptorProto.fromObject(plain)).finish());
   });
 }

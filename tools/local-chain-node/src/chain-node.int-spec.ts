@@ -13,7 +13,9 @@ import {
   status,
 } from '@grpc/grpc-js';
 import {
+  descriptorTypes,
   HEALTH_PROTO_FILE,
+  HTTP_OPTION_FIELD,
   loadPackageDefinition,
   QUERY_PROTO_FILES,
   REFLECTION_PROTO_FILE,
@@ -51,6 +53,14 @@ function call(
   );
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
+
+interface PlainFile {
+  package?: string;
+  service?: Array<{
+    name?: string;
+    method?: Array<{ name?: string; options?: Record<string, { get?: string } | undefined> }>;
+  }>;
+}
 
 describe('local chain node over real gRPC', () => {
   let node: LocalChainNode;
@@ -142,11 +152,48 @@ describe('local chain node over real gRPC', () => {
       stream.write({ list_services: '*' } as never);
     });
     expect(services).toEqual([
+      'cosmos.bank.v1beta1.Query',
       'grpc.health.v1.Health',
+      'grpc.reflection.v1.ServerReflection',
+      'grpc.reflection.v1alpha.ServerReflection',
       'ixo.claims.v1beta1.Query',
       'ixo.entity.v1beta1.Query',
       'ixo.token.v1beta1.Query',
     ]);
+  });
+
+  it('hands out file descriptors that keep the google.api.http rule of every method', async () => {
+    const reflection = client('grpc.reflection.v1alpha.ServerReflection');
+    const files = await new Promise<Buffer[]>((resolve, reject) => {
+      const stream = (
+        reflection.ServerReflectionInfo as unknown as () => NodeJS.ReadWriteStream & { end(): void }
+      )();
+      stream.on('data', (response: { file_descriptor_response: { file_descriptor_proto: Buffer[] } }) => {
+        stream.end();
+        resolve(response.file_descriptor_response.file_descriptor_proto);
+      });
+      stream.on('error', reject);
+      stream.write({ file_containing_symbol: 'cosmos.bank.v1beta1.Query' } as never);
+    });
+    const { fileDescriptorProto } = descriptorTypes();
+    const rules = files
+      .map((bytes) => fileDescriptorProto.toObject(fileDescriptorProto.decode(bytes)) as PlainFile)
+      .flatMap((file) =>
+        (file.service ?? []).flatMap((service) =>
+          (service.method ?? []).map((method) => [
+            `${file.package}.${service.name}/${method.name}`,
+            method.options?.[HTTP_OPTION_FIELD]?.get,
+          ]),
+        ),
+      );
+    expect(rules).toEqual(
+      expect.arrayContaining([
+        ['cosmos.bank.v1beta1.Query/AllBalances', '/cosmos/bank/v1beta1/balances/{address}'],
+        ['cosmos.bank.v1beta1.Query/Balance', '/cosmos/bank/v1beta1/balances/{address}/by_denom'],
+        ['ixo.entity.v1beta1.Query/Entity', '/ixo/entity/{id}'],
+      ]),
+    );
+    expect(rules.filter(([name]) => String(name).startsWith('ixo.')).every(([, get]) => get)).toBe(true);
   });
 });
 

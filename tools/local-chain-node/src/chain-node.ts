@@ -9,18 +9,19 @@ import {
   sendUnaryData,
   status,
 } from '@grpc/grpc-js';
-import { ReflectionService } from '@grpc/reflection';
+import { join } from 'node:path';
 import {
   HEALTH_PROTO_FILE,
   HEALTH_SERVICE,
-  loadPackageDefinition,
   loadProtoRoot,
+  PROTO_ROOT,
   QUERY_PROTO_FILES,
   QUERY_SERVICES,
 } from '@dmrv/proto';
 import type { Message, Method, Service, Type } from 'protobufjs';
 import { buildHandlers, QueryHandler } from './handlers';
 import { ChainNodeError } from './paginate';
+import { addReflection } from './reflection';
 import { buildSeed, SeedData } from './seed';
 
 export interface LocalChainNodeOptions {
@@ -36,10 +37,17 @@ export interface LocalChainNodeOptions {
   slowMethods?: readonly string[];
   /** Selector → gRPC status code to answer with instead of the data (`*` for every query method). */
   failures?: ReadonlyMap<string, status>;
+  /**
+   * Modules outside `ixo.*` the gateway is not built with (it learns them through reflection): `bank` (balances) and
+   * `mint` (params). Default `['bank']`; a node restarted with `['bank', 'mint']` is an upgrade that adds routes.
+   */
+  extraModules?: readonly ExtraModule[];
   /** Serve gRPC server reflection (default true), as Cosmos nodes do. */
   reflection?: boolean;
   /** Latest block height reported in `x-cosmos-block-height` (default from the seed). */
   blockHeight?: number;
+  /** Lowest height still held, as on a pruning node: below it a pinned query fails as a node's does. */
+  earliestHeight?: number;
   /** Serve over TLS with this certificate chain and key (PEM); plaintext otherwise. */
   tls?: { certChain: Buffer; privateKey: Buffer };
 }
@@ -52,8 +60,21 @@ export interface LocalChainNode {
   /** Services actually served (after omissions). */
   services: string[];
   seed: SeedData;
+  /** Query calls received so far (answered with data or an error), by `service/Method`. */
+  readonly calls: ReadonlyMap<string, number>;
   stop(): Promise<void>;
+  /** Stops at once, like a node that crashed: calls in flight are cut. */
+  kill(): void;
 }
+
+/** This package's own protos: the modules of EXTRA_MODULES, which are not in libs/proto. */
+const NODE_PROTO_ROOT = join(__dirname, '..', 'proto');
+
+export const EXTRA_MODULES = {
+  bank: { file: 'cosmos/bank/v1beta1/query.proto', service: 'cosmos.bank.v1beta1.Query' },
+  mint: { file: 'cosmos/mint/v1beta1/query.proto', service: 'cosmos.mint.v1beta1.Query' },
+} as const;
+export type ExtraModule = keyof typeof EXTRA_MODULES;
 
 // Call metadata the node does not echo back: transport and gRPC's own headers.
 const NOT_ECHOED = new Set([
@@ -101,7 +122,7 @@ function waitUnlessCancelled(call: ServerUnaryCall<unknown, unknown>, ms: number
   });
 }
 
-function heightFor(call: ServerUnaryCall<unknown, unknown>, latest: number): number {
+function heightFor(call: ServerUnaryCall<unknown, unknown>, latest: number, earliest: number): number {
   const requested = call.metadata.get('x-cosmos-block-height')[0];
   if (requested === undefined) return latest;
   const text = String(requested);
@@ -112,6 +133,12 @@ function heightFor(call: ServerUnaryCall<unknown, unknown>, latest: number): num
     throw new ChainNodeError(
       status.INVALID_ARGUMENT,
       'cannot query with height in the future; please provide a valid height',
+    );
+  }
+  if (height !== 0 && height < earliest) {
+    throw new ChainNodeError(
+      status.INVALID_ARGUMENT,
+      `failed to load state at height ${height}; version does not exist (latest height: ${latest})`,
     );
   }
   return height === 0 ? latest : height;
@@ -156,10 +183,16 @@ export async function startLocalChainNode(options: LocalChainNodeOptions = {}): 
   const host = options.host ?? '127.0.0.1';
   const seed = buildSeed();
   const latest = options.blockHeight ?? seed.blockHeight;
-  const root = loadProtoRoot([...QUERY_PROTO_FILES, HEALTH_PROTO_FILE]);
+  const earliest = options.earliestHeight ?? 1;
+  const calls = new Map<string, number>();
+  const extra = (options.extraModules ?? ['bank']).map((name) => EXTRA_MODULES[name]);
+  const root = loadProtoRoot(
+    [...QUERY_PROTO_FILES, HEALTH_PROTO_FILE, ...extra.map((module) => module.file)],
+    [PROTO_ROOT, NODE_PROTO_ROOT],
+  );
   const handlers = buildHandlers(seed);
   const omitted = options.omitServices ?? [];
-  const served = QUERY_SERVICES.filter(
+  const served = [...QUERY_SERVICES, ...extra.map((module) => module.service)].filter(
     (name) => !omitted.some((selector) => selector === name || selector === moduleOf(name)),
   );
   const server = new Server();
@@ -177,9 +210,11 @@ export async function startLocalChainNode(options: LocalChainNodeOptions = {}): 
         call: ServerUnaryCall<Message, unknown>,
         callback: sendUnaryData<unknown>,
       ) => {
+        const fullMethod = `${serviceName}/${method.name}`;
+        calls.set(fullMethod, (calls.get(fullMethod) ?? 0) + 1);
         void (async () => {
           try {
-            const height = heightFor(call, latest);
+            const height = heightFor(call, latest, earliest);
             call.sendMetadata(responseMetadata(call, height));
             const slow =
               (options.delayMs ?? 0) > 0 &&
@@ -225,15 +260,7 @@ export async function startLocalChainNode(options: LocalChainNodeOptions = {}): 
     },
   });
 
-  if (options.reflection !== false) {
-    const reflection = new ReflectionService(
-      loadPackageDefinition([...QUERY_PROTO_FILES, HEALTH_PROTO_FILE]),
-      {
-        services: [...served, HEALTH_SERVICE],
-      },
-    );
-    reflection.addToServer(server);
-  }
+  if (options.reflection !== false) addReflection(server, root, [...served, HEALTH_SERVICE]);
 
   const port = await new Promise<number>((resolve, reject) => {
     const serverCredentials = options.tls
@@ -264,5 +291,7 @@ export async function startLocalChainNode(options: LocalChainNodeOptions = {}): 
     return stopping;
   };
 
-  return { host, port, address: `${host}:${port}`, services: [...served], seed, stop };
+  const kill = (): void => server.forceShutdown();
+
+  return { host, port, address: `${host}:${port}`, services: [...served], seed, calls, stop, kill };
 }

@@ -1,6 +1,6 @@
 import { status } from '@grpc/grpc-js';
 import { ChainNodeError, paginate, PageRequestInput } from './paginate';
-import { SeedData } from './seed';
+import { agentAddress, SEED_COUNTS, SeedData } from './seed';
 
 type Plain = Record<string, unknown>;
 export type QueryHandler = (request: Plain) => Plain;
@@ -31,6 +31,19 @@ function notFound(message: string): ChainNodeError {
 }
 function unknownNotFound(what: string, id: string, code: number): ChainNodeError {
   return new ChainNodeError(status.UNKNOWN, `${what} ${id}: code ${code}: ${what} not found`);
+}
+
+/** Each agent holds uixo and a carbon credit denomination, amounts from its index; other addresses hold nothing. */
+function balancesOf(address: string): Plain[] {
+  for (let i = 0; i < SEED_COUNTS.agents; i += 1) {
+    if (agentAddress(i) === address) {
+      return [
+        { denom: 'ucarbon', amount: String(250 * (i + 1)) },
+        { denom: 'uixo', amount: String(1_000_000 * (i + 1)) },
+      ];
+    }
+  }
+  return [];
 }
 
 export function buildHandlers(seed: SeedData): QueryHandlers {
@@ -152,6 +165,34 @@ export function buildHandlers(seed: SeedData): QueryHandlers {
         if (!found) throw unknownNotFound('token', contract, 1200);
         return { tokenDoc: found };
       },
+    },
+    'cosmos.bank.v1beta1.Query': {
+      Balance: (request) => {
+        const address = required(request, 'address');
+        const denom = required(request, 'denom');
+        const held = balancesOf(address).find((coin) => coin.denom === denom);
+        return { balance: held ?? { denom, amount: '0' } };
+      },
+      AllBalances: (request) => {
+        const { items, pagination } = paginate(
+          balancesOf(required(request, 'address')),
+          str('denom'),
+          page(request),
+        );
+        return { balances: items, pagination };
+      },
+    },
+    'cosmos.mint.v1beta1.Query': {
+      Params: () => ({
+        params: {
+          mint_denom: 'uixo',
+          inflation_rate_change: '0.130000000000000000',
+          inflation_max: '0.200000000000000000',
+          inflation_min: '0.070000000000000000',
+          goal_bonded: '0.670000000000000000',
+          blocks_per_year: '6311520',
+        },
+      }),
     },
   };
 }

@@ -1,6 +1,6 @@
-export { startLocalChainNode, selectorMatches } from './chain-node';
-export type { LocalChainNode, LocalChainNodeOptions } from './chain-node';
+export { startLocalChainNode, selectorMatches, EXTRA_MODULES } from './chain-node';
+export type { ExtraModule, LocalChainNode, LocalChainNodeOptions } from './chain-node';
 export { optionsFromEnv, ChainNodeConfigError } from './options';
-export { buildSeed, entityDid, agentDid, SEED_COUNTS } from './seed';
+export { buildSeed, entityDid, agentDid, agentAddress, SEED_COUNTS } from './seed';
 export type { SeedData } from './seed';
 export { paginate, DEFAULT_LIMIT, ChainNodeError } from './paginate';

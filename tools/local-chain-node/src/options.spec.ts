@@ -11,6 +11,7 @@ describe('CHAIN_NODE_* variables', () => {
       slowMethods: [],
       failures: new Map(),
       reflection: true,
+      extraModules: ['bank'],
       blockHeight: undefined,
     });
   });
@@ -25,6 +26,8 @@ describe('CHAIN_NODE_* variables', () => {
       CHAIN_NODE_FAIL: 'entity=UNAVAILABLE,ixo.claims.v1beta1.Query/Claim=2,*=internal',
       CHAIN_NODE_REFLECTION: 'false',
       CHAIN_NODE_BLOCK_HEIGHT: '77',
+      CHAIN_NODE_EARLIEST_HEIGHT: '7',
+      CHAIN_NODE_EXTRA_MODULES: 'bank,mint',
     });
     expect(options).toMatchObject({
       host: '0.0.0.0',
@@ -34,6 +37,8 @@ describe('CHAIN_NODE_* variables', () => {
       slowMethods: ['claims'],
       reflection: false,
       blockHeight: 77,
+      earliestHeight: 7,
+      extraModules: ['bank', 'mint'],
     });
     expect([...options.failures!]).toEqual([
       ['entity', status.UNAVAILABLE],
@@ -49,6 +54,7 @@ describe('CHAIN_NODE_* variables', () => {
     [{ CHAIN_NODE_FAIL: 'token=OK' }, /CHAIN_NODE_FAIL/],
     [{ CHAIN_NODE_FAIL: 'token=BROKEN' }, /CHAIN_NODE_FAIL/],
     [{ CHAIN_NODE_REFLECTION: 'maybe' }, /CHAIN_NODE_REFLECTION/],
+    [{ CHAIN_NODE_EXTRA_MODULES: 'bank,staking' }, /CHAIN_NODE_EXTRA_MODULES: unknown module/],
     [{ CHAIN_NODE_TLS_CERT_FILE: '/tmp/cert.pem' }, /set both or neither/],
     [
       { CHAIN_NODE_TLS_CERT_FILE: '/nonexistent/cert.pem', CHAIN_NODE_TLS_KEY_FILE: '/nonexistent/key.pem' },

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { status } from '@grpc/grpc-js';
-import { LocalChainNodeOptions } from './chain-node';
+import { EXTRA_MODULES, ExtraModule, LocalChainNodeOptions } from './chain-node';
 
 export class ChainNodeConfigError extends Error {}
 
@@ -58,6 +58,12 @@ export function optionsFromEnv(
       'CHAIN_NODE_TLS_CERT_FILE and CHAIN_NODE_TLS_KEY_FILE: set both or neither',
     );
   }
+  const extraModules = list(env.CHAIN_NODE_EXTRA_MODULES ?? 'bank');
+  const unknownModule = extraModules.find((name) => !(name in EXTRA_MODULES));
+  if (unknownModule !== undefined)
+    throw new ChainNodeConfigError(
+      `CHAIN_NODE_EXTRA_MODULES: unknown module; choose from ${Object.keys(EXTRA_MODULES).join(', ')}`,
+    );
   const reflection = (env.CHAIN_NODE_REFLECTION ?? 'true').trim().toLowerCase();
   if (!['true', 'false', '1', '0'].includes(reflection))
     throw new ChainNodeConfigError('CHAIN_NODE_REFLECTION: must be true or false');
@@ -69,8 +75,12 @@ export function optionsFromEnv(
     slowMethods: list(env.CHAIN_NODE_SLOW_METHODS),
     failures,
     reflection: reflection === 'true' || reflection === '1',
+    extraModules: extraModules as ExtraModule[],
     blockHeight: env.CHAIN_NODE_BLOCK_HEIGHT
       ? integer(env, 'CHAIN_NODE_BLOCK_HEIGHT', 0, Number.MAX_SAFE_INTEGER)
+      : undefined,
+    earliestHeight: env.CHAIN_NODE_EARLIEST_HEIGHT
+      ? integer(env, 'CHAIN_NODE_EARLIEST_HEIGHT', 1, Number.MAX_SAFE_INTEGER)
       : undefined,
     ...(certFile && keyFile
       ? {

@@ -63,6 +63,11 @@ export function entityDid(index: number): string {
   return `did:ixo:entity:${hex(`entity:${index}`)}`;
 }
 
+/** The account address of agent `index` (what its DID carries, and what holds its balances). */
+export function agentAddress(index: number): string {
+  return address(`agent:${index}`);
+}
+
 export function agentDid(index: number): string {
   return `did:ixo:${address(`agent:${index}`)}`;
 }

@@ -56,9 +56,12 @@ export interface AccessPolicyOptions {
  */
 export class AccessPolicy {
   readonly header: string;
+  /** Open: an answer may be kept by shared caches (see AnswerCache); by key, only by the caller's own. */
+  readonly mode: AccessPolicyOptions['mode'];
 
   constructor(private readonly options: AccessPolicyOptions) {
     this.header = options.header.toLowerCase();
+    this.mode = options.mode;
   }
 
   authorize(headers: Record<string, string | string[] | undefined>, route: RouteIdentity): void {

@@ -1,5 +1,6 @@
 import {
   ArrayNotEmpty,
+  ArrayUnique,
   IsArray,
   IsBoolean,
   IsDefined,
@@ -12,7 +13,7 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
-import { AsBoolean, AsInteger, AsList, BaseServiceConfig } from '@dmrv/config';
+import { AsBoolean, AsInteger, AsList, BaseServiceConfig, IntegerVariable } from '@dmrv/config';
 
 export const ACCESS_MODES = ['open', 'api-key'] as const;
 export type AccessMode = (typeof ACCESS_MODES)[number];
@@ -27,11 +28,23 @@ export class ProtocolGatewayConfig extends BaseServiceConfig {
   // The base class's rule (an integer port, 0 for any free one) applies; only the default differs.
   override PORT = 3002;
 
-  /** host:port of the chain node's gRPC query endpoint. */
-  @IsDefined({ message: 'is required: host:port of the chain node gRPC endpoint, e.g. 127.0.0.1:9090' })
-  @IsString()
-  @Matches(/^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/, { message: 'must be host:port' })
-  GRPC_UPSTREAM!: string;
+  /** host:port of each chain node's gRPC query endpoint, comma-separated: requests fail over between them. */
+  @IsDefined({
+    message: 'is required: host:port of the chain node gRPC endpoint(s), e.g. 127.0.0.1:9090',
+  })
+  @AsList()
+  @IsArray()
+  @ArrayNotEmpty({ message: 'is required: at least one host:port' })
+  @ArrayUnique({ message: 'must not name a node twice' })
+  @Matches(/^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/, {
+    each: true,
+    message: 'must be host:port, or several comma-separated',
+  })
+  GRPC_UPSTREAM!: string[];
+
+  /** With several nodes: how often each one's gRPC health is checked, so requests avoid a node that is down. */
+  @IntegerVariable({ min: 100, max: 600_000 })
+  UPSTREAM_HEALTH_INTERVAL_MS = 5_000;
 
   /** Routes are served under /{PROTOCOL_PREFIX}/…; the protos' own `/ixo/` is replaced by it. */
   @IsString()
@@ -104,6 +117,17 @@ export class ProtocolGatewayConfig extends BaseServiceConfig {
   @IsInt()
   @Min(0)
   REFLECTION_REFRESH_MS = 60_000;
+
+  /**
+   * How long an answer at the latest height is kept and served again (identical requests within it cost no upstream
+   * call); 0 keeps none. Answers at a pinned height never change and are kept regardless.
+   */
+  @IntegerVariable({ min: 0, max: 600_000 })
+  CACHE_LATEST_TTL_MS = 1_000;
+
+  /** Bytes of answers the gateway keeps at most (least recently used out first); 0 keeps nothing. */
+  @IntegerVariable({ min: 0 })
+  CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
   /** Methods the operator turns off (501 without an upstream call): `ixo.claims.v1beta1.Query/ClaimList`, a service, or a module such as `claims`. */
   @AsList()

@@ -30,6 +30,10 @@ export class GatewayController {
       // This one Fastify route serves every RPC: the metrics and the trace name the proto route instead.
       setMetricsRoute(request, gatewayRequest.route ?? UNMATCHED_ROUTE);
     }
+    // CORS may have set `vary: origin` already; the answer's own `vary` adds to it.
+    const vary = reply.getHeader('vary');
+    if (vary !== undefined && result.headers.vary !== undefined)
+      result.headers.vary = `${String(vary)}, ${result.headers.vary}`;
     await reply
       .code(result.status)
       .headers(result.headers)

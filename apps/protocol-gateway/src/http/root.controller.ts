@@ -2,7 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import type { ProtocolRootBody } from '@dmrv/contracts';
 import { selectorMatches } from '../access/access-policy';
 import { ProtocolGatewayConfig } from '../config/protocol-gateway.config';
-import { RouteTable } from '../routes/route-table';
+import { ServedRoutes } from '../routes/served-routes';
 import { ReflectionMonitor } from '../upstream/reflection-monitor';
 
 /** `/`: what this gateway is and which routes it serves, so a 404 can point somewhere useful. */
@@ -10,7 +10,7 @@ import { ReflectionMonitor } from '../upstream/reflection-monitor';
 export class RootController {
   constructor(
     private readonly config: ProtocolGatewayConfig,
-    private readonly routes: RouteTable,
+    private readonly routes: ServedRoutes,
     private readonly reflection: ReflectionMonitor,
   ) {}
 
@@ -26,11 +26,13 @@ export class RootController {
         services: state.kind === 'known' ? [...state.services].sort() : null,
       },
       access: this.config.ACCESS_MODE,
-      routes: this.routes.routes.map((route) => ({
+      routesVersion: this.routes.current.version,
+      routes: this.routes.current.table.routes.map((route) => ({
         method: route.httpMethod,
         path: route.pattern,
         rpc: route.fullMethod,
         disabled: this.config.DISABLED_METHODS.some((selector) => selectorMatches(selector, route)),
+        source: route.source,
       })),
       health: '/health',
     };

@@ -1,16 +1,19 @@
 import { Metadata, status } from '@grpc/grpc-js';
 import { Logger } from '@nestjs/common';
 import { AccessPolicy, selectorMatches } from '../access/access-policy';
+import { Answer, AnswerCache, answerKey, cacheHeaders, notModified } from '../caching/answer-cache';
 import { GatewayError } from '../errors/gateway-error';
 import { GrpcCode, grpcCodeName, httpStatusForUpstream } from '../errors/grpc-status';
 import { LegacyRoutes } from '../routes/legacy-routes';
 import { Route, RouteMatch, RouteTable } from '../routes/route-table';
-import { JsonPrinter, PrintError } from '../transcoding/json-printer';
+import { ServedRoutes } from '../routes/served-routes';
+import { PrintError } from '../transcoding/json-printer';
 import { bindRequest, BindError } from '../transcoding/query-binder';
 import { UnknownFieldReport } from '../transcoding/unknown-field-report';
 import { UnknownFieldScanner } from '../transcoding/unknown-fields';
 import { ReflectionMonitor } from '../upstream/reflection-monitor';
-import { UpstreamCallError, UpstreamClient } from '../upstream/upstream-client';
+import { UpstreamCallError } from '../upstream/upstream-client';
+import { UpstreamPool } from '../upstream/upstream-pool';
 
 export interface GatewayRequest {
   method: string;
@@ -66,32 +69,28 @@ function startsWithSegments(path: string, prefix: string): boolean {
 
 /**
  * One HTTP query through every stage: route from the proto annotations → access → request message from path and
- * query → unary gRPC call → JSON as a Cosmos node prints it. Every failure is a GatewayError with a gRPC code.
+ * query → unary gRPC call (identical concurrent questions share one, answers are kept: see AnswerCache) → JSON as a
+ * Cosmos node prints it. Every failure is a GatewayError with a gRPC code.
  */
 export class QueryPipeline {
   private readonly logger = new Logger('QueryPipeline');
-  private readonly disabled: ReadonlySet<Route>;
+  /** Whether DISABLED_METHODS names the route; per route object, so a rebuilt table is looked at afresh. */
+  private readonly disabled = new WeakMap<Route, boolean>();
   /** The request of a route called without path values or query: always the same bytes. */
-  private readonly emptyRequests = new Map<Route, Buffer>();
-  private readonly legacy: LegacyRoutes;
+  private readonly emptyRequests = new WeakMap<Route, Buffer>();
+  /** Legacy paths resolved against each route table (a rebuilt table gets its own). */
+  private readonly legacy = new WeakMap<RouteTable, LegacyRoutes>();
   private readonly unknownFieldScanner = new UnknownFieldScanner();
 
   constructor(
-    private readonly routes: RouteTable,
-    private readonly printer: JsonPrinter,
-    private readonly upstream: UpstreamClient,
+    private readonly routes: ServedRoutes,
+    private readonly upstream: UpstreamPool,
     private readonly reflection: ReflectionMonitor,
     private readonly access: AccessPolicy,
     private readonly unknownFields: UnknownFieldReport,
     private readonly options: QueryPipelineOptions,
-  ) {
-    this.legacy = new LegacyRoutes(routes);
-    this.disabled = new Set(
-      routes.routes.filter((route) =>
-        options.disabledMethods.some((selector) => selectorMatches(selector, route)),
-      ),
-    );
-  }
+    private readonly answers: AnswerCache,
+  ) {}
 
   async handle(request: GatewayRequest): Promise<GatewayResponse> {
     const queryStart = request.url.indexOf('?');
@@ -113,7 +112,7 @@ export class QueryPipeline {
     request.route = route.pattern;
 
     this.access.authorize(request.headers, route);
-    if (this.disabled.has(route)) {
+    if (this.isDisabled(route)) {
       throw new GatewayError({
         grpcCode: GrpcCode.UNIMPLEMENTED,
         message: `${route.fullMethod} is disabled on this gateway`,
@@ -128,6 +127,19 @@ export class QueryPipeline {
 
     const payload = this.encode(route, pathParams, query);
     const metadata = this.metadataFor(request);
+    const pinned = Number(metadata.get(BLOCK_HEIGHT_HEADER)[0] ?? 0) > 0;
+    const lookup = await this.answers.lookup(answerKey(route.grpcPath, payload, metadata), pinned, () =>
+      this.call(route, payload, metadata),
+    );
+    const { answer } = lookup;
+    const shared = this.access.mode === 'open' && request.headers.authorization === undefined;
+    const headers = { ...answer.headers, ...cacheHeaders(lookup, pinned, shared) };
+    if (notModified(firstValue(request.headers['if-none-match']), answer.etag))
+      return { status: 304, headers, body: '' };
+    return { status: answer.status, headers, body: answer.body };
+  }
+
+  private async call(route: Route, payload: Buffer, metadata: Metadata): Promise<Answer> {
     try {
       const result = await this.upstream.unary(route.grpcPath, payload, metadata);
       const message = route.responseType.decode(result.response);
@@ -136,20 +148,35 @@ export class QueryPipeline {
       return {
         status: 200,
         headers: this.responseHeaders(result.headers, result.trailers),
-        body: this.printer.print(route.responseType, message),
+        body: this.routes.printerFor(route).print(route.responseType, message),
       };
     } catch (error) {
       throw this.translate(error, route);
     }
   }
 
+  private isDisabled(route: Route): boolean {
+    let disabled = this.disabled.get(route);
+    if (disabled === undefined) {
+      disabled = this.options.disabledMethods.some((selector) => selectorMatches(selector, route));
+      this.disabled.set(route, disabled);
+    }
+    return disabled;
+  }
+
   /** The routes `path` matches; a path of an older release is served as the current one or named in the 404. */
   private matchesFor(path: string): RouteMatch[] {
-    const matches = this.routes.matchPath(path);
+    const { table } = this.routes.current;
+    const matches = table.matchPath(path);
     if (matches.length > 0) return matches;
-    const legacy = this.legacy.resolve(path);
+    let legacyRoutes = this.legacy.get(table);
+    if (legacyRoutes === undefined) {
+      legacyRoutes = new LegacyRoutes(table);
+      this.legacy.set(table, legacyRoutes);
+    }
+    const legacy = legacyRoutes.resolve(path);
     if (legacy && legacy.matches.length > 0 && this.options.legacyRoutes === 'serve') return legacy.matches;
-    const served = `/${this.routes.prefix}/`;
+    const served = `/${table.prefix}/`;
     let message = `no route for ${path}; this gateway serves the query routes under ${served} (see / for the list)`;
     if (legacy && legacy.matches.length > 0) {
       message = `${path} is a route of an older release; the current route is GET ${legacy.currentPath} (${legacy.matches[0]!.route.pattern})`;

@@ -18,6 +18,17 @@ export interface Route {
   template: PathTemplate;
   requestType: Type;
   responseType: Type;
+  /** Where the route was learnt: the node's own descriptors (server reflection) or the protos we are built with. */
+  source: RouteSource;
+}
+
+export type RouteSource = 'reflection' | 'compiled-in';
+
+/** Services whose annotated methods become routes, from one set of descriptors. */
+export interface RouteSourceSet {
+  root: Root;
+  services: readonly string[];
+  source: RouteSource;
 }
 
 export interface RouteMatch {
@@ -164,28 +175,36 @@ export class RouteTable {
   }
 
   static fromRoot(root: Root, services: readonly string[], prefix: string = ANNOTATION_PREFIX): RouteTable {
+    return RouteTable.fromSources([{ root, services, source: 'compiled-in' }], prefix);
+  }
+
+  /** One table from several sets of descriptors (the node's, and ours for the services it did not describe). */
+  static fromSources(sets: readonly RouteSourceSet[], prefix: string = ANNOTATION_PREFIX): RouteTable {
     const routes: Route[] = [];
-    for (const name of services) {
-      const service: Service = root.lookupService(name);
-      const serviceName = service.fullName.replace(/^\./, '');
-      for (const method of service.methodsArray) {
-        if (method.requestStream || method.responseStream) continue;
-        for (const rule of httpRules(method)) {
-          const binding = verbAndPath(rule);
-          if (!binding) continue;
-          const [httpMethod, path] = binding;
-          const pattern = mount(path, prefix);
-          routes.push({
-            service: serviceName,
-            method: method.name,
-            fullMethod: `${serviceName}/${method.name}`,
-            grpcPath: `/${serviceName}/${method.name}`,
-            httpMethod,
-            pattern,
-            template: parsePathTemplate(pattern),
-            requestType: method.resolvedRequestType as Type,
-            responseType: method.resolvedResponseType as Type,
-          });
+    for (const { root, services, source } of sets) {
+      for (const name of services) {
+        const service: Service = root.lookupService(name);
+        const serviceName = service.fullName.replace(/^\./, '');
+        for (const method of service.methodsArray) {
+          if (method.requestStream || method.responseStream) continue;
+          for (const rule of httpRules(method)) {
+            const binding = verbAndPath(rule);
+            if (!binding) continue;
+            const [httpMethod, path] = binding;
+            const pattern = mount(path, prefix);
+            routes.push({
+              service: serviceName,
+              method: method.name,
+              fullMethod: `${serviceName}/${method.name}`,
+              grpcPath: `/${serviceName}/${method.name}`,
+              httpMethod,
+              pattern,
+              template: parsePathTemplate(pattern),
+              requestType: method.resolvedRequestType as Type,
+              responseType: method.resolvedResponseType as Type,
+              source,
+            });
+          }
         }
       }
     }

@@ -65,7 +65,7 @@ interface ChannelSlot {
 }
 
 /**
- * The gRPC channel to the chain node (HTTP/2 multiplexes every request over it), with keepalive, optional TLS and a
+ * The gRPC channel to one chain node (HTTP/2 multiplexes every request over it), with keepalive, optional TLS and a
  * deadline on every call. Requests and responses travel as bytes: the pipeline encodes and decodes them with the
  * descriptors it routed by.
  *
@@ -88,9 +88,10 @@ export class UpstreamClient {
 
   constructor(
     private readonly config: ProtocolGatewayConfig,
+    target: string,
     private readonly observer?: UpstreamObserver,
   ) {
-    this.target = config.GRPC_UPSTREAM;
+    this.target = target;
     this.credentials = channelCredentials(config);
     this.options = {
       'grpc.keepalive_time_ms': config.UPSTREAM_KEEPALIVE_MS,

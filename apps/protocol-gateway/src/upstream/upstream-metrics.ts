@@ -1,6 +1,6 @@
 import { status } from '@grpc/grpc-js';
-import type { CounterSeries, HistogramFamily, Metrics } from '@dmrv/metrics';
-import type { ChildSpan, SpanTracer } from '@dmrv/tracing';
+import type { CounterFamily, HistogramFamily, Metrics } from '@dmrv/metrics';
+import type { SpanTracer } from '@dmrv/tracing';
 import type { ReflectionState } from './reflection-monitor';
 import type { UpstreamObserver } from './upstream-client';
 
@@ -11,30 +11,39 @@ const UPSTREAM_BUCKETS: readonly number[] = [
   0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
 ];
 
+/** What the metrics read from a node at scrape time. */
+export interface NodeView {
+  readonly address: string;
+  /** 1 when the node answered the last call made to it, 0 when it did not; undefined before the first call. */
+  readonly answered: 0 | 1 | undefined;
+  /** The highest block height the node reported (`x-cosmos-block-height`); undefined before it reported one. */
+  readonly latestHeight: number | undefined;
+}
+
 /**
- * The protocol gateway's families for one chain node (labelled `upstream` with its address, so a gateway that talks
- * to several nodes reports each):
+ * The protocol gateway's upstream families, each labelled `upstream` with a node's address (one series per node of
+ * GRPC_UPSTREAM):
  * - `dmrv_protocol_upstream_call_duration_seconds{upstream, grpc_service, method, code}`: every call, by gRPC service,
  *   method and final status (`OK`, `NOT_FOUND`, `UNAVAILABLE`, …), and the same counts as
  *   `dmrv_protocol_upstream_calls_total{upstream, grpc_service, method, code}`;
  * - `dmrv_protocol_upstream_up{upstream}`: 1 when the node answered the last call made to it, 0 when it was
- *   unreachable or silent until the deadline (readiness probes keep this fresh when there is no traffic);
+ *   unreachable or silent until the deadline (health checks and readiness probes keep this fresh without traffic);
+ * - `dmrv_protocol_upstream_block_height{upstream}`: the latest block height the node reported;
+ * - `dmrv_protocol_upstream_failovers_total{upstream}`: requests that left this node for another one;
  * - `dmrv_protocol_upstream_channel_replacements_total{upstream}`: connections given up as dead;
  * - `dmrv_protocol_reflection_state{upstream, state}` and `dmrv_protocol_reflection_services{upstream}`: what
  *   reflection last learnt (services listed, node without reflection, or not known yet).
  */
-export class UpstreamMetrics implements UpstreamObserver {
+export class UpstreamMetrics {
   private readonly calls: HistogramFamily;
-  private readonly replacements: CounterSeries;
+  private readonly replacements: CounterFamily;
+  private readonly failovers: CounterFamily;
+  private readonly nodes: NodeView[] = [];
   private readonly names = new Map<string, [service: string, method: string]>();
-  /** Unknown (not exported) until the first call ends. */
-  private answered: 0 | 1 | undefined;
-  readonly startSpan: ((path: string) => ChildSpan | undefined) | undefined;
 
   constructor(
     private readonly metrics: Metrics,
-    private readonly upstream: string,
-    tracer: SpanTracer | undefined,
+    private readonly tracer: SpanTracer | undefined,
   ) {
     this.calls = metrics.histogram(
       'dmrv_protocol_upstream_call_duration_seconds',
@@ -46,61 +55,81 @@ export class UpstreamMetrics implements UpstreamObserver {
         help: 'gRPC calls to the chain node, by service, method and status',
       },
     );
-    this.replacements = metrics
-      .counter(
-        'dmrv_protocol_upstream_channel_replacements_total',
-        'Connections to the chain node replaced because a call met its deadline with nothing received on them',
-        ['upstream'],
-      )
-      .labels(upstream);
+    this.replacements = metrics.counter(
+      'dmrv_protocol_upstream_channel_replacements_total',
+      'Connections to the chain node replaced because a call met its deadline with nothing received on them',
+      ['upstream'],
+    );
+    this.failovers = metrics.counter(
+      'dmrv_protocol_upstream_failovers_total',
+      'Requests that left this chain node for another one (node down, or without the requested height)',
+      ['upstream'],
+    );
     metrics.gauge({
       name: 'dmrv_protocol_upstream_up',
       help: 'Whether the chain node answered the last call made to it (1) or not (0)',
       labelNames: ['upstream'],
       collect: (gauge) => {
-        if (this.answered !== undefined) gauge.set({ upstream }, this.answered);
+        for (const node of this.nodes)
+          if (node.answered !== undefined) gauge.set({ upstream: node.address }, node.answered);
       },
     });
+    metrics.gauge({
+      name: 'dmrv_protocol_upstream_block_height',
+      help: 'The latest block height the chain node reported (x-cosmos-block-height)',
+      labelNames: ['upstream'],
+      collect: (gauge) => {
+        for (const node of this.nodes)
+          if (node.latestHeight !== undefined) gauge.set({ upstream: node.address }, node.latestHeight);
+      },
+    });
+  }
+
+  /** The observer of one node's client; `view` is read at scrape time. */
+  forNode(view: NodeView, nodeAnswered: (answered: boolean) => void): UpstreamObserver {
+    this.nodes.push(view);
+    const upstream = view.address;
+    const replacements = this.replacements.labels(upstream);
     const [host, port] = [
       upstream.slice(0, upstream.lastIndexOf(':')),
       Number(upstream.slice(upstream.lastIndexOf(':') + 1)),
     ];
-    this.startSpan = tracer
-      ? (path) => {
-          const [service, method] = this.namesOf(path);
-          return tracer.startChild(`${service}/${method}`, 'client', {
-            'rpc.system': 'grpc',
-            'rpc.service': service,
-            'rpc.method': method,
-            'server.address': host,
-            'server.port': port,
-          });
-        }
-      : undefined;
+    const tracer = this.tracer;
+    return {
+      startSpan: tracer
+        ? (path) => {
+            const [service, method] = this.namesOf(path);
+            return tracer.startChild(`${service}/${method}`, 'client', {
+              'rpc.system': 'grpc',
+              'rpc.service': service,
+              'rpc.method': method,
+              'server.address': host,
+              'server.port': port,
+            });
+          }
+        : undefined,
+      callEnded: (path, code, seconds) => {
+        const [service, method] = this.namesOf(path);
+        this.calls.labels(upstream, service, method, status[code] ?? code).observe(seconds);
+      },
+      nodeAnswered,
+      channelReplaced: () => replacements.inc(),
+    };
   }
 
-  callEnded(path: string, code: status, seconds: number): void {
-    const [service, method] = this.namesOf(path);
-    this.calls.labels(this.upstream, service, method, status[code] ?? code).observe(seconds);
+  failedOver(upstream: string): void {
+    this.failovers.labels(upstream).inc();
   }
 
-  nodeAnswered(answered: boolean): void {
-    this.answered = answered ? 1 : 0;
-  }
-
-  channelReplaced(): void {
-    this.replacements.inc();
-  }
-
-  watchReflection(current: () => ReflectionState): void {
-    const upstream = this.upstream;
+  watchReflection(upstream: () => string, current: () => ReflectionState): void {
     this.metrics.gauge({
       name: 'dmrv_protocol_reflection_state',
       help: 'What gRPC reflection last said about the chain node (1 = current state)',
       labelNames: ['upstream', 'state'],
       collect: (gauge) => {
         const kind = current().kind;
-        for (const state of REFLECTION_STATES) gauge.set({ upstream, state }, state === kind ? 1 : 0);
+        for (const state of REFLECTION_STATES)
+          gauge.set({ upstream: upstream(), state }, state === kind ? 1 : 0);
       },
     });
     this.metrics.gauge({
@@ -109,7 +138,7 @@ export class UpstreamMetrics implements UpstreamObserver {
       labelNames: ['upstream'],
       collect: (gauge) => {
         const state = current();
-        gauge.set({ upstream }, state.kind === 'known' ? state.services.size : 0);
+        gauge.set({ upstream: upstream() }, state.kind === 'known' ? state.services.size : 0);
       },
     });
   }

@@ -10,6 +10,8 @@ export interface ProtocolRouteInfo {
   rpc: string;
   /** Turned off by the operator (DISABLED_METHODS): answers 501. */
   disabled: boolean;
+  /** Learnt from the node's own descriptors (`reflection`) or from the protos the gateway is built with. */
+  source: 'reflection' | 'compiled-in';
 }
 
 /** Body of `GET /` of the protocol gateway. */
@@ -24,6 +26,8 @@ export interface ProtocolRootBody {
     services: string[] | null;
   };
   access: 'open' | 'api-key';
+  /** Version of the route table: one more each time it changed (a node upgrade picked up through reflection). */
+  routesVersion: number;
   routes: ProtocolRouteInfo[];
   health: string;
 }

@@ -1,0 +1,52 @@
+import { descriptorTypes, HTTP_OPTION_FIELD } from '@dmrv/proto';
+import { Root } from 'protobufjs';
+// Adds Root.fromDescriptor (protobufjs' own descriptor types: they read the types, and skip the options).
+import * as descriptorExtension from 'protobufjs/ext/descriptor';
+
+interface AnnotatedFile {
+  name?: string;
+  package?: string;
+  service?: Array<{ name?: string; method?: Array<{ name?: string; options?: Record<string, unknown> }> }>;
+}
+
+/**
+ * The serialized FileDescriptorProtos a node handed out through reflection, as one protobufjs Root in which each
+ * method's `google.api.http` rule sits in `parsedOptions`, where a .proto parsed from text puts it, so the route
+ * table reads both alike. Files are taken once by name (a node repeats shared dependencies). Throws when the files do
+ * not resolve (a type they reference is missing).
+ */
+export function rootFromFileDescriptors(files: readonly Uint8Array[]): Root {
+  const { fileDescriptorProto } = descriptorTypes();
+  const byName = new Map<string, { bytes: Uint8Array; annotated: AnnotatedFile }>();
+  for (const bytes of files) {
+    const annotated = fileDescriptorProto.toObject(fileDescriptorProto.decode(bytes)) as AnnotatedFile;
+    const name = annotated.name ?? '';
+    if (!byName.has(name)) byName.set(name, { bytes, annotated });
+  }
+  const set: descriptorExtension.IFileDescriptorSet = {
+    file: [...byName.values()].map(
+      ({ bytes }) =>
+        descriptorExtension.FileDescriptorProto.decode(
+          bytes,
+        ) as unknown as descriptorExtension.IFileDescriptorProto,
+    ),
+  };
+  const root = (
+    Root as unknown as { fromDescriptor(set: descriptorExtension.IFileDescriptorSet): Root }
+  ).fromDescriptor(set);
+  root.resolveAll();
+  for (const { annotated } of byName.values()) {
+    for (const service of annotated.service ?? []) {
+      const declared = root.lookupService(
+        `${annotated.package ? `${annotated.package}.` : ''}${service.name ?? ''}`,
+      );
+      for (const method of service.method ?? []) {
+        const rule = method.options?.[HTTP_OPTION_FIELD];
+        const target = declared.methods[method.name ?? ''];
+        if (rule !== undefined && target !== undefined)
+          target.parsedOptions = [{ '(google.api.http)': rule }];
+      }
+    }
+  }
+  return root;
+}

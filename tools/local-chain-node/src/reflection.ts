@@ -1,0 +1,74 @@
+import { Server, ServerDuplexStream, ServiceDefinition, status } from '@grpc/grpc-js';
+import { fileDescriptors, loadProtoRoot, REFLECTION_PROTO_FILE } from '@dmrv/proto';
+import type { Root } from 'protobufjs';
+
+type Plain = Record<string, unknown>;
+
+// v1 and v1alpha carry the same messages; Cosmos nodes serve v1alpha, newer tools ask v1.
+const REFLECTION_SERVICES = [
+  'grpc.reflection.v1alpha.ServerReflection',
+  'grpc.reflection.v1.ServerReflection',
+];
+
+/**
+ * gRPC server reflection whose file descriptors keep every method's `google.api.http` option, as a Cosmos node's do
+ * (grpc-go hands out the files as compiled). @grpc/reflection re-encodes the files through protobufjs' descriptor
+ * types, which drop every option they do not know, the HTTP rules among them.
+ *
+ * A `file_containing_symbol` or `file_by_filename` request is answered with every file the node has (one per
+ * package), dependencies included: more than grpc-go sends, which a client has to accept anyway.
+ */
+export function addReflection(server: Server, root: Root, services: readonly string[]): void {
+  const files = fileDescriptors(root);
+  const types = loadProtoRoot([REFLECTION_PROTO_FILE]);
+  const requestType = types.lookupType('grpc.reflection.v1alpha.ServerReflectionRequest');
+  const responseType = types.lookupType('grpc.reflection.v1alpha.ServerReflectionResponse');
+  const listed = [...services, ...REFLECTION_SERVICES].map((name) => ({ name }));
+
+  const symbolKnown = (symbol: string): boolean => {
+    try {
+      return root.lookup(symbol) !== null;
+    } catch {
+      return false;
+    }
+  };
+  const answer = (request: Plain): Plain => {
+    const base = { valid_host: request.host ?? '', original_request: request };
+    if (typeof request.list_services === 'string') {
+      return { ...base, list_services_response: { service: listed } };
+    }
+    if (typeof request.file_containing_symbol === 'string' && symbolKnown(request.file_containing_symbol)) {
+      return { ...base, file_descriptor_response: { file_descriptor_proto: files } };
+    }
+    if (typeof request.file_by_filename === 'string') {
+      return { ...base, file_descriptor_response: { file_descriptor_proto: files } };
+    }
+    return {
+      ...base,
+      error_response: { error_code: status.NOT_FOUND, error_message: 'symbol not found' },
+    };
+  };
+
+  for (const name of REFLECTION_SERVICES) {
+    const definition: ServiceDefinition = {
+      ServerReflectionInfo: {
+        path: `/${name}/ServerReflectionInfo`,
+        requestStream: true,
+        responseStream: true,
+        requestSerialize: (value: Plain) =>
+          Buffer.from(requestType.encode(requestType.fromObject(value)).finish()),
+        requestDeserialize: (bytes: Buffer) =>
+          requestType.toObject(requestType.decode(bytes), { oneofs: true }),
+        responseSerialize: (value: Plain) =>
+          Buffer.from(responseType.encode(responseType.fromObject(value)).finish()),
+        responseDeserialize: (bytes: Buffer) => responseType.toObject(responseType.decode(bytes)),
+      },
+    };
+    server.addService(definition, {
+      ServerReflectionInfo: (call: ServerDuplexStream<Plain, Plain>) => {
+        call.on('data', (request: Plain) => call.write(answer(request)));
+        call.on('end', () => call.end());
+      },
+    });
+  }
+}
