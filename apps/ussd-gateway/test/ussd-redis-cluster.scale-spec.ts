@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Cluster } from 'ioredis';
-import { startRedisCluster, TestRedisCluster } from '@dmrv/testing';
+import { parseExposition, startRedisCluster, TestRedisCluster } from '@dmrv/testing';
 import { clusterLayout } from '../src/redis/key-layout';
 import { createRedisClient } from '../src/redis/redis-client';
 import { RedisSessionStore } from '../src/sessions/redis-session.store';
@@ -9,6 +9,7 @@ import { Backing, createAccount, createBacking, Handset, OPERATOR_TOKEN, servedA
 
 const PIN = '47213';
 const PREFIX = 'ussd-cluster:';
+const METRICS_TOKEN = 'ussd-cluster-metrics-token';
 // A real cluster of six redis-server processes is created, failed over and removed: seconds, not milliseconds.
 jest.setTimeout(180_000);
 
@@ -31,6 +32,7 @@ beforeAll(async () => {
       // The test's requests come from 127.0.0.1: counted per phone, as an aggregator's.
       RATE_LIMIT_EXEMPT_CIDRS: '127.0.0.1/32',
       RATE_LIMIT_PER_PHONE: '20',
+      METRICS_TOKEN,
     }),
   ));
 });
@@ -62,6 +64,23 @@ describe('the USSD gateway on a 3-master Redis Cluster', () => {
     expect(await redis.exists(layout.session(handset.sessionId))).toBe(1);
     expect(await Promise.all([slotOf(layout.lock(handset.sessionId)), slotOf(layout.index(handset.sessionId))])).toEqual([slot, slot]);
     expect(await redis.zscore(layout.index(handset.sessionId), handset.sessionId)).not.toBeNull();
+  });
+
+  it('spends three scripts per hop: the count beside the lock-and-read, then the write', async () => {
+    const scripts = async (): Promise<Record<string, number>> => {
+      const scraped = await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      const exposition = parseExposition(scraped.body);
+      const count = (script: string): number => exposition.value('dmrv_ussd_redis_script_duration_seconds_count', { script });
+      return Object.fromEntries(
+        ['ussdCountLockAndRead', 'ussdRateLimitIncrement', 'ussdLockAndRead', 'ussdWriteAndUnlock', 'ussdReleaseLock'].map((script) => [script, count(script)]),
+      );
+    };
+    const handset = new Handset(app);
+    const before = await scripts();
+    expect(await handset.dial()).toMatch(/^CON Welcome/);
+    const after = await scripts();
+    const spent = Object.fromEntries(Object.entries(after).map(([script, count]) => [script, count - before[script]!]));
+    expect(spent).toEqual({ ussdCountLockAndRead: 0, ussdRateLimitIncrement: 1, ussdLockAndRead: 1, ussdWriteAndUnlock: 1, ussdReleaseLock: 0 });
   });
 
   it('lists the active sessions of every master', async () => {

@@ -91,9 +91,9 @@ function createSentinelClient(topology: Extract<RedisTopology, { kind: 'sentinel
     password: topology.password,
     sentinelPassword: topology.sentinelPassword,
     role: 'master',
-    // Sentinel announces a new master: drop the connection to the old one at once and ask again.
-    failoverDetector: true,
     // A demoted master answers writes with READONLY: reconnect (to whatever Sentinel names now), resending nothing.
+    // (ioredis's failoverDetector would notice a little sooner, but keeps retrying the sentinels for ever once its
+    // client has quit.)
     reconnectOnError: (error) => (error.message.startsWith('READONLY') ? 1 : false),
   });
 }
