@@ -66,7 +66,7 @@ describe('the USSD gateway on a 3-master Redis Cluster', () => {
     expect(await redis.zscore(layout.index(handset.sessionId), handset.sessionId)).not.toBeNull();
   });
 
-  it('spends three scripts per hop: the count beside the lock-and-read, then the write', async () => {
+  it('spends four scripts per hop: the two counts beside the lock-and-read, then the write', async () => {
     const scripts = async (): Promise<Record<string, number>> => {
       const scraped = await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
       const exposition = parseExposition(scraped.body);
@@ -80,7 +80,8 @@ describe('the USSD gateway on a 3-master Redis Cluster', () => {
     expect(await handset.dial()).toMatch(/^CON Welcome/);
     const after = await scripts();
     const spent = Object.fromEntries(Object.entries(after).map(([script, count]) => [script, count - before[script]!]));
-    expect(spent).toEqual({ ussdCountLockAndRead: 0, ussdRateLimitIncrement: 1, ussdLockAndRead: 1, ussdWriteAndUnlock: 1, ussdReleaseLock: 0 });
+    // Two counts: the caller's limit (per phone here) and the session's own (RATE_LIMIT_PER_SESSION).
+    expect(spent).toEqual({ ussdCountLockAndRead: 0, ussdRateLimitIncrement: 2, ussdLockAndRead: 1, ussdWriteAndUnlock: 1, ussdReleaseLock: 0 });
   });
 
   it('lists the active sessions of every master', async () => {
