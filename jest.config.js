@@ -1,6 +1,7 @@
-// Four named tiers: unit (no I/O), integration (real PostgreSQL/Redis/gRPC on this machine),
-// e2e (HTTP against each app's bootstrap()), and bench-smoke (the whole benchmark in smoke mode against the built
-// services: a minute and a half on its own, so `test:e2e` stays quick to run while working on an app).
+// Named tiers: unit (no I/O), integration (real PostgreSQL/Redis/gRPC on this machine),
+// e2e (HTTP against each app's bootstrap()), bench-smoke (the whole benchmark in smoke mode against the built
+// services: a minute and a half on its own, so `test:e2e` stays quick to run while working on an app), and scale
+// (e2e against Redis Cluster and Sentinel topologies the tests start; not in `test:all`, .ci/run runs it).
 /** @type {import('jest').Config} */
 const shared = {
   rootDir: __dirname,
@@ -36,6 +37,15 @@ module.exports = {
       ...shared,
       displayName: 'bench-smoke',
       testMatch: ['<rootDir>/bench/**/*.smoke-spec.ts'],
+      globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
+      globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
+    },
+    // Real Redis Cluster and Sentinel topologies started by the tests (tens of seconds): a tier of their own, run by
+    // .ci/run after npm test (`test:scale`).
+    {
+      ...shared,
+      displayName: 'scale',
+      testMatch: ['<rootDir>/{apps,libs,tools,bench,test}/**/*.scale-spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
       globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
     },

@@ -804,9 +804,10 @@ describe('deploy/kubernetes', () => {
         }
         if (appOf(target) === 'ussd-gateway' && spec.maxReplicas > 1) {
           const env = effectiveEnv(overlay, mainContainer(target));
-          if (!env.has('REDIS_URL') && !env.has('REDIS_URL_FILE')) {
+          const shared = ['REDIS_URL', 'REDIS_CLUSTER_NODES', 'REDIS_SENTINELS'];
+          if (!shared.some((name) => env.has(name) || env.has(`${name}_FILE`))) {
             problems.push(
-              `${target.ref}: up to ${spec.maxReplicas} pods without REDIS_URL: sessions would live in one pod each`,
+              `${target.ref}: up to ${spec.maxReplicas} pods without REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS: sessions would live in one pod each`,
             );
           }
         }

@@ -11,6 +11,7 @@ import { REDIS_CLIENT } from '../src/redis/redis.module';
 
 export const OPERATOR_TOKEN = 'operator-token-for-tests-only';
 export const SERVICE_CODE = '*384#';
+export const UNAVAILABLE = 'END Service temporarily unavailable. Please try again later.';
 
 /** One throwaway database (migrated) and one Redis key namespace for a test file. */
 export interface Backing {
@@ -240,4 +241,18 @@ export async function eventually(deadlineMs: number, attempt: () => Promise<unkn
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
+}
+
+/**
+ * The aggregator's retries (the same text) of a hop that answered "unavailable" while a dependency failed over,
+ * until one is served; returns that answer (`reply` itself if it was served).
+ */
+export async function servedAfterRetries(handset: Handset, reply: string, deadlineMs = 30_000): Promise<string> {
+  let last = reply;
+  if (last !== UNAVAILABLE) return last;
+  await eventually(deadlineMs, async () => {
+    last = (await handset.repeat()).body;
+    if (last === UNAVAILABLE) throw new Error('the hop is still answered "unavailable"');
+  });
+  return last;
 }

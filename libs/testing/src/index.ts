@@ -1,6 +1,7 @@
 export * from './environment';
 export * from './database';
 export * from './redis';
+export * from './redis-topology';
 export * from './network';
 export * from './fault-proxy';
 export * from './prometheus';

@@ -1,4 +1,5 @@
 import { ConfigValidationError, loadConfig } from '@dmrv/config';
+import { redisTopologyOf } from '../redis/redis-client';
 import { UssdConfig } from './ussd.config';
 
 const KEY = '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f';
@@ -63,5 +64,41 @@ describe('UssdConfig', () => {
     });
     expect(config.RATE_LIMIT_EXEMPT_CIDRS).toEqual(['196.201.214.0/24', '10.0.0.1']);
     expect(config.PIN_PREVIOUS_KEYS).toEqual([`k0:${KEY}`]);
+  });
+
+  describe('Redis topology', () => {
+    it('takes a cluster or sentinels instead of one node', () => {
+      const cluster = loadConfig('ussd-gateway', UssdConfig, { ...base, REDIS_CLUSTER_NODES: 'redis://10.0.0.1:6379, rediss://:pw@10.0.0.2:6380' });
+      expect(redisTopologyOf(cluster)).toEqual({ kind: 'cluster', nodes: ['redis://10.0.0.1:6379', 'rediss://:pw@10.0.0.2:6380'] });
+      const sentinel = loadConfig('ussd-gateway', UssdConfig, {
+        ...base,
+        REDIS_SENTINELS: '10.0.0.1:26379,sentinel-2.redis:26379',
+        REDIS_SENTINEL_NAME: 'ussd',
+        REDIS_PASSWORD: 'secret',
+      });
+      expect(redisTopologyOf(sentinel)).toEqual({
+        kind: 'sentinel',
+        sentinels: ['10.0.0.1:26379', 'sentinel-2.redis:26379'],
+        masterName: 'ussd',
+        password: 'secret',
+        sentinelPassword: undefined,
+      });
+      expect(redisTopologyOf(loadConfig('ussd-gateway', UssdConfig, base))).toBeNull();
+    });
+
+    it.each([
+      [{ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_CLUSTER_NODES: 'redis://10.0.0.1:6379' }, 'REDIS_CLUSTER_NODES: set only one of REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS'],
+      [{ REDIS_CLUSTER_NODES: 'redis://10.0.0.1:6379', REDIS_SENTINELS: '10.0.0.1:26379', REDIS_SENTINEL_NAME: 'm' }, 'REDIS_SENTINELS: set only one of'],
+      [{ REDIS_CLUSTER_NODES: '10.0.0.1:6379' }, 'REDIS_CLUSTER_NODES: must be a comma-separated list of redis:// or rediss:// URLs'],
+      [{ REDIS_SENTINELS: '10.0.0.1:26379' }, 'REDIS_SENTINEL_NAME: is required with REDIS_SENTINELS: the master name the sentinels monitor'],
+      [{ REDIS_SENTINELS: '10.0.0.1' , REDIS_SENTINEL_NAME: 'm'}, 'REDIS_SENTINELS: must be a comma-separated list of host:port'],
+      [{ REDIS_SENTINEL_NAME: 'm' }, 'REDIS_SENTINEL_NAME: is used only with REDIS_SENTINELS'],
+    ])('refuses %j at start-up, naming the variable', (env, expected) => {
+      expect(problems({ ...base, ...env })).toContain(expected);
+    });
+
+    it('never prints the password', () => {
+      expect(problems({ ...base, REDIS_SENTINELS: 'bad', REDIS_PASSWORD: 'hunter2-secret' })).not.toContain('hunter2-secret');
+    });
   });
 });

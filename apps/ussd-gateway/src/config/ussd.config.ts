@@ -1,7 +1,27 @@
-import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateBy, ValidateIf } from 'class-validator';
 import { AsBoolean, AsInteger, AsList, BaseServiceConfig } from '@dmrv/config';
 
 const KEY_PATTERN = /^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/;
+const REDIS_URL_PATTERN = /^rediss?:\/\/\S+$/;
+const REDIS_TOPOLOGIES = ['REDIS_URL', 'REDIS_CLUSTER_NODES', 'REDIS_SENTINELS'] as const;
+
+/** Redis is one node, a cluster or a Sentinel-watched master: naming two is a mistake, not a choice to make for the operator. */
+function OneRedisTopology(): PropertyDecorator {
+  return ValidateBy({
+    name: 'oneRedisTopology',
+    validator: {
+      validate: (_value: unknown, args) => {
+        const config = args?.object as Record<string, unknown>;
+        const set = REDIS_TOPOLOGIES.filter((name) => {
+          const value = config[name];
+          return Array.isArray(value) ? value.length > 0 : value !== undefined && value !== '';
+        });
+        return set.length <= 1;
+      },
+      defaultMessage: () => `set only one of ${REDIS_TOPOLOGIES.join(', ')}`,
+    },
+  });
+}
 
 export class UssdConfig extends BaseServiceConfig {
   @IsDefined({ message: 'is required: postgres://user:password@host:5432/database' })
@@ -19,7 +39,46 @@ export class UssdConfig extends BaseServiceConfig {
   @IsOptional()
   @IsString()
   @Matches(/^rediss?:\/\//, { message: 'must be a redis:// or rediss:// URL' })
+  @OneRedisTopology()
   REDIS_URL?: string;
+
+  /**
+   * Redis Cluster instead of one node: some or all of its nodes as redis:// or rediss:// URLs (user, password and TLS
+   * of the first apply to all); the client finds the others and follows failovers.
+   */
+  @AsList()
+  @IsString({ each: true })
+  @Matches(REDIS_URL_PATTERN, { each: true, message: 'must be a comma-separated list of redis:// or rediss:// URLs' })
+  @OneRedisTopology()
+  REDIS_CLUSTER_NODES: string[] = [];
+
+  /** Redis through Sentinel: the sentinels as host:port, comma-separated (with REDIS_SENTINEL_NAME). */
+  @AsList()
+  @IsString({ each: true })
+  @Matches(/^[A-Za-z0-9.[\]:-]+:\d{1,5}$/, { each: true, message: 'must be a comma-separated list of host:port' })
+  @OneRedisTopology()
+  REDIS_SENTINELS: string[] = [];
+
+  /** The master name the sentinels monitor (`sentinel monitor <name> …`). */
+  @ValidateIf((config: UssdConfig) => config.REDIS_SENTINELS.length > 0 || config.REDIS_SENTINEL_NAME !== undefined)
+  @IsDefined({ message: 'is required with REDIS_SENTINELS: the master name the sentinels monitor' })
+  @IsString()
+  @Matches(/^[A-Za-z0-9._-]{1,64}$/, { message: 'must be 1-64 letters, digits, . _ or -' })
+  @ValidateBy({
+    name: 'onlyWithSentinels',
+    validator: { validate: (_value, args) => (args?.object as UssdConfig).REDIS_SENTINELS.length > 0, defaultMessage: () => 'is used only with REDIS_SENTINELS' },
+  })
+  REDIS_SENTINEL_NAME?: string;
+
+  /** Password of the master and replicas found through Sentinel (with REDIS_URL or a cluster, it is in the URL). */
+  @IsOptional()
+  @IsString()
+  REDIS_PASSWORD?: string;
+
+  /** Password of the sentinels themselves, if they require one. */
+  @IsOptional()
+  @IsString()
+  REDIS_SENTINEL_PASSWORD?: string;
 
   /** Every key this service writes starts with it, so several deployments (or test runs) can share one Redis. */
   @IsString()

@@ -1,10 +1,10 @@
 import { ExecutionContext, Global, Inject, Injectable, Logger, Module, OnModuleInit } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerGuard, ThrottlerLimitDetail, ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
-import type Redis from 'ioredis';
 import { withDeadline } from '@dmrv/deadline';
 import { MemoryRateLimitStorage } from '@dmrv/rate-limit';
 import { UssdConfig } from '../config/ussd.config';
+import type { RedisClient } from '../redis/redis-client';
 import { REDIS_CLIENT } from '../redis/redis.module';
 import { UssdMetrics } from '../telemetry/ussd-metrics';
 import { AddressList } from './address-list';
@@ -27,7 +27,7 @@ export class RateLimitCounter implements ThrottlerStorage {
   private readonly logger = new Logger('RateLimit');
   readonly storage: ThrottlerStorage;
 
-  constructor(@Inject(REDIS_CLIENT) redis: Redis | null, config: UssdConfig) {
+  constructor(@Inject(REDIS_CLIENT) redis: RedisClient | null, config: UssdConfig) {
     this.storage = redis
       ? new RedisRateLimitStorage(redis, config.REDIS_KEY_PREFIX)
       : new MemoryRateLimitStorage();

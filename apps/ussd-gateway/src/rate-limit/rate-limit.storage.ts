@@ -1,5 +1,6 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import type Redis from 'ioredis';
+import { keyLayoutFor, RedisKeyLayout } from '../redis/key-layout';
+import type { RedisClient } from '../redis/redis-client';
 import { redisScript } from '../redis/redis-script';
 
 export type RateLimitCount = Awaited<ReturnType<ThrottlerStorage['increment']>>;
@@ -27,12 +28,6 @@ return count_hit(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3])`;
 
 const seconds = (ms: number): number => Math.max(0, Math.ceil(ms / 1000));
 
-/** The counter and block keys of a rate-limit key, under `<prefix>rl:`. */
-export function rateLimitKeys(prefix: string, key: string): [counter: string, block: string] {
-  const base = `${prefix}rl:${key}`;
-  return [base, `${base}:block`];
-}
-
 /** What `count_hit` returns, in @nestjs/throttler's terms (seconds). */
 export function countOf(hits: number, ttlMs: number, blockedMs: number): RateLimitCount {
   return { totalHits: hits, timeToExpire: seconds(ttlMs), isBlocked: blockedMs > 0, timeToBlockExpire: seconds(blockedMs) };
@@ -41,16 +36,15 @@ export function countOf(hits: number, ttlMs: number, blockedMs: number): RateLim
 /** Counters shared by every instance: fixed windows in Redis under `<prefix>rl:`. */
 export class RedisRateLimitStorage implements ThrottlerStorage {
   private readonly incrementScript;
+  private readonly layout: RedisKeyLayout;
 
-  constructor(
-    redis: Redis,
-    private readonly prefix: string,
-  ) {
+  constructor(redis: RedisClient, prefix: string) {
     this.incrementScript = redisScript(redis, 'ussdRateLimitIncrement', INCREMENT, 2);
+    this.layout = keyLayoutFor(redis, prefix);
   }
 
   async increment(key: string, ttl: number, limit: number, blockDuration: number): Promise<RateLimitCount> {
-    const [hits, ttlMs, blockedMs] = (await this.incrementScript(...rateLimitKeys(this.prefix, key), ttl, limit, blockDuration)) as [
+    const [hits, ttlMs, blockedMs] = (await this.incrementScript(...this.layout.rateLimit(key), ttl, limit, blockDuration)) as [
       number,
       number,
       number,

@@ -1,5 +1,5 @@
-import type Redis from 'ioredis';
 import type { ChildSpan } from '@dmrv/tracing';
+import type { RedisClient } from './redis-client';
 
 export type RedisScript = (...keysThenArgs: Array<string | number>) => Promise<unknown>;
 
@@ -10,10 +10,10 @@ export interface RedisScriptObserver {
   finished(script: string, seconds: number, failed: boolean): void;
 }
 
-const observers = new WeakMap<Redis, RedisScriptObserver>();
+const observers = new WeakMap<RedisClient, RedisScriptObserver>();
 
 /** Times (and traces) every script call made through `redisScript` on this client, whenever it was defined. */
-export function observeRedisScripts(redis: Redis, observer: RedisScriptObserver): void {
+export function observeRedisScripts(redis: RedisClient, observer: RedisScriptObserver): void {
   observers.set(redis, observer);
 }
 
@@ -22,7 +22,7 @@ export function observeRedisScripts(redis: Redis, observer: RedisScriptObserver)
  * call. ioredis sends EVAL the first time on each connection and falls back to it when Redis has lost its script
  * cache (a restart), so no call ever fails for want of a loaded script.
  */
-export function redisScript(redis: Redis, name: string, lua: string, numberOfKeys: number): RedisScript {
+export function redisScript(redis: RedisClient, name: string, lua: string, numberOfKeys: number): RedisScript {
   const commands = redis as unknown as Record<string, RedisScript | undefined>;
   if (commands[name] === undefined) redis.defineCommand(name, { lua, numberOfKeys });
   const command = commands[name]!;

@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import type Redis from 'ioredis';
-import { COUNT_HIT_LUA, countOf, rateLimitKeys } from '../rate-limit/rate-limit.storage';
-import { redisScript } from '../redis/redis-script';
 import type { RateLimitHit } from '../rate-limit/rate-limit.policy';
+import { COUNT_HIT_LUA, countOf, RateLimitCount, RedisRateLimitStorage } from '../rate-limit/rate-limit.storage';
+import { keyLayoutFor, RedisKeyLayout } from '../redis/key-layout';
+import type { RedisClient } from '../redis/redis-client';
+import { redisScript } from '../redis/redis-script';
 import { OpenedHop, OpenOptions, SessionBusyError, SessionLease, SessionLockLostError, SessionRecord, SessionStore } from './session-store';
 
-// A hop costs two round trips to Redis, as few as a read and a write can: count-lock-and-read, write-and-unlock.
+// On one node a hop costs two round trips to Redis, as few as a read and a write can: count-lock-and-read,
+// write-and-unlock. On a cluster the count lives in another slot: it is sent beside the lock-and-read (two commands,
+// one round trip's wait), then write-and-unlock.
 const RELEASE_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 // The rate-limit counter is charged before the lock: a refused request takes no lock, and a request waiting for
 // the lock is counted once (retries use LOCK_AND_READ).
@@ -36,19 +39,27 @@ if ARGV[3] == 'active' then redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5]) else r
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[6])
 if ARGV[7] ~= '' then redis.call('DEL', KEYS[3]) end
 return 1`;
+const LIST_INDEX = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+return redis.call('ZRANGE', KEYS[1], 0, ARGV[2] - 1, 'WITHSCORES')`;
 const LOCK_RETRY_MS = 20;
 /** Bounds the memory kept for locks to give back after an outage (each expires on its own anyway). */
 const MAX_UNRELEASED = 10_000;
 
 /**
- * One key per session (`<prefix>session:<id>`, JSON, expiring), plus a sorted set of active sessions scored by
- * expiry time: listing reads that index instead of walking the keyspace.
+ * One key per session (JSON, expiring), plus sorted sets of active sessions scored by expiry time: listing reads
+ * those indexes instead of walking the keyspace. Where each key lives (one node, or hash-tagged slots of a cluster):
+ * `RedisKeyLayout`.
  */
 export class RedisSessionStore extends SessionStore {
   private readonly releaseLock;
   private readonly countLockAndRead;
   private readonly lockAndRead;
   private readonly writeAndUnlock;
+  private readonly listIndex;
+  private readonly layout: RedisKeyLayout;
+  /** On a cluster, the hop's rate-limit count, in its own slot. */
+  private readonly counter: RedisRateLimitStorage;
   /**
    * Lock tokens need only be unique (a holder releases its own lock and no other): an id drawn once per store and a
    * counter, instead of random bytes on every hop.
@@ -63,11 +74,14 @@ export class RedisSessionStore extends SessionStore {
   private readonly unreleased = new Map<string, { token: string; expiresAt: number }>();
 
   constructor(
-    private readonly redis: Redis,
-    private readonly prefix: string,
+    private readonly redis: RedisClient,
+    prefix: string,
     private readonly now: () => number = Date.now,
   ) {
     super();
+    this.layout = keyLayoutFor(redis, prefix);
+    this.counter = new RedisRateLimitStorage(redis, prefix);
+    this.listIndex = redisScript(redis, 'ussdListActive', LIST_INDEX, 1);
     this.releaseLock = redisScript(redis, 'ussdReleaseLock', RELEASE_LOCK, 1);
     this.countLockAndRead = redisScript(redis, 'ussdCountLockAndRead', COUNT_LOCK_AND_READ, 6);
     this.lockAndRead = redisScript(redis, 'ussdLockAndRead', LOCK_AND_READ, 2);
@@ -83,16 +97,8 @@ export class RedisSessionStore extends SessionStore {
     }
   }
 
-  private key(sessionId: string): string {
-    return `${this.prefix}session:${sessionId}`;
-  }
-
-  private get indexKey(): string {
-    return `${this.prefix}sessions:active`;
-  }
-
   async get(sessionId: string): Promise<SessionRecord | null> {
-    const json = await this.redis.get(this.key(sessionId));
+    const json = await this.redis.get(this.layout.session(sessionId));
     return json === null ? null : (JSON.parse(json) as SessionRecord);
   }
 
@@ -104,9 +110,9 @@ export class RedisSessionStore extends SessionStore {
   private async write(record: SessionRecord, ttlSeconds: number, lockToken: string): Promise<boolean> {
     const now = this.now();
     const written = await this.writeAndUnlock(
-      this.key(record.sessionId),
-      this.indexKey,
-      this.lockKey(record.sessionId),
+      this.layout.session(record.sessionId),
+      this.layout.index(record.sessionId),
+      this.layout.lock(record.sessionId),
       JSON.stringify(record),
       ttlSeconds,
       record.status,
@@ -118,24 +124,21 @@ export class RedisSessionStore extends SessionStore {
     return written === 1;
   }
 
-  private lockKey(sessionId: string): string {
-    return `${this.prefix}lock:${sessionId}`;
-  }
-
+  /** Every index (one per node, one per bucket on a cluster, spread over its masters), merged by expiry. */
   async listActive(limit: number): Promise<string[]> {
-    const results = await this.redis
-      .multi()
-      .zremrangebyscore(this.indexKey, '-inf', this.now())
-      .zrange(this.indexKey, 0, limit - 1)
-      .exec();
-    const [error, ids] = results?.[1] ?? [new Error('Redis transaction was discarded'), null];
-    if (error) throw error;
-    return ids as string[];
+    const now = this.now();
+    const indexes = await Promise.all(this.layout.indexes().map((index) => this.listIndex(index, now, limit) as Promise<string[]>));
+    const entries: Array<{ id: string; expiresAt: number }> = [];
+    for (const flat of indexes) for (let at = 0; at < flat.length; at += 2) entries.push({ id: flat[at]!, expiresAt: Number(flat[at + 1]) });
+    return entries
+      .sort((a, b) => a.expiresAt - b.expiresAt)
+      .slice(0, limit)
+      .map((entry) => entry.id);
   }
 
   async open(sessionId: string, options: OpenOptions): Promise<OpenedHop> {
     const { signal } = options;
-    const lockKey = this.lockKey(sessionId);
+    const lockKey = this.layout.lock(sessionId);
     const token = `${this.tokenPrefix}.${(this.tokens += 1)}`;
     let released = false;
     // Idempotent; if Redis cannot be reached, retried when it answers again (the lock also expires on its own).
@@ -181,36 +184,72 @@ export class RedisSessionStore extends SessionStore {
    * `record` when the count is past its limit (no lock taken), `null` when the session does not exist yet.
    */
   private async lock(sessionId: string, token: string, options: OpenOptions): Promise<Locked> {
-    const lockKey = this.lockKey(sessionId);
-    const sessionKey = this.key(sessionId);
+    const lockKey = this.layout.lock(sessionId);
+    const sessionKey = this.layout.session(sessionId);
     const deadline = this.now() + options.waitMs;
     // The lock expires on its own, so a crashed instance cannot wedge a session for longer than one hop budget.
     const lockMs = options.waitMs * 2;
     options.signal?.throwIfAborted();
-    const { hit, sessionHit } = options;
-    const [acquired, hits, ttlMs, blockedMs, sessionHits, sessionTtlMs, sessionBlockedMs, first] = (await this.countLockAndRead(
-      lockKey,
-      sessionKey,
-      ...rateLimitKeys(this.prefix, hit.key),
-      ...rateLimitKeys(this.prefix, (sessionHit ?? hit).key),
-      token,
-      lockMs,
-      ...hitArguments(hit),
-      ...(sessionHit ? hitArguments(sessionHit) : [0, 0, 0]),
-    )) as [number, number, number, number, number, number, number, string | undefined];
-    const count = countOf(hits, ttlMs, blockedMs);
-    const sessionCount = sessionHit ? countOf(sessionHits, sessionTtlMs, sessionBlockedMs) : undefined;
-    if (count.isBlocked || sessionCount?.isBlocked) return { count, sessionCount };
-    let json = first;
-    for (let taken = acquired === 1; !taken; ) {
+    const first = await this.countAndLock(lockKey, sessionKey, token, lockMs, options);
+    const { count, sessionCount } = first;
+    let { acquired, json } = first;
+    if (count.isBlocked || sessionCount?.isBlocked) {
+      // Only on a cluster, where the lock was asked for beside the counts: given back at once.
+      if (acquired) await this.releaseLock(lockKey, token);
+      return { count, sessionCount };
+    }
+    while (!acquired) {
       if (this.now() >= deadline) throw new SessionBusyError(sessionId);
       await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
       options.signal?.throwIfAborted();
       let result: number;
       [result, json] = (await this.lockAndRead(lockKey, sessionKey, token, lockMs)) as [number, string | undefined];
-      taken = result === 1;
+      acquired = result === 1;
     }
     return { count, sessionCount, record: json === undefined ? null : (JSON.parse(json) as SessionRecord) };
+  }
+
+  /**
+   * The first try: on one node the counts and the lock in one script (a count past its limit takes no lock); on a
+   * cluster each counter lives in a slot of its own, so the counts are sent beside the lock-and-read, all at once, and
+   * a lock taken by a refused hop is given back.
+   */
+  private async countAndLock(
+    lockKey: string,
+    sessionKey: string,
+    token: string,
+    lockMs: number,
+    { hit, sessionHit }: OpenOptions,
+  ): Promise<{ count: RateLimitCount; sessionCount?: RateLimitCount; acquired: boolean; json?: string }> {
+    if (!this.layout.clustered) {
+      const [acquired, hits, ttlMs, blockedMs, sessionHits, sessionTtlMs, sessionBlockedMs, json] = (await this.countLockAndRead(
+        lockKey,
+        sessionKey,
+        ...this.layout.rateLimit(hit.key),
+        ...this.layout.rateLimit((sessionHit ?? hit).key),
+        token,
+        lockMs,
+        ...hitArguments(hit),
+        ...(sessionHit ? hitArguments(sessionHit) : [0, 0, 0]),
+      )) as [number, number, number, number, number, number, number, string | undefined];
+      return {
+        count: countOf(hits, ttlMs, blockedMs),
+        sessionCount: sessionHit ? countOf(sessionHits, sessionTtlMs, sessionBlockedMs) : undefined,
+        acquired: acquired === 1,
+        json,
+      };
+    }
+    const increment = (counted: RateLimitHit): Promise<RateLimitCount> =>
+      this.counter.increment(counted.key, counted.ttlMs, counted.limit, counted.blockMs);
+    const [counted, sessionCounted, locked] = await Promise.allSettled([
+      increment(hit),
+      sessionHit ? increment(sessionHit) : Promise.resolve(undefined),
+      this.lockAndRead(lockKey, sessionKey, token, lockMs) as Promise<[number, string | undefined]>,
+    ]);
+    for (const settled of [counted, sessionCounted, locked]) if (settled.status === 'rejected') throw settled.reason;
+    const value = <T>(settled: PromiseSettledResult<T>): T => (settled as PromiseFulfilledResult<T>).value;
+    const [acquired, json] = value(locked);
+    return { count: value(counted), sessionCount: value(sessionCounted), acquired: acquired === 1, json };
   }
 }
 

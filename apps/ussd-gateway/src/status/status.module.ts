@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { DependencyProbe, HealthModule, postgresProbe, redisProbe } from '@dmrv/health';
+import type { RedisClient } from '../redis/redis-client';
 import { REDIS_CLIENT } from '../redis/redis.module';
 import { StatusController } from './status.controller';
 
@@ -12,7 +12,7 @@ import { StatusController } from './status.controller';
       service: 'ussd-gateway',
       controller: false,
       inject: [DataSource, REDIS_CLIENT],
-      probes: (dataSource: DataSource, redis: Redis | null): DependencyProbe[] => [
+      probes: (dataSource: DataSource, redis: RedisClient | null): DependencyProbe[] => [
         postgresProbe((sql) => dataSource.query(sql), 'database'),
         ...(redis ? [redisProbe(redis, 'redis')] : []),
       ],

@@ -1,12 +1,12 @@
 import { Global, Module } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import type Redis from 'ioredis';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { Metrics } from '@dmrv/metrics';
 import { postgresAttributes, tracePgPool, Tracing } from '@dmrv/tracing';
 import { UssdConfig } from '../config/ussd.config';
+import type { RedisClient } from '../redis/redis-client';
 import { REDIS_CLIENT } from '../redis/redis.module';
 import { observeRedisScripts } from '../redis/redis-script';
 import { UssdMetrics } from './ussd-metrics';
@@ -25,7 +25,7 @@ import { UssdMetrics } from './ussd-metrics';
         metrics: Metrics,
         tracing: Tracing,
         dataSource: DataSource,
-        redis: Redis | null,
+        redis: RedisClient | null,
         config: UssdConfig,
       ) => {
         const ussd = new UssdMetrics(metrics);

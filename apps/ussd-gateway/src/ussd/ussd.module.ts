@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import type Redis from 'ioredis';
 import { Metrics } from '@dmrv/metrics';
 import { AccountsModule } from '../accounts/accounts.module';
 import { UssdConfig } from '../config/ussd.config';
@@ -12,6 +11,7 @@ import { MenuRenderer } from '../menus/menu-renderer';
 import { OperatorTokenGuard } from '../operators/operator-token.guard';
 import { OperatorsController } from '../operators/operators.controller';
 import { RateLimitCounter } from '../rate-limit/rate-limit.module';
+import type { RedisClient } from '../redis/redis-client';
 import { REDIS_CLIENT } from '../redis/redis.module';
 import { MemorySessionStore } from '../sessions/memory-session.store';
 import { RedisSessionStore } from '../sessions/redis-session.store';
@@ -41,7 +41,7 @@ import { UssdSessionService } from './ussd-session.service';
     {
       provide: SessionStore,
       inject: [REDIS_CLIENT, UssdConfig, RateLimitCounter],
-      useFactory: (redis: Redis | null, config: UssdConfig, counter: RateLimitCounter) =>
+      useFactory: (redis: RedisClient | null, config: UssdConfig, counter: RateLimitCounter) =>
         redis
           ? new RedisSessionStore(redis, config.REDIS_KEY_PREFIX)
           : new MemorySessionStore(Date.now, counter),
