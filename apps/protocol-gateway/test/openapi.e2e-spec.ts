@@ -4,6 +4,7 @@ import addFormats from 'ajv-formats';
 import { entityDid } from '../../../tools/local-chain-node/src';
 import { OpenApiDocuments } from '../src/openapi/openapi-document';
 import { RouteTable } from '../src/routes/route-table';
+import { ServedRoutes } from '../src/routes/served-routes';
 import { Gateway, LocalChainNode, startGateway, startNode } from './harness';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- walking a JSON document
@@ -47,7 +48,7 @@ describe('OpenAPI document and Swagger UI, generated from the route table', () =
   });
 
   it('has one GET operation per served route, with typed path and query parameters', () => {
-    const routes = gateway.app.get(RouteTable).routes;
+    const routes = gateway.app.get(ServedRoutes).current.table.routes;
     const operations = Object.values(document.paths as Json).flatMap((item) => Object.values(item as Json));
     expect(operations.map((operation) => operation.summary).sort()).toEqual(
       routes.map((route) => route.fullMethod).sort(),
@@ -151,7 +152,7 @@ describe('OpenApiDocuments: one document per route table version', () => {
     const node = await startNode();
     const gateway = await startGateway({ GRPC_UPSTREAM: node.address });
     try {
-      const full = gateway.app.get(RouteTable);
+      const full = gateway.app.get(ServedRoutes).current.table;
       let current = full;
       const documents = new OpenApiDocuments(() => current, { title: 't', version: '1' });
       const first = documents.current();

@@ -113,6 +113,9 @@ describe('routes learnt from the node through server reflection (real gRPC)', ()
         expect((await gateway.get(balancesPath(0))).status).toBe(200);
         expect((await gateway.get(MINT_PARAMS)).status).toBe(404);
         const before = (await gateway.get('/')).body.routesVersion as number;
+        const documentedBefore = Object.keys((await gateway.get('/ixo/openapi.json')).body.paths as object);
+        expect(documentedBefore).toContain('/cosmos/bank/v1beta1/balances/{address}');
+        expect(documentedBefore).not.toContain(MINT_PARAMS);
 
         const upgraded = nextRouteSet(gateway, (set) => serves(set, MINT_PARAMS));
         await node.stop();
@@ -130,6 +133,10 @@ describe('routes learnt from the node through server reflection (real gRPC)', ()
         expect((await gateway.get(balancesPath(0))).status).toBe(404);
         expect((await gateway.get('/')).body.routesVersion).toBe(set.version);
         expect((await gateway.get('/ixo/token/params')).status).toBe(200);
+        // The OpenAPI document follows the routes in service.
+        const documentedAfter = Object.keys((await gateway.get('/ixo/openapi.json')).body.paths as object);
+        expect(documentedAfter).toContain(MINT_PARAMS);
+        expect(documentedAfter).not.toContain('/cosmos/bank/v1beta1/balances/{address}');
       } finally {
         await gateway.close();
         await node.stop();
