@@ -7,7 +7,7 @@ import { Backing, captureLogs, createAccount as createAccountIn, createBacking, 
 
 const INVALID = 'END Invalid input. Please try again.';
 const GOODBYE = 'END Thank you for using our service. Goodbye!';
-const MAIN_MENU = 'CON Welcome to Clean Cooking\n1. Know More\n2. Account Menu\n*. Exit';
+const MAIN_MENU = 'CON Welcome to Clean Cooking\n1. Know More\n2. Account Menu\n3. Language\n*. Exit';
 const PIN = '47213';
 
 let backing: Backing;

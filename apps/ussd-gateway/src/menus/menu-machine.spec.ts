@@ -1,4 +1,7 @@
-import { DEFAULT_CONTENT, MenuContent } from './content';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { InfoOverrides } from './content';
+import { CONTENT_DIRECTORY, Language, Languages, loadLanguages } from './languages';
 import {
   applyEffectResult,
   applyInput,
@@ -12,9 +15,10 @@ import {
   Step,
 } from './menu-machine';
 import { MenuRenderer } from './menu-renderer';
-import { screenCost } from './screen-text';
+import { GSM7_SCREEN_LIMIT, screenCost, toGsm7, UCS2_SCREEN_LIMIT } from './screen-text';
 
-const renderer = new MenuRenderer(DEFAULT_CONTENT);
+const shipped = loadLanguages();
+const renderer = new MenuRenderer(shipped);
 
 /** Follows a step to its end with one chosen result per effect. */
 function settle(step: Step, results: Partial<Record<Effect['type'], EffectResult>>): MenuState {
@@ -31,7 +35,7 @@ const defaults: Partial<Record<Effect['type'], EffectResult>> = {
   holdPin: { type: 'held', heldPin: 'held-pin' },
   matchPin: { type: 'matched', match: true },
   createAccount: { type: 'created', customerId: 'C0A1B2C3D' },
-  verifyPin: { type: 'verified', outcome: { kind: 'ok', firstName: 'Jane' } },
+  verifyPin: { type: 'verified', outcome: { kind: 'ok', firstName: 'Jane', language: null } },
   loadAccount: { type: 'loaded', account: { customerId: 'C0A1B2C3D', fullName: 'Jane Smith', email: null, phoneNumber: '+254700000001' } },
   replacePin: { type: 'replaced' },
 };
@@ -47,7 +51,29 @@ const text = (state: MenuState): string => {
 
 describe('menu machine', () => {
   it('starts at the main menu with the spec options', () => {
-    expect(text(initialState())).toBe('CON Welcome to Clean Cooking\n1. Know More\n2. Account Menu\n*. Exit');
+    expect(text(initialState())).toBe('CON Welcome to Clean Cooking\n1. Know More\n2. Account Menu\n3. Language\n*. Exit');
+    expect(text(initialState('fr'))).toBe('CON Bienvenue chez Clean Cooking\n1. En savoir plus\n2. Mon compte\n3. Langue\n*. Quitter');
+    expect(text(initialState('sw'))).toBe('CON Karibu Clean Cooking\n1. Jifunze zaidi\n2. Akaunti\n3. Lugha\n*. Toka');
+  });
+
+  it('changes the language from the main menu and keeps it through sign-in, sign-out and the farewell', () => {
+    const menu = walk(['3']);
+    expect(text(menu)).toBe('CON Choose your language\n1. English\n2. Français\n3. Kiswahili\n0. Back\n*. Exit');
+    const chosen = applyInput(menu, '3', renderer);
+    expect(chosen.effect).toEqual({ type: 'setLanguage', language: 'sw', customerId: null });
+    const swahili = settle(chosen, { setLanguage: { type: 'languageSet', language: 'sw' } });
+    expect(text(swahili)).toBe('CON Lugha: Kiswahili.\nKaribu Clean Cooking\n1. Jifunze zaidi\n2. Akaunti\n3. Lugha\n*. Toka');
+    expect(walk(['9', '0'], defaults, swahili)).toMatchObject({ screen: 'preMenu', language: 'sw' });
+    const home = walk(['2', '1', 'C0A1B2C3D', '24680'], defaults, swahili);
+    expect(home).toMatchObject({ screen: 'accountHome', language: 'sw' });
+    // An account that chose a language gets it whatever the phone's.
+    const french = walk(['2', '1', 'C0A1B2C3D', '24680'], { ...defaults, verifyPin: { type: 'verified', outcome: { kind: 'ok', firstName: 'Jane', language: 'fr' } } }, swahili);
+    expect(french).toMatchObject({ screen: 'accountHome', language: 'fr' });
+    expect(applyInput(walk(['00', '3'], defaults, french), '1', renderer).effect).toEqual({ type: 'setLanguage', language: 'en', customerId: 'C0A1B2C3D' });
+    expect(walk(['3'], defaults, home)).toMatchObject({ screen: 'preMenu', language: 'sw', notice: { kind: 'loggedOut' } });
+    expect(text(walk(['*'], defaults, home))).toBe('END Asante kwa kutumia huduma yetu. Kwaheri!');
+    expect(text(lockedOut(2, 'fr'))).toBe('END Votre compte est bloqué après trop de PIN incorrects. Réessayez dans 2 minutes.');
+    expect(walk(['3', '4'])).toMatchObject({ screen: 'language', notice: { kind: 'invalidChoice' } });
   });
 
   it.each([
@@ -171,8 +197,7 @@ describe('menu machine', () => {
   });
 
   it('pages long information texts with 98 and back with 0', () => {
-    const long: MenuContent = { ...DEFAULT_CONTENT, about: 'Clean stoves save fuel. '.repeat(40) };
-    const paged = new MenuRenderer(long);
+    const paged = new MenuRenderer(shipped.withInfoTexts({ en: { about: 'Clean stoves save fuel. '.repeat(40) } }));
     const first = settle(applyInput(walk(['1']), '1', paged), defaults);
     expect(paged.pageCount(first)).toBeGreaterThan(2);
     expect(paged.render(first).text).toContain('98. More');
@@ -196,10 +221,10 @@ describe('every reachable screen fits on a handset', () => {
     ],
     createAccount: [{ type: 'created', customerId: 'CFFFFFFFF' }],
     verifyPin: [
-      { type: 'verified', outcome: { kind: 'ok', firstName: 'Bartholomew-Alexandre-Maximilian' } },
+      { type: 'verified', outcome: { kind: 'ok', firstName: 'Bartholomew-Alexandre-Maximilian', language: null } },
       // A name outside GSM-7 would make the whole screen UCS-2 (80 characters).
-      { type: 'verified', outcome: { kind: 'ok', firstName: 'Ọlábísí-Àdùnní-Olúwaseun-Adébáyọ̀-Ọláníyọ̀nù' } },
-      { type: 'verified', outcome: { kind: 'ok', firstName: 'Александра-Владимировна-Константинова' } },
+      { type: 'verified', outcome: { kind: 'ok', firstName: 'Ọlábísí-Àdùnní-Olúwaseun-Adébáyọ̀-Ọláníyọ̀nù', language: null } },
+      { type: 'verified', outcome: { kind: 'ok', firstName: 'Александра-Владимировна-Константинова', language: 'fr' } },
       { type: 'verified', outcome: { kind: 'wrong', attemptsLeft: 2 } },
       { type: 'verified', outcome: { kind: 'wrong', attemptsLeft: 1 } },
       { type: 'verified', outcome: { kind: 'locked', minutes: 10080, justNow: true } },
@@ -220,20 +245,20 @@ describe('every reachable screen fits on a handset', () => {
       { type: 'loaded', account: null },
     ],
     replacePin: [{ type: 'replaced' }],
+    setLanguage: [],
   };
 
   function expand(step: Step): MenuState[] {
     if (!step.effect) return [step.state];
-    return outcomes[step.effect.type].flatMap((result) => expand(applyEffectResult(step.state, result)));
+    const effect = step.effect;
+    const results = effect.type === 'setLanguage' ? [{ type: 'languageSet' as const, language: effect.language }] : outcomes[effect.type];
+    return results.flatMap((result) => expand(applyEffectResult(step.state, result)));
   }
 
-  it.each([
-    ['default content', DEFAULT_CONTENT],
-    ['2000-character content with UCS-2 text', { about: 'Ẹ kú àbọ̀! '.repeat(180), pricing: 'x'.repeat(2000), delivery: 'Delivery everywhere. '.repeat(95) }],
-  ])('with %s', (_label, content) => {
-    const paged = new MenuRenderer(content as MenuContent);
+  /** Every state reachable from the main menu of each language, with every input and every effect outcome. */
+  function reachable(languages: Languages, paged: MenuRenderer): Map<string, MenuState> {
     const seen = new Map<string, MenuState>();
-    const queue: MenuState[] = [initialState()];
+    const queue: MenuState[] = languages.codes.map((code) => initialState(code));
     while (queue.length > 0) {
       const state = queue.shift()!;
       const key = JSON.stringify(state);
@@ -241,14 +266,54 @@ describe('every reachable screen fits on a handset', () => {
       seen.set(key, state);
       for (const input of inputs) queue.push(...expand(applyInput(state, input, paged)));
     }
-    const screens = new Set([...seen.values()].map((state) => state.screen));
-    expect([...screens].sort()).toEqual([...SCREENS].sort());
+    return seen;
+  }
+
+  function expectEveryScreenFits(languages: Languages, paged: MenuRenderer): { states: number; ucs2: number } {
+    const seen = reachable(languages, paged);
+    for (const code of languages.codes) {
+      const screens = new Set([...seen.values()].filter((state) => state.language === code).map((state) => state.screen));
+      expect([code, [...screens].sort()]).toEqual([code, [...SCREENS].sort()]);
+    }
+    let ucs2 = 0;
     for (const state of seen.values()) {
       const rendered = paged.render(state);
       const { used, limit } = screenCost(rendered.text);
-      if (used > limit) throw new Error(`${state.screen} uses ${used}/${limit}: ${rendered.text}`);
-      if (rendered.kind === 'CON' && state.screen !== 'preMenu') expect(rendered.text).toMatch(/\*\. Exit$/);
+      if (used > limit) throw new Error(`${state.language} ${state.screen} uses ${used}/${limit}: ${rendered.text}`);
+      if (limit < GSM7_SCREEN_LIMIT) ucs2 += 1;
+      const exit = `*. ${languages.get(state.language).text('nav.exit')}`;
+      if (rendered.kind === 'CON' && state.screen !== 'preMenu') expect(rendered.text.endsWith(toGsm7(exit)) || rendered.text.endsWith(exit)).toBe(true);
     }
-    expect(seen.size).toBeGreaterThan(40);
+    return { states: seen.size, ucs2 };
+  }
+
+  const everywhere = (texts: Record<string, string>): InfoOverrides => Object.fromEntries(shipped.codes.map((code) => [code, texts]));
+
+  it.each([
+    ['the shipped content', {}],
+    [
+      '2000-character Know More texts',
+      everywhere({ about: 'Ẹ kú àbọ̀! Karibu sana, ça va bien. '.repeat(55), pricing: 'x'.repeat(2000), delivery: 'Delivery everywhere. '.repeat(95) }),
+    ],
+  ])('in every language, with %s', (_label, overrides: InfoOverrides) => {
+    const languages = shipped.withInfoTexts(overrides);
+    const { states } = expectEveryScreenFits(languages, new MenuRenderer(languages));
+    expect(states).toBeGreaterThan(150);
+  });
+
+  it('in a language whose script has no GSM-7 form, where every screen is UCS-2 (80 characters)', () => {
+    // Terse texts in Cyrillic, a long Know More text, and the shipped languages beside it.
+    const cyrillic = Object.fromEntries(
+      Object.entries(JSON.parse(readFileSync(join(CONTENT_DIRECTORY, 'en.json'), 'utf8')) as Record<string, string>).map(([key, value]) => [
+        key,
+        key.startsWith('info.') ? 'Чистая плита экономит топливо и время. '.repeat(20).trim() : ['Жд', ...(value.match(/\{[A-Za-z]+\}/g) ?? [])].join(' '),
+      ]),
+    );
+    const languages = new Languages([...shipped.codes.map((code) => shipped.get(code)), new Language('ru', { ...cyrillic, 'language.latinName': 'Russkij' })]);
+    const paged = new MenuRenderer(languages);
+    const { ucs2 } = expectEveryScreenFits(languages, paged);
+    expect(ucs2).toBeGreaterThan(50);
+    expect(screenCost(paged.render({ screen: 'info', topic: 'about', language: 'ru' }).text)).toMatchObject({ limit: UCS2_SCREEN_LIMIT });
+    expect(paged.pageCount({ screen: 'info', topic: 'about', language: 'ru' })).toBeGreaterThan(10);
   });
 });

@@ -24,6 +24,7 @@ export const SCREENS = [
   'changePinOld',
   'changePinNew',
   'changePinConfirm',
+  'language',
   'ended',
 ] as const;
 export type ScreenId = (typeof SCREENS)[number];
@@ -41,7 +42,8 @@ export type Notice =
   | { kind: 'wrongCredentials'; attemptsLeft: number }
   | { kind: 'pinBusy' }
   | { kind: 'pinChanged' }
-  | { kind: 'loggedOut' };
+  | { kind: 'loggedOut' }
+  | { kind: 'languageChanged' };
 
 export type Farewell =
   | { kind: 'goodbye' }
@@ -59,6 +61,8 @@ export interface AccountDetails {
 
 export interface MenuState {
   screen: ScreenId;
+  /** Code of the language every screen is shown in (see languages.ts); English when absent. */
+  language?: string;
   /** A one-shot hint shown above the screen (why the last input was refused, or what just happened). */
   notice?: Notice;
   topic?: InfoTopic;
@@ -82,11 +86,13 @@ export type Effect =
   | { type: 'createAccount'; fullName: string; email: string | null; heldPin: string }
   | { type: 'verifyPin'; customerId: string; pin: string }
   | { type: 'loadAccount'; customerId: string }
-  | { type: 'replacePin'; customerId: string; heldPin: string };
+  | { type: 'replacePin'; customerId: string; heldPin: string }
+  /** Remembered for the phone number, and for the account when signed in. */
+  | { type: 'setLanguage'; language: string; customerId: string | null };
 
 /** An unknown Customer ID is `wrong` (and locks) exactly like a known one: the answers must not tell them apart. */
 export type VerifyOutcome =
-  | { kind: 'ok'; firstName: string }
+  | { kind: 'ok'; firstName: string; language: string | null }
   | { kind: 'wrong'; attemptsLeft: number }
   | { kind: 'locked'; minutes: number; justNow: boolean }
   /** Too many attempts on this Customer ID are being checked at this moment; this one was not (nor charged). */
@@ -98,7 +104,8 @@ export type EffectResult =
   | { type: 'created'; customerId: string }
   | { type: 'verified'; outcome: VerifyOutcome }
   | { type: 'loaded'; account: AccountDetails | null }
-  | { type: 'replaced' };
+  | { type: 'replaced' }
+  | { type: 'languageSet'; language: string };
 
 export interface Step {
   state: MenuState;
@@ -108,6 +115,8 @@ export interface Step {
 export interface MachineContext {
   /** Pages the renderer needs for the body of this state (1 for screens without a long body). */
   pageCount(state: MenuState): number;
+  /** The languages a subscriber can choose, in the order the language menu lists them. */
+  readonly languageCodes: readonly string[];
 }
 
 export const EXIT = '*';
@@ -115,8 +124,8 @@ export const BACK = '0';
 export const MAIN_MENU = '00';
 export const MORE = '98';
 
-export function initialState(): MenuState {
-  return { screen: 'preMenu' };
+export function initialState(language?: string): MenuState {
+  return language ? { screen: 'preMenu', language } : { screen: 'preMenu' };
 }
 
 export function isEnded(state: MenuState): boolean {
@@ -128,24 +137,32 @@ export function isAuthenticated(state: MenuState): boolean {
 }
 
 /** A signed-in session whose account got locked (by wrong PINs in another session): it ends, signed out. */
-export function lockedOut(minutes: number): MenuState {
-  return end({ kind: 'locked', minutes }).state;
+export function lockedOut(minutes: number, language?: string): MenuState {
+  return end({ language }, { kind: 'locked', minutes }).state;
 }
 
 const go = (state: MenuState, screen: ScreenId, extra: Partial<MenuState> = {}): Step => ({
   state: { ...withoutTransient(state), screen, ...extra },
 });
 
-/** What survives a screen change: who is signed in. Drafts, hints and pages belong to one screen or flow. */
+/** What survives a screen change: who is signed in, and the language. Drafts, hints and pages belong to one screen or flow. */
 function withoutTransient(state: MenuState): MenuState {
-  return state.auth ? { screen: state.screen, auth: state.auth } : { screen: state.screen };
+  return { screen: state.screen, ...lasting(state) };
+}
+
+/** What a session keeps whatever happens to the screens: the language, and who is signed in. */
+function lasting(state: Pick<MenuState, 'language' | 'auth'>): Pick<MenuState, 'language' | 'auth'> {
+  return { ...(state.language ? { language: state.language } : {}), ...(state.auth ? { auth: state.auth } : {}) };
 }
 
 const stay = (state: MenuState, notice: Notice, keep: Partial<MenuState> = {}): Step => ({
   state: { ...state, ...keep, notice },
 });
 
-const end = (farewell: Farewell): Step => ({ state: { screen: 'ended', farewell } });
+/** The session ends signed out, its farewell in its language. */
+const end = (state: Pick<MenuState, 'language'>, farewell: Farewell): Step => ({
+  state: { screen: 'ended', ...(state.language ? { language: state.language } : {}), farewell },
+});
 
 const mainMenu = (state: MenuState, notice?: Notice): Step => go(state, 'preMenu', notice ? { notice } : {});
 
@@ -157,6 +174,7 @@ function back(state: MenuState, context: MachineContext): Step {
       return go(state, 'preMenu');
     case 'knowMore':
     case 'accountMenu':
+    case 'language':
       return go(state, 'preMenu');
     case 'info':
       if ((state.page ?? 0) > 0) return { state: { ...state, notice: undefined, page: (state.page ?? 0) - 1 } };
@@ -195,7 +213,7 @@ export function applyInput(current: MenuState, rawInput: string, context: Machin
   const input = rawInput.trim();
   const state: MenuState = { ...current, notice: undefined };
   if (state.screen === 'ended') return { state };
-  if (input === EXIT) return end({ kind: 'goodbye' });
+  if (input === EXIT) return end(state, { kind: 'goodbye' });
   // On the e-mail screen `00` is the documented "skip"; everywhere else it is the main menu.
   if (input === MAIN_MENU && state.screen !== 'createEmail') return mainMenu(state);
   if (input === BACK) return back(state, context);
@@ -204,7 +222,13 @@ export function applyInput(current: MenuState, rawInput: string, context: Machin
     case 'preMenu':
       if (input === '1') return go(state, 'knowMore');
       if (input === '2') return go(state, state.auth ? 'accountHome' : 'accountMenu');
+      if (input === '3') return go(state, 'language');
       return stay(state, { kind: 'invalidChoice' });
+    case 'language': {
+      const language = /^[1-9]$/.test(input) ? context.languageCodes[Number(input) - 1] : undefined;
+      if (!language) return stay(state, { kind: 'invalidChoice' });
+      return { state, effect: { type: 'setLanguage', language, customerId: state.auth?.customerId ?? null } };
+    }
     case 'knowMore': {
       const topic = ({ '1': 'about', '2': 'pricing', '3': 'delivery' } as const)[input];
       return topic ? go(state, 'info', { topic, page: 0 }) : stay(state, { kind: 'invalidChoice' });
@@ -249,7 +273,7 @@ export function applyInput(current: MenuState, rawInput: string, context: Machin
       const auth = requireValue(state.auth, 'auth');
       if (input === '1') return { state, effect: { type: 'loadAccount', customerId: auth.customerId } };
       if (input === '2') return go(state, 'changePinOld');
-      if (input === '3') return { state: { screen: 'preMenu', notice: { kind: 'loggedOut' } } };
+      if (input === '3') return { state: { screen: 'preMenu', ...lasting({ language: state.language }), notice: { kind: 'loggedOut' } } };
       return stay(state, { kind: 'invalidChoice' });
     }
     case 'changePinOld':
@@ -283,19 +307,22 @@ export function applyEffectResult(state: MenuState, result: EffectResult): Step 
     }
     case 'created':
       // The session ends on the new Customer ID: it is what the subscriber must write down before anything else.
-      if (state.screen === 'createPinConfirm') return end({ kind: 'accountCreated', customerId: result.customerId });
+      if (state.screen === 'createPinConfirm') return end(state, { kind: 'accountCreated', customerId: result.customerId });
       break;
     case 'replaced':
       if (state.screen === 'changePinConfirm') return go(state, 'accountHome', { notice: { kind: 'pinChanged' } });
       break;
     case 'loaded':
       if (state.screen === 'accountHome') {
-        if (result.account === null) return end({ kind: 'accountMissing' });
+        if (result.account === null) return end(state, { kind: 'accountMissing' });
         return go(state, 'accountDetails', { details: result.account, page: 0 });
       }
       break;
     case 'verified':
       if (state.screen === 'loginPin' || state.screen === 'changePinOld') return afterVerify(state, result.outcome);
+      break;
+    case 'languageSet':
+      if (state.screen === 'language') return go({ ...state, language: result.language }, 'preMenu', { notice: { kind: 'languageChanged' } });
       break;
   }
   throw new Error(`effect result ${result.type} does not belong to screen ${state.screen}`);
@@ -305,13 +332,20 @@ function afterVerify(state: MenuState, outcome: VerifyOutcome): Step {
   switch (outcome.kind) {
     case 'ok':
       if (state.screen === 'changePinOld') return go(state, 'changePinNew');
-      return { state: { screen: 'accountHome', auth: { customerId: requireValue(state.loginCustomerId, 'loginCustomerId'), firstName: outcome.firstName } } };
+      // The account's language, once it has chosen one, wins over the phone's: a shared handset shows each member theirs.
+      return {
+        state: {
+          screen: 'accountHome',
+          ...lasting({ language: outcome.language ?? state.language }),
+          auth: { customerId: requireValue(state.loginCustomerId, 'loginCustomerId'), firstName: outcome.firstName },
+        },
+      };
     case 'wrong':
       // Signed in, the account is known to the subscriber; at log-in the Customer ID may be what is wrong.
       if (state.screen === 'changePinOld') return stay(state, { kind: 'wrongPin', attemptsLeft: outcome.attemptsLeft });
       return stay(state, { kind: 'wrongCredentials', attemptsLeft: outcome.attemptsLeft });
     case 'locked':
-      return end(outcome.justNow ? { kind: 'lockedNow', minutes: outcome.minutes } : { kind: 'locked', minutes: outcome.minutes });
+      return end(state, outcome.justNow ? { kind: 'lockedNow', minutes: outcome.minutes } : { kind: 'locked', minutes: outcome.minutes });
     case 'busy':
       return stay(state, { kind: 'pinBusy' });
   }

@@ -62,6 +62,10 @@ export class HopEffects {
       case 'replacePin':
         await this.accounts.replacePin(effect.customerId, effect.heldPin, key(), signal);
         return { type: 'replaced' };
+      case 'setLanguage':
+        signal.throwIfAborted();
+        await this.accounts.rememberLanguage(request.phoneNumber, effect.customerId, effect.language);
+        return { type: 'languageSet', language: effect.language };
     }
   }
 }
