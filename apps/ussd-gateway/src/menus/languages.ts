@@ -56,6 +56,12 @@ export class Language {
     return this.fill(this.messages[key]!, values);
   }
 
+  /** A text whose key is data (`product.<kind>` of a catalogue row), when this language has one. */
+  lookup(key: string, values: Values = {}): string | undefined {
+    const template = this.messages[key];
+    return template === undefined ? undefined : this.fill(template, values);
+  }
+
   /** The form of `key` for `count` under this language's plural rules (`.other` when it has no such form). */
   plural(key: PluralKey, count: number, values: Values = {}): string {
     const template = this.messages[`${key}.${this.plurals.select(count)}`] ?? this.messages[`${key}.other`]!;

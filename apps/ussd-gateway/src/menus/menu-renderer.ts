@@ -1,4 +1,5 @@
 import { Language, Languages, MessageKey } from './languages';
+import { DELIVERY_POINT_MAX, MAX_ORDER_QUANTITY, TICKET_CATEGORIES, TICKET_NOTE_MAX, TicketCategory } from '../orders/order-rules';
 import { Farewell, MachineContext, MenuState, Notice } from './menu-machine';
 import { fitsOnScreen, paginate, screenText } from './screen-text';
 
@@ -10,9 +11,29 @@ export interface RenderedScreen {
 
 const TOPIC_TITLES = { about: 'knowMore.about', pricing: 'knowMore.pricing', delivery: 'knowMore.delivery' } as const;
 
+const CATEGORY_LABELS: Record<TicketCategory, MessageKey> = {
+  wont_light: 'report.wontLight',
+  smoke: 'report.smoke',
+  broken_part: 'report.brokenPart',
+  other: 'report.otherProblem',
+};
+
+/** Limits named in the hints about them. */
+const NOTICE_LIMITS: Partial<Record<Notice['kind'], number>> = {
+  invalidQuantity: MAX_ORDER_QUANTITY,
+  invalidDeliveryPoint: DELIVERY_POINT_MAX,
+  invalidNote: TICKET_NOTE_MAX,
+};
+
 export function noticeText(notice: Notice, language: Language): string {
   if (notice.kind === 'wrongPin' || notice.kind === 'wrongCredentials') return language.plural(`notice.${notice.kind}`, notice.attemptsLeft);
-  return language.text(`notice.${notice.kind}`);
+  const max = NOTICE_LIMITS[notice.kind];
+  return language.text(`notice.${notice.kind}`, max === undefined ? {} : { max });
+}
+
+/** `Pellets 10 kg`: the kind by its content key (`product.<kind>`; the kind itself when a language has none). */
+function productName(language: Language, kind: string, sizeKg: number): string {
+  return language.text('product.label', { kind: language.lookup(`product.${kind}`) ?? kind, size: sizeKg });
 }
 
 export function farewellText(farewell: Farewell, language: Language): string {
@@ -27,6 +48,10 @@ export function farewellText(farewell: Farewell, language: Language): string {
       return language.text('farewell.accountMissing');
     case 'accountCreated':
       return language.text('farewell.accountCreated', { customerId: farewell.customerId });
+    case 'orderPlaced':
+      return language.text('farewell.orderPlaced', { orderNumber: farewell.orderNumber, total: language.amount(farewell.totalMinor, farewell.currency) });
+    case 'ticketCreated':
+      return language.text('farewell.ticketCreated', { ticketNumber: farewell.ticketNumber });
   }
 }
 
@@ -73,21 +98,54 @@ export class MenuRenderer implements MachineContext {
     if (state.screen === 'ended') {
       return { kind: 'END', text: screenText(farewellText(state.farewell ?? { kind: 'goodbye' }, language)) };
     }
-    const text = screenText(this.isPaged(state) ? this.pagedText(state, language) : this.menuText(state, language));
+    const text = screenText(
+      state.screen === 'orderProduct' ? this.productPage(state, language) : this.isPaged(state) ? this.pagedText(state, language) : this.menuText(state, language),
+    );
     if (!fitsOnScreen(text)) {
       // Only reachable with a renderer bug or a content file too long; the screen walker test proves every reachable
       // screen of every shipped language fits.
-      throw new Error(`screen ${state.screen} does not fit on a handset in ${language.code}`);
+      throw new Error(`screen ${state.screen} does not fit on a handset in ${language.code}: ${text}`);
     }
     return { kind: 'CON', text };
   }
 
   pageCount(state: MenuState): number {
-    return this.isPaged(state) ? this.pages(state, this.languages.get(state.language)).length : 1;
+    const language = this.languages.get(state.language);
+    if (state.screen === 'orderProduct') return this.productPages(state, language).length;
+    return this.isPaged(state) ? this.pages(state, language).length : 1;
+  }
+
+  /**
+   * The catalogue's options cut into screens (`98` for the next), numbered across pages so that a product keeps its
+   * number whichever page shows it. A catalogue is a database table: it may outgrow a screen, in UCS-2 at once.
+   */
+  private productPages(state: MenuState, language: Language): string[][] {
+    const menu = this.menuOf(state, language) as Menu;
+    const nav = navigation(language);
+    // Room is kept for the one hint this screen shows above its title.
+    const header = [noticeText({ kind: 'invalidChoice' }, language), ...menu.lines];
+    const fits = (options: string[], more = [nav.more]): boolean => fitsOnScreen(screenText([...header, ...options, ...more, ...menu.nav].join('\n')));
+    if (fits(menu.options, [])) return [menu.options];
+    const pages: string[][] = [];
+    for (const option of menu.options) {
+      const current = pages[pages.length - 1];
+      if (current && fits([...current, option])) current.push(option);
+      else pages.push([option]);
+    }
+    return pages.length > 0 ? pages : [[]];
+  }
+
+  private productPage(state: MenuState, language: Language): string {
+    const pages = this.productPages(state, language);
+    const index = Math.min(state.page ?? 0, pages.length - 1);
+    const menu = this.menuOf(state, language) as Menu;
+    const notice = state.notice ? [noticeText(state.notice, language)] : [];
+    const more = index < pages.length - 1 ? [navigation(language).more] : [];
+    return [...notice, ...menu.lines, ...pages[index]!, ...more, ...menu.nav].join('\n');
   }
 
   private isPaged(state: MenuState): boolean {
-    return state.screen === 'info' || state.screen === 'accountDetails';
+    return state.screen === 'info' || state.screen === 'accountDetails' || state.screen === 'myOrders';
   }
 
   private menuOf(state: MenuState, language: Language): Menus {
@@ -97,6 +155,7 @@ export class MenuRenderer implements MachineContext {
     switch (state.screen) {
       case 'info':
       case 'accountDetails':
+      case 'myOrders':
       case 'ended':
         throw new Error(`${state.screen} is not a menu screen`);
       case 'preMenu':
@@ -136,7 +195,15 @@ export class MenuRenderer implements MachineContext {
         return prompt('createPinConfirm.prompt');
       case 'accountHome': {
         const name = state.auth?.firstName ?? '';
-        const options = numbered([t('accountHome.details'), t('accountHome.changePin'), t('accountHome.logOut')]);
+        // 1–3 kept where they were before ordering existed: subscribers and scripts know them by number.
+        const options = numbered([
+          t('accountHome.details'),
+          t('accountHome.changePin'),
+          t('accountHome.logOut'),
+          t('accountHome.orderFuel'),
+          t('accountHome.myOrders'),
+          t('accountHome.reportProblem'),
+        ]);
         return [
           language.text('accountHome.welcome', { name }),
           language.text('accountHome.welcome', { name: withoutAccents(name) }),
@@ -149,7 +216,49 @@ export class MenuRenderer implements MachineContext {
         return prompt('changePinNew.prompt');
       case 'changePinConfirm':
         return prompt('changePinConfirm.prompt');
+      case 'orderProduct':
+        return {
+          lines: [t('order.title')],
+          options: numbered(
+            (state.catalogue ?? []).map((product) =>
+              language.text('order.product', {
+                kind: language.lookup(`product.${product.kind}`) ?? product.kind,
+                size: product.sizeKg,
+                price: language.amount(product.priceMinor, product.currency),
+              }),
+            ),
+          ),
+          nav: nav.deep,
+        };
+      case 'orderQuantity':
+        return { lines: [this.chosenProduct(state, language), language.text('order.quantityPrompt', { max: MAX_ORDER_QUANTITY })], options: [], nav: nav.deep };
+      case 'orderDelivery': {
+        const last = state.order?.lastDeliveryPoint;
+        return { lines: [t('order.deliveryPrompt')], options: last ? [`1. ${last}`] : [], nav: nav.deep };
+      }
+      case 'orderConfirm': {
+        const order = state.order;
+        const product = state.catalogue?.find((item) => item.code === order?.productCode);
+        const quantity = order?.quantity ?? 0;
+        const total = product ? language.amount(product.priceMinor * quantity, product.currency) : '';
+        const values = { quantity, product: this.chosenProduct(state, language), total, point: order?.deliveryPoint ?? '' };
+        // Without the delivery point (the subscriber just typed it) when the whole does not fit, as in UCS-2.
+        return (['order.confirm', 'order.confirmShort'] as const).map((key) => ({ lines: [language.text(key, values)], options: [], nav: nav.deep }));
+      }
+      case 'reportCategory':
+        return { lines: [t('report.title')], options: numbered(TICKET_CATEGORIES.map((category) => t(CATEGORY_LABELS[category]))), nav: nav.deep };
+      case 'reportNote':
+        return {
+          lines: [language.text('report.notePrompt', { max: TICKET_NOTE_MAX })],
+          options: [`00. ${t('nav.skip')}`],
+          nav: [nav.back, nav.exit],
+        };
     }
+  }
+
+  private chosenProduct(state: MenuState, language: Language): string {
+    const product = state.catalogue?.find((item) => item.code === state.order?.productCode);
+    return product ? productName(language, product.kind, product.sizeKg) : '';
   }
 
   private menuText(state: MenuState, language: Language): string {
@@ -163,6 +272,19 @@ export class MenuRenderer implements MachineContext {
     if (state.screen === 'info') {
       const topic = state.topic ?? 'about';
       return { title: language.text(TOPIC_TITLES[topic]), body: language.text(`info.${topic}`) };
+    }
+    if (state.screen === 'myOrders') {
+      const orders = state.orders ?? [];
+      const lines = orders.map((order) =>
+        language.text('orders.line', {
+          orderNumber: order.orderNumber,
+          date: language.date(order.placedAt),
+          quantity: order.quantity,
+          product: productName(language, order.kind, order.sizeKg),
+          status: language.text(`status.${order.status}`),
+        }),
+      );
+      return { title: language.text('orders.title'), body: lines.length > 0 ? lines.join('\n') : language.text('orders.none') };
     }
     const details = state.details;
     const body = details

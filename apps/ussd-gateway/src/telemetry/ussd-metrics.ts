@@ -19,7 +19,7 @@ export type HopOutcome =
   | 'unavailable';
 
 /** How a session ended: the farewell screen's kind. Sessions the aggregator abandons never end here. */
-export type SessionOutcome = 'goodbye' | 'locked_now' | 'locked' | 'account_missing' | 'account_created';
+export type SessionOutcome = 'goodbye' | 'locked_now' | 'locked' | 'account_missing' | 'account_created' | 'order_placed' | 'ticket_created';
 
 export function sessionOutcomeOf(farewell: Farewell | undefined): SessionOutcome {
   switch (farewell?.kind) {
@@ -34,6 +34,10 @@ export function sessionOutcomeOf(farewell: Farewell | undefined): SessionOutcome
       return 'account_missing';
     case 'accountCreated':
       return 'account_created';
+    case 'orderPlaced':
+      return 'order_placed';
+    case 'ticketCreated':
+      return 'ticket_created';
   }
 }
 

@@ -12,6 +12,7 @@ import { CountryLanguages, parseCountryLanguages } from '../menus/country-langua
 import { Languages, loadLanguages } from '../menus/languages';
 import { MenuRenderer } from '../menus/menu-renderer';
 import { OperatorTokenGuard } from '../operators/operator-token.guard';
+import { OrdersModule } from '../orders/orders.module';
 import { OperatorsController } from '../operators/operators.controller';
 import { RateLimitCounter } from '../rate-limit/rate-limit.module';
 import { REDIS_CLIENT } from '../redis/redis.module';
@@ -24,7 +25,7 @@ import { UssdController } from './ussd.controller';
 import { UssdSessionService } from './ussd-session.service';
 
 @Module({
-  imports: [AccountsModule],
+  imports: [AccountsModule, OrdersModule],
   controllers: [UssdController, OperatorsController, SessionEventsController],
   providers: [
     UssdSessionService,
