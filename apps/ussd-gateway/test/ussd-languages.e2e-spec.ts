@@ -17,7 +17,7 @@ const MAIN_MENUS = {
 /** Each language's answers along the account flows, as a subscriber reads them. */
 const FLOWS = {
   en: { created: /^END Account created\. Your Customer ID is (C[0-9A-F]{8})\./, home: /^CON Welcome, Amani\n1\. Account details\n/, wrong: /^CON Customer ID or PIN is wrong\. 2 tries left\.\n/, pricing: /^CON Pricing\n/, goodbye: 'END Thank you for using our service. Goodbye!' },
-  fr: { created: /^END Compte créé\. Votre numéro client est (C[0-9A-F]{8})\./, home: /^CON Bienvenue, Amani\n1\. Détails du compte\n/, wrong: /^CON Numéro client ou PIN incorrect\. Il vous reste 2 essais\.\n/, pricing: /^CON Tarifs\nFoyer : 450 l'unité/, goodbye: "END Merci d'avoir utilisé notre service. Au revoir !" },
+  fr: { created: /^END Compte créé\. Votre numéro client est (C[0-9A-F]{8})\./, home: /^CON Bienvenue, Amani\n1\. Mon compte\n/, wrong: /^CON Numéro client ou PIN incorrect\. Il vous reste 2 essais\.\n/, pricing: /^CON Tarifs\nFoyer : 450 l'unité/, goodbye: "END Merci d'avoir utilisé notre service. Au revoir !" },
   sw: { created: /^END Akaunti imefunguliwa\. Nambari yako ya mteja ni (C[0-9A-F]{8})\./, home: /^CON Karibu, Amani\n1\. Maelezo ya akaunti\n/, wrong: /^CON Nambari ya mteja au PIN si sahihi\. Umebakiwa na majaribio 2\.\n/, pricing: /^CON Bei\nJiko: 450 kwa moja/, goodbye: 'END Asante kwa kutumia huduma yetu. Kwaheri!' },
 };
 

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { HouseholdsService } from './households.service';
-import { OrdersRepository } from './orders.repository';
+import { OperatorRecordsRepository, OrdersRepository } from './orders.repository';
 
 @Module({
-  providers: [OrdersRepository, HouseholdsService],
-  exports: [HouseholdsService, OrdersRepository],
+  providers: [OrdersRepository, HouseholdsService, OperatorRecordsRepository],
+  exports: [HouseholdsService, OperatorRecordsRepository],
 })
 export class OrdersModule {}

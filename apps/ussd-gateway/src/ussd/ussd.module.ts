@@ -13,6 +13,7 @@ import { Languages, loadLanguages } from '../menus/languages';
 import { MenuRenderer } from '../menus/menu-renderer';
 import { OperatorTokenGuard } from '../operators/operator-token.guard';
 import { OrdersModule } from '../orders/orders.module';
+import { OperatorRecordsController } from '../operators/operator-records.controller';
 import { OperatorsController } from '../operators/operators.controller';
 import { RateLimitCounter } from '../rate-limit/rate-limit.module';
 import { REDIS_CLIENT } from '../redis/redis.module';
@@ -26,7 +27,7 @@ import { UssdSessionService } from './ussd-session.service';
 
 @Module({
   imports: [AccountsModule, OrdersModule],
-  controllers: [UssdController, OperatorsController, SessionEventsController],
+  controllers: [UssdController, OperatorsController, SessionEventsController, OperatorRecordsController],
   providers: [
     UssdSessionService,
     HopEffects,
