@@ -10,7 +10,7 @@ import {
   REFLECTION_PROTO_FILE,
 } from '@dmrv/proto';
 import { optionsFromEnv } from '../tools/local-chain-node/src/options';
-import { DEFAULT_CONTENT, loadContent } from '../apps/ussd-gateway/src/menus/content';
+
 import { RegistryConfig } from '../apps/registry-api/src/config/registry.config';
 import { UssdConfig } from '../apps/ussd-gateway/src/config/ussd.config';
 import { ProtocolGatewayConfig } from '../apps/protocol-gateway/src/config/protocol-gateway.config';
@@ -213,10 +213,10 @@ describe.each(IMAGES.map((image) => [image.dir, image] as const))('%s/Dockerfile
       });
       if (packageDir !== dir)
         expect({ packageDir, main: packageManifest.main }).toEqual({ packageDir, main: 'dist/index.js' });
-      // A directory the code reads next to its own dist/ (e.g. libs/proto's proto/) must be in `files` too.
+      // A directory the code reads next to its own dist/ (libs/proto's proto/, the USSD content/) must be in `files` too.
       for (const file of sourceFiles(`${packageDir}/src`)) {
         for (const [, asset] of readFileSync(join(REPO_ROOT, file), 'utf8').matchAll(
-          /join\(__dirname, '\.\.', '([^']+)'/g,
+          /join\(__dirname, (?:'\.\.', )+'([^']+)'/g,
         )) {
           expect({ file, asset, shipped: packageManifest.files?.includes(asset!) }).toEqual({
             file,
@@ -336,8 +336,9 @@ describe('run-time files beyond dist/', () => {
     expect(swagger[0]![1].dependencies).toHaveProperty('swagger-ui-dist');
   });
 
-  it('ussd-gateway: the Know More texts are compiled in; CONTENT_FILE is an operator mount, unset in compose', () => {
-    expect(loadContent(undefined)).toBe(DEFAULT_CONTENT);
+  it('ussd-gateway: the content files ship beside dist (package files); CONTENT_FILE is an operator mount, unset in compose', () => {
+    expect(readManifest('apps/ussd-gateway').files).toEqual(['dist', 'content']);
+    expect(existsSync(join(REPO_ROOT, 'apps/ussd-gateway/content/en.json'))).toBe(true);
     expect(compose.services['ussd-gateway']?.environment ?? {}).not.toHaveProperty('CONTENT_FILE');
   });
 });

@@ -7,7 +7,7 @@ import { Backing, captureLogs, createAccount as createAccountIn, createBacking, 
 
 const INVALID = 'END Invalid input. Please try again.';
 const GOODBYE = 'END Thank you for using our service. Goodbye!';
-const MAIN_MENU = 'CON Welcome to Clean Cooking\n1. Know More\n2. Account Menu\n*. Exit';
+const MAIN_MENU = 'CON Welcome to Clean Cooking\n1. Know More\n2. Account Menu\n3. Language\n*. Exit';
 const PIN = '47213';
 
 let backing: Backing;
@@ -316,7 +316,9 @@ describe('log in, lockout, change PIN, log out', () => {
     await handset.dial();
     await handset.sendAll('2', '1');
     expect(await handset.send(customerId.toLowerCase())).toMatch(/^CON Enter the 5-digit PIN for C/);
-    expect(await handset.send(PIN)).toBe('CON Welcome, Amina\n1. Account details\n2. Change PIN\n3. Log out\n0. Back\n*. Exit');
+    expect(await handset.send(PIN)).toBe(
+      'CON Welcome, Amina\n1. Account details\n2. Change PIN\n3. Log out\n4. Order fuel\n5. My orders\n6. Report a stove problem\n0. Back\n*. Exit',
+    );
     expect((await debug(handset.sessionId)).json()).toMatchObject({ debugInfo: { state: 'accountHome', context: { isAuthenticated: true } } });
 
     const details = await handset.send('1');

@@ -159,7 +159,7 @@ describe('the simulator in a browser (Chromium)', () => {
   it('dials, walks to account creation as a subscriber would and shows the new Customer ID', async () => {
     sessionRequests.length = 0;
     await page.fill('#phone-number', '+254711000222');
-    expect(await dial()).toEqual({ kind: 'CON', text: 'Welcome to Clean Cooking\n1. Know More\n2. Account Menu\n*. Exit' });
+    expect(await dial()).toEqual({ kind: 'CON', text: 'Welcome to Clean Cooking\n1. Know More\n2. Account Menu\n3. Language\n*. Exit' });
     expect((await reply('1')).text).toMatch(/^Know More\n1\. About this service/);
     expect((await reply('2')).text).toMatch(/^Pricing\n/);
     expect((await reply('00')).text).toMatch(/^Welcome to Clean Cooking\n/);

@@ -3,6 +3,7 @@ import { AddressInfo, createServer, Server, Socket } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type Redis from 'ioredis';
 import { withDeadline } from '@dmrv/deadline';
+import { Client } from 'pg';
 import { createTestDatabase, createTestRedisNamespace, exampleEnv, TestDatabase, TestRedisNamespace, TEST_REDIS_URL } from '@dmrv/testing';
 import { bootstrap, BootstrapOptions } from '../src/bootstrap';
 import { UssdConfig } from '../src/config/ussd.config';
@@ -50,6 +51,30 @@ export async function createBacking(label: string): Promise<Backing> {
       await database.drop();
     },
   };
+}
+
+/** A test file's app on its own database and key namespace, with a PostgreSQL client on that database. */
+export interface TestStack {
+  backing: Backing;
+  app: NestFastifyApplication;
+  db: Client;
+}
+
+/** Starts a TestStack before the file's tests and removes it after them; its fields are set once they run. */
+export function useTestStack(label: string, overrides: Record<string, string | undefined> = {}): TestStack {
+  const stack = {} as TestStack;
+  beforeAll(async () => {
+    stack.backing = await createBacking(label);
+    ({ app: stack.app } = await startApp(stack.backing.env(overrides)));
+    stack.db = new Client({ connectionString: stack.backing.database.url });
+    await stack.db.connect();
+  });
+  afterAll(async () => {
+    await stack.db?.end();
+    await stack.app?.close();
+    await stack.backing?.cleanup();
+  });
+  return stack;
 }
 
 export async function startApp(

@@ -3,3 +3,4 @@ export * from './health';
 export * from './registry';
 export * from './ussd';
 export * from './protocol';
+export * from './openapi';

@@ -1,4 +1,4 @@
-import { REGISTRY_PAGE_LIMIT_DEFAULT, REGISTRY_PAGE_LIMIT_MAX } from '@dmrv/contracts';
+import { errorResponse, jsonContent as json, REGISTRY_PAGE_LIMIT_DEFAULT, REGISTRY_PAGE_LIMIT_MAX, schemaRef as ref } from '@dmrv/contracts';
 import { PERIOD_PATTERN_SOURCE } from '../domain/period';
 import {
   CREDITS_CANCELLED,
@@ -20,8 +20,6 @@ import {
 
 type Json = Record<string, unknown>;
 
-const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: Json): Json => ({ 'application/json': { schema } });
 const EXT = { 'x-extension': true };
 
 const ORIGINAL_SCHEMAS: Record<string, Json> = {
@@ -277,7 +275,6 @@ const ALIASES: Record<string, [string, string]> = {
   '/fuel/usage': ['getFuelUsage', 'getFuelUsageAtFuelPath'],
 };
 
-const errorResponse = (description: string): Json => ({ description, content: json(ref('Error')) });
 
 const EXTENSION_RESPONSES: Record<string, Json> = {
   '304': { description: 'Not modified: the If-None-Match tag still matches', ...EXT },

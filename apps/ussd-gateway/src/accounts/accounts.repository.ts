@@ -27,6 +27,8 @@ export interface NewAccount {
 export interface AccountForLogin {
   id: string;
   fullName: string;
+  /** The language the account chose, if it did. */
+  language: string | null;
   phoneNumber: string;
   pinHash: string;
   pinKeyId: string;
@@ -155,7 +157,7 @@ export class AccountsRepository {
          WHERE (g.locked_until IS NULL OR ${expired}) AND g.last_key IS DISTINCT FROM $2
          RETURNING last_ticket AS ticket, last_position AS position
        )
-       SELECT attempt.ticket, attempt.position, a.id, a.full_name, p.phone_number, a.pin_hash, a.pin_key_id
+       SELECT attempt.ticket, attempt.position, a.id, a.full_name, a.language, p.phone_number, a.pin_hash, a.pin_key_id
          FROM (SELECT 1) AS one
          LEFT JOIN attempt ON true
          LEFT JOIN (ussd_accounts a JOIN ussd_phones p ON p.id = a.phone_id) ON a.customer_id = $1`,
@@ -168,6 +170,7 @@ export class AccountsRepository {
         : {
             id: String(row.id),
             fullName: String(row.full_name),
+            language: row.language === null ? null : String(row.language),
             phoneNumber: String(row.phone_number),
             pinHash: String(row.pin_hash),
             pinKeyId: String(row.pin_key_id),
@@ -262,6 +265,30 @@ export class AccountsRepository {
     // A statement of its own: it sees a change committed by a concurrent replay that this one's snapshot missed.
     const replayed: unknown[] = await this.dataSource.query('SELECT 1 FROM ussd_pin_changes WHERE idempotency_key = $1', [changeKey]);
     return replayed.length > 0 ? 'replayed' : 'missing';
+  }
+
+  /** The language last chosen on `phoneNumber`, or null. */
+  async phoneLanguage(phoneNumber: string): Promise<string | null> {
+    const [row]: Array<{ language: string | null }> = await this.dataSource.query('SELECT language FROM ussd_phones WHERE phone_number = $1', [
+      phoneNumber,
+    ]);
+    return row?.language ?? null;
+  }
+
+  /**
+   * Remembers `language` for `phoneNumber` (a phone row is made if the phone has none) and, when given, for the
+   * account `customerId`; one statement (a data-modifying WITH always runs).
+   */
+  async rememberLanguage(phoneNumber: string, customerId: string | null, language: string): Promise<void> {
+    await this.dataSource.query(
+      `WITH phone AS (
+         INSERT INTO ussd_phones (phone_number, language) VALUES ($1, $3)
+         ON CONFLICT (phone_number) DO UPDATE SET language = EXCLUDED.language, last_seen_at = now()
+         RETURNING id
+       )
+       UPDATE ussd_accounts SET language = $3, updated_at = now() WHERE customer_id = $2`,
+      [phoneNumber, customerId, language],
+    );
   }
 
   /** Stores a PIN re-encrypted under another key (the same PIN: a rotation, not a change). */

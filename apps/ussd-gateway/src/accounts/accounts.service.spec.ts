@@ -20,7 +20,7 @@ function fakeRepository(overrides: Partial<AccountsRepository>): AccountsReposit
   return overrides as AccountsRepository;
 }
 
-const row: AccountRow = {
+const row: AccountRow & { language: string | null } = {
   id: 'id-1',
   customerId: 'C0A1B2C3D',
   fullName: 'Jane Smith',
@@ -28,6 +28,7 @@ const row: AccountRow = {
   phoneNumber: '+254700000001',
   pinHash: '',
   pinKeyId: 'k2',
+  language: 'sw',
 };
 
 describe('AccountsService', () => {
@@ -150,6 +151,7 @@ describe('AccountsService', () => {
     await expect(service.verify('C0A1B2C3D', '24680', attempt)).resolves.toEqual({
       kind: 'ok',
       firstName: 'Jane',
+      language: 'sw',
     });
     expect(rewrapped).toHaveLength(1);
     expect(rewrapped[0]![1]).toBe('k2');
@@ -235,6 +237,7 @@ describe('AccountsService', () => {
     await expect(service.verify('C0A1B2C3D', '24680', attempt)).resolves.toEqual({
       kind: 'ok',
       firstName: 'Jane',
+      language: 'sw',
     });
     expect(reservePinAttempt).toHaveBeenCalledTimes(3);
 

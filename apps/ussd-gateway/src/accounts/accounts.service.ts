@@ -103,7 +103,7 @@ export class AccountsService {
       if (account.pinKeyId !== this.vault.currentKeyId) {
         await this.accounts.rewrapPin(account.id, this.vault.rewrap(account.pinHash), this.vault.currentKeyId);
       }
-      return { kind: 'ok', firstName: account.fullName.split(' ')[0] ?? account.fullName };
+      return { kind: 'ok', firstName: account.fullName.split(' ')[0] ?? account.fullName, language: account.language };
     }
     if (reservation.position >= maxAttempts) {
       signal?.throwIfAborted();
@@ -148,6 +148,16 @@ export class AccountsService {
     signal?.throwIfAborted();
     const outcome = await this.accounts.changePin(customerId, key, pinHash, this.vault.keyIdOf(pinHash));
     if (outcome === 'missing') throw new Error('account vanished during a PIN change');
+  }
+
+  /** The language last chosen on this phone, or null when it never chose one. */
+  phoneLanguage(phoneNumber: string): Promise<string | null> {
+    return this.accounts.phoneLanguage(phoneNumber);
+  }
+
+  /** Remembers a chosen language for the phone and, when signed in, for the account. */
+  rememberLanguage(phoneNumber: string, customerId: string | null, language: string): Promise<void> {
+    return this.accounts.rememberLanguage(phoneNumber, customerId, language);
   }
 
   /** Re-encrypts every PIN sealed under a retired key; returns how many were rewrapped. */

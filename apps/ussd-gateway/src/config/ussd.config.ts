@@ -174,7 +174,27 @@ export class UssdConfig extends BaseServiceConfig {
   @IsBoolean()
   SIMULATOR_ENABLED = false;
 
-  /** JSON file with the Know More texts (`about`, `pricing`, `delivery`); built-in defaults when unset. */
+  /**
+   * Language of a phone that never chose one, by country calling code: `255:sw,243:fr`. Checked against the content
+   * files at start-up. Kenya (254) is left to DEFAULT_LANGUAGE: English and Swahili are both official there.
+   */
+  @AsList()
+  @IsString({ each: true })
+  @Matches(/^\+?\d{1,4}:[a-z]{2,3}(-[A-Za-z0-9]+)*$/, { each: true, message: 'must be a comma-separated list of <country code>:<language>, e.g. 255:sw' })
+  LANGUAGE_BY_COUNTRY_CODE: string[] = [
+    '255:sw', '256:en', '250:en', '243:fr', '242:fr', '225:fr', '221:fr', '223:fr', '226:fr', '227:fr', '228:fr', '229:fr',
+    '224:fr', '237:fr', '241:fr', '235:fr', '236:fr', '257:fr', '261:fr',
+  ];
+
+  /** Language of a phone whose country code is not in LANGUAGE_BY_COUNTRY_CODE. */
+  @IsString()
+  @Matches(/^[a-z]{2,3}(-[A-Za-z0-9]+)*$/, { message: 'must be a language code such as en' })
+  DEFAULT_LANGUAGE = 'en';
+
+  /**
+   * JSON file with Know More texts replacing the content files' own: `{about, pricing, delivery}` (English) or
+   * `{"fr": {about, …}, …}` per language; the content files' texts when unset.
+   */
   @IsOptional()
   @IsString()
   CONTENT_FILE?: string;

@@ -6,9 +6,17 @@ import { DeadConnectionDroppingClient } from './dead-connection';
 import { CreateAccounts1763780000000 } from './migrations/1763780000000-create-accounts';
 import { IdempotentHopsAndPinGuards1764800000000 } from './migrations/1764800000000-idempotent-hops-and-pin-guards';
 import { SessionEvents1765100000000 } from './migrations/1765100000000-session-events';
+import { Languages1765900000000 } from './migrations/1765900000000-languages';
+import { OrdersAndTickets1765900000001 } from './migrations/1765900000001-orders-and-tickets';
 
 export const ENTITIES = [PhoneEntity, AccountEntity];
-export const MIGRATIONS = [CreateAccounts1763780000000, IdempotentHopsAndPinGuards1764800000000, SessionEvents1765100000000];
+export const MIGRATIONS = [
+  CreateAccounts1763780000000,
+  IdempotentHopsAndPinGuards1764800000000,
+  SessionEvents1765100000000,
+  Languages1765900000000,
+  OrdersAndTickets1765900000001,
+];
 /** Our own table, so this service's migrations never mix with another service's in a shared database. */
 export const MIGRATIONS_TABLE = 'ussd_migrations';
 

@@ -1,7 +1,11 @@
-import { DEFAULT_CONTENT, MenuContent } from './content';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { InfoOverrides } from './content';
+import { CONTENT_DIRECTORY, Language, Languages, loadLanguages } from './languages';
 import {
   applyEffectResult,
   applyInput,
+  CatalogueItem,
   Effect,
   EffectResult,
   initialState,
@@ -12,9 +16,10 @@ import {
   Step,
 } from './menu-machine';
 import { MenuRenderer } from './menu-renderer';
-import { screenCost } from './screen-text';
+import { GSM7_SCREEN_LIMIT, screenCost, toGsm7, UCS2_SCREEN_LIMIT } from './screen-text';
 
-const renderer = new MenuRenderer(DEFAULT_CONTENT);
+const shipped = loadLanguages();
+const renderer = new MenuRenderer(shipped);
 
 /** Follows a step to its end with one chosen result per effect. */
 function settle(step: Step, results: Partial<Record<Effect['type'], EffectResult>>): MenuState {
@@ -31,9 +36,13 @@ const defaults: Partial<Record<Effect['type'], EffectResult>> = {
   holdPin: { type: 'held', heldPin: 'held-pin' },
   matchPin: { type: 'matched', match: true },
   createAccount: { type: 'created', customerId: 'C0A1B2C3D' },
-  verifyPin: { type: 'verified', outcome: { kind: 'ok', firstName: 'Jane' } },
+  verifyPin: { type: 'verified', outcome: { kind: 'ok', firstName: 'Jane', language: null } },
   loadAccount: { type: 'loaded', account: { customerId: 'C0A1B2C3D', fullName: 'Jane Smith', email: null, phoneNumber: '+254700000001' } },
   replacePin: { type: 'replaced' },
+  loadCatalogue: { type: 'catalogueLoaded', products: [], lastDeliveryPoint: null },
+  placeOrder: { type: 'orderPlaced', order: { orderNumber: 'F000042', totalMinor: 50_000, currency: 'KES' } },
+  loadOrders: { type: 'ordersLoaded', orders: [] },
+  createTicket: { type: 'ticketCreated', ticketNumber: 'T000007' },
 };
 
 function walk(inputs: string[], results = defaults, from = initialState()): MenuState {
@@ -45,9 +54,38 @@ const text = (state: MenuState): string => {
   return `${screen.kind} ${screen.text}`;
 };
 
+const CATALOGUE: CatalogueItem[] = [
+  { code: 'pellets-10kg', kind: 'pellets', sizeKg: 10, priceMinor: 25_000, currency: 'KES' },
+  { code: 'pellets-25kg', kind: 'pellets', sizeKg: 25, priceMinor: 60_000, currency: 'KES' },
+  // A kind no content file names yet: shown by its code.
+  { code: 'charcoal-12', kind: 'charcoal', sizeKg: 12.5, priceMinor: 9_999_999, currency: 'KES' },
+];
+
 describe('menu machine', () => {
   it('starts at the main menu with the spec options', () => {
-    expect(text(initialState())).toBe('CON Welcome to Clean Cooking\n1. Know More\n2. Account Menu\n*. Exit');
+    expect(text(initialState())).toBe('CON Welcome to Clean Cooking\n1. Know More\n2. Account Menu\n3. Language\n*. Exit');
+    expect(text(initialState('fr'))).toBe('CON Bienvenue chez Clean Cooking\n1. En savoir plus\n2. Mon compte\n3. Langue\n*. Quitter');
+    expect(text(initialState('sw'))).toBe('CON Karibu Clean Cooking\n1. Jifunze zaidi\n2. Akaunti\n3. Lugha\n*. Toka');
+  });
+
+  it('changes the language from the main menu and keeps it through sign-in, sign-out and the farewell', () => {
+    const menu = walk(['3']);
+    expect(text(menu)).toBe('CON Choose your language\n1. English\n2. Français\n3. Kiswahili\n0. Back\n*. Exit');
+    const chosen = applyInput(menu, '3', renderer);
+    expect(chosen.effect).toEqual({ type: 'setLanguage', language: 'sw', customerId: null });
+    const swahili = settle(chosen, { setLanguage: { type: 'languageSet', language: 'sw' } });
+    expect(text(swahili)).toBe('CON Lugha: Kiswahili.\nKaribu Clean Cooking\n1. Jifunze zaidi\n2. Akaunti\n3. Lugha\n*. Toka');
+    expect(walk(['9', '0'], defaults, swahili)).toMatchObject({ screen: 'preMenu', language: 'sw' });
+    const home = walk(['2', '1', 'C0A1B2C3D', '24680'], defaults, swahili);
+    expect(home).toMatchObject({ screen: 'accountHome', language: 'sw' });
+    // An account that chose a language gets it whatever the phone's.
+    const french = walk(['2', '1', 'C0A1B2C3D', '24680'], { ...defaults, verifyPin: { type: 'verified', outcome: { kind: 'ok', firstName: 'Jane', language: 'fr' } } }, swahili);
+    expect(french).toMatchObject({ screen: 'accountHome', language: 'fr' });
+    expect(applyInput(walk(['00', '3'], defaults, french), '1', renderer).effect).toEqual({ type: 'setLanguage', language: 'en', customerId: 'C0A1B2C3D' });
+    expect(walk(['3'], defaults, home)).toMatchObject({ screen: 'preMenu', language: 'sw', notice: { kind: 'loggedOut' } });
+    expect(text(walk(['*'], defaults, home))).toBe('END Asante kwa kutumia huduma yetu. Kwaheri!');
+    expect(text(lockedOut(2, 'fr'))).toBe('END Votre compte est bloqué après trop de PIN incorrects. Réessayez dans 2 minutes.');
+    expect(walk(['3', '4'])).toMatchObject({ screen: 'language', notice: { kind: 'invalidChoice' } });
   });
 
   it.each([
@@ -171,8 +209,7 @@ describe('menu machine', () => {
   });
 
   it('pages long information texts with 98 and back with 0', () => {
-    const long: MenuContent = { ...DEFAULT_CONTENT, about: 'Clean stoves save fuel. '.repeat(40) };
-    const paged = new MenuRenderer(long);
+    const paged = new MenuRenderer(shipped.withInfoTexts({ en: { about: 'Clean stoves save fuel. '.repeat(40) } }));
     const first = settle(applyInput(walk(['1']), '1', paged), defaults);
     expect(paged.pageCount(first)).toBeGreaterThan(2);
     expect(paged.render(first).text).toContain('98. More');
@@ -187,7 +224,8 @@ describe('menu machine', () => {
 });
 
 describe('every reachable screen fits on a handset', () => {
-  const inputs = ['', '1', '2', '3', '98', '0', '00', '*', '9', 'x', 'Bartholomew Alexandre Çelebi-Øvergård', 'a@b.co', '24680', '12345', '123', 'C0A1B2C3D'];
+  // The name doubles as a delivery point and a note.
+  const inputs = ['', '1', '2', '3', '4', '5', '6', '98', '0', '00', '*', '9', 'x', 'Bartholomew Alexandre Çelebi-Øvergård', 'a@b.co', '24680', '12345', '123', 'C0A1B2C3D'];
   const outcomes: Record<Effect['type'], EffectResult[]> = {
     holdPin: [{ type: 'held', heldPin: 'held-pin' }],
     matchPin: [
@@ -196,10 +234,10 @@ describe('every reachable screen fits on a handset', () => {
     ],
     createAccount: [{ type: 'created', customerId: 'CFFFFFFFF' }],
     verifyPin: [
-      { type: 'verified', outcome: { kind: 'ok', firstName: 'Bartholomew-Alexandre-Maximilian' } },
+      { type: 'verified', outcome: { kind: 'ok', firstName: 'Bartholomew-Alexandre-Maximilian', language: null } },
       // A name outside GSM-7 would make the whole screen UCS-2 (80 characters).
-      { type: 'verified', outcome: { kind: 'ok', firstName: 'Ọlábísí-Àdùnní-Olúwaseun-Adébáyọ̀-Ọláníyọ̀nù' } },
-      { type: 'verified', outcome: { kind: 'ok', firstName: 'Александра-Владимировна-Константинова' } },
+      { type: 'verified', outcome: { kind: 'ok', firstName: 'Ọlábísí-Àdùnní-Olúwaseun-Adébáyọ̀-Ọláníyọ̀nù', language: null } },
+      { type: 'verified', outcome: { kind: 'ok', firstName: 'Александра-Владимировна-Константинова', language: 'fr' } },
       { type: 'verified', outcome: { kind: 'wrong', attemptsLeft: 2 } },
       { type: 'verified', outcome: { kind: 'wrong', attemptsLeft: 1 } },
       { type: 'verified', outcome: { kind: 'locked', minutes: 10080, justNow: true } },
@@ -220,35 +258,196 @@ describe('every reachable screen fits on a handset', () => {
       { type: 'loaded', account: null },
     ],
     replacePin: [{ type: 'replaced' }],
+    setLanguage: [],
+    loadCatalogue: [
+      { type: 'catalogueLoaded', products: CATALOGUE, lastDeliveryPoint: 'Kibera Olympic, next to the blue kiosk' },
+      { type: 'catalogueLoaded', products: [], lastDeliveryPoint: null },
+    ],
+    placeOrder: [
+      { type: 'orderPlaced', order: { orderNumber: 'F999999999', totalMinor: 2_000_000_00, currency: 'KES' } },
+      { type: 'orderPlaced', order: null },
+    ],
+    loadOrders: [
+      {
+        type: 'ordersLoaded',
+        orders: Array.from({ length: 10 }, (_, index) => ({
+          orderNumber: `F${String(999_990 + index)}`,
+          placedAt: '2026-09-30T23:59:59.000Z',
+          quantity: 20,
+          kind: index % 2 === 0 ? 'briquettes' : 'charcoal',
+          sizeKg: 12.5,
+          status: (['placed', 'dispatched', 'delivered', 'cancelled'] as const)[index % 4]!,
+        })),
+      },
+      { type: 'ordersLoaded', orders: [] },
+    ],
+    createTicket: [
+      { type: 'ticketCreated', ticketNumber: 'T999999999' },
+      { type: 'ticketCreated', ticketNumber: null },
+    ],
   };
 
   function expand(step: Step): MenuState[] {
     if (!step.effect) return [step.state];
-    return outcomes[step.effect.type].flatMap((result) => expand(applyEffectResult(step.state, result)));
+    const effect = step.effect;
+    const results = effect.type === 'setLanguage' ? [{ type: 'languageSet' as const, language: effect.language }] : outcomes[effect.type];
+    return results.flatMap((result) => expand(applyEffectResult(step.state, result)));
   }
 
-  it.each([
-    ['default content', DEFAULT_CONTENT],
-    ['2000-character content with UCS-2 text', { about: 'Ẹ kú àbọ̀! '.repeat(180), pricing: 'x'.repeat(2000), delivery: 'Delivery everywhere. '.repeat(95) }],
-  ])('with %s', (_label, content) => {
-    const paged = new MenuRenderer(content as MenuContent);
+  /** Every state reachable from the main menu of each language, with every input and every effect outcome. */
+  function reachable(languages: Languages, paged: MenuRenderer): Map<string, MenuState> {
     const seen = new Map<string, MenuState>();
-    const queue: MenuState[] = [initialState()];
-    while (queue.length > 0) {
-      const state = queue.shift()!;
+    const visit = (state: MenuState): void => {
       const key = JSON.stringify(state);
-      if (seen.has(key)) continue;
-      seen.set(key, state);
-      for (const input of inputs) queue.push(...expand(applyInput(state, input, paged)));
+      if (!seen.has(key)) seen.set(key, state);
+    };
+    languages.codes.forEach((code) => visit(initialState(code)));
+    // Map iteration visits entries added while iterating: a breadth-first walk without a queue to shift.
+    for (const state of seen.values()) {
+      for (const input of inputs) expand(applyInput(state, input, paged)).forEach(visit);
     }
-    const screens = new Set([...seen.values()].map((state) => state.screen));
-    expect([...screens].sort()).toEqual([...SCREENS].sort());
+    return seen;
+  }
+
+  function expectEveryScreenFits(languages: Languages, paged: MenuRenderer): { states: number; ucs2: number } {
+    const seen = reachable(languages, paged);
+    for (const code of languages.codes) {
+      const screens = new Set([...seen.values()].filter((state) => state.language === code).map((state) => state.screen));
+      expect([code, [...screens].sort()]).toEqual([code, [...SCREENS].sort()]);
+    }
+    let ucs2 = 0;
     for (const state of seen.values()) {
       const rendered = paged.render(state);
       const { used, limit } = screenCost(rendered.text);
-      if (used > limit) throw new Error(`${state.screen} uses ${used}/${limit}: ${rendered.text}`);
-      if (rendered.kind === 'CON' && state.screen !== 'preMenu') expect(rendered.text).toMatch(/\*\. Exit$/);
+      if (used > limit) throw new Error(`${state.language} ${state.screen} uses ${used}/${limit}: ${rendered.text}`);
+      if (limit < GSM7_SCREEN_LIMIT) ucs2 += 1;
+      const exit = `*. ${languages.get(state.language).text('nav.exit')}`;
+      if (rendered.kind === 'CON' && state.screen !== 'preMenu') expect(rendered.text.endsWith(toGsm7(exit)) || rendered.text.endsWith(exit)).toBe(true);
     }
-    expect(seen.size).toBeGreaterThan(40);
+    return { states: seen.size, ucs2 };
+  }
+
+  const everywhere = (texts: Record<string, string>): InfoOverrides => Object.fromEntries(shipped.codes.map((code) => [code, texts]));
+
+  it.each([
+    ['the shipped content', {}],
+    [
+      '2000-character Know More texts',
+      everywhere({ about: 'Ẹ kú àbọ̀! Karibu sana, ça va bien. '.repeat(55), pricing: 'x'.repeat(2000), delivery: 'Delivery everywhere. '.repeat(95) }),
+    ],
+  ])('in every language, with %s', (_label, overrides: InfoOverrides) => {
+    const languages = shipped.withInfoTexts(overrides);
+    const { states } = expectEveryScreenFits(languages, new MenuRenderer(languages));
+    expect(states).toBeGreaterThan(5000);
+  });
+
+  it('in a language whose script has no GSM-7 form, where every screen is UCS-2 (80 characters)', () => {
+    // Terse texts in Cyrillic, a long Know More text, and the shipped languages beside it.
+    const cyrillic = Object.fromEntries(
+      Object.entries(JSON.parse(readFileSync(join(CONTENT_DIRECTORY, 'en.json'), 'utf8')) as Record<string, string>).map(([key, value]) => [
+        key,
+        key.startsWith('info.') ? 'Чистая плита экономит топливо и время. '.repeat(20).trim() : ['Жд', ...(value.match(/\{[A-Za-z]+\}/g) ?? [])].join(' '),
+      ]),
+    );
+    const languages = new Languages([...shipped.codes.map((code) => shipped.get(code)), new Language('ru', { ...cyrillic, 'language.latinName': 'Russkij' })]);
+    const paged = new MenuRenderer(languages);
+    const { ucs2 } = expectEveryScreenFits(languages, paged);
+    expect(ucs2).toBeGreaterThan(50);
+    expect(screenCost(paged.render({ screen: 'info', topic: 'about', language: 'ru' }).text)).toMatchObject({ limit: UCS2_SCREEN_LIMIT });
+    expect(paged.pageCount({ screen: 'info', topic: 'about', language: 'ru' })).toBeGreaterThan(10);
+    // The catalogue pages too, its products numbered across pages.
+    const catalogue: MenuState = { screen: 'orderProduct', language: 'ru', catalogue: CATALOGUE, order: { lastDeliveryPoint: null }, auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } };
+    expect(paged.pageCount(catalogue)).toBeGreaterThan(1);
+    expect(paged.render({ ...catalogue, page: paged.pageCount(catalogue) - 1 }).text).toContain('3. ');
+    expect(applyInput(catalogue, '3', paged).state).toMatchObject({ screen: 'orderQuantity', order: { productCode: 'charcoal-12' } });
+  });
+});
+
+describe('what a household does', () => {
+  const home: MenuState = { screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } };
+  const withCatalogue = { ...defaults, loadCatalogue: { type: 'catalogueLoaded', products: CATALOGUE, lastDeliveryPoint: 'Kibera market' } } as const;
+
+  it('orders fuel: product, quantity, delivery point, PIN, then the order number on an END screen', () => {
+    const products = walk(['4'], withCatalogue, home);
+    expect(text(products)).toBe(
+      'CON Order fuel\n1. Pellets 10 kg: KES 250\n2. Pellets 25 kg: KES 600\n3. charcoal 12.5 kg: KES 99,999.99\n0. Back\n00. Main menu\n*. Exit',
+    );
+    expect(text(walk(['2'], withCatalogue, products))).toBe('CON Pellets 25 kg\nHow many bags? (1-20)\n0. Back\n00. Main menu\n*. Exit');
+    expect(walk(['2', '21'], withCatalogue, products).notice).toEqual({ kind: 'invalidQuantity' });
+    const delivery = walk(['2', '3'], withCatalogue, products);
+    expect(text(delivery)).toBe('CON Where should we deliver? (village, landmark)\n1. Kibera market\n0. Back\n00. Main menu\n*. Exit');
+    expect(walk(['<>'], withCatalogue, delivery).notice).toEqual({ kind: 'invalidDeliveryPoint' });
+    const confirm = walk(['1'], withCatalogue, delivery);
+    expect(text(confirm)).toBe('CON 3 x Pellets 25 kg\nTotal: KES 1,800\nTo: Kibera market\nEnter your PIN to confirm\n0. Back\n00. Main menu\n*. Exit');
+    expect(walk(['Gikomba, stall 12'], withCatalogue, delivery).order?.deliveryPoint).toBe('Gikomba, stall 12');
+
+    const pinEntered = applyInput(confirm, '24680', renderer);
+    expect(pinEntered.effect).toEqual({ type: 'verifyPin', customerId: 'C0A1B2C3D', pin: '24680' });
+    const verified = applyEffectResult(pinEntered.state, { type: 'verified', outcome: { kind: 'ok', firstName: 'Jane', language: null } });
+    expect(verified.effect).toEqual({ type: 'placeOrder', customerId: 'C0A1B2C3D', productCode: 'pellets-25kg', quantity: 3, deliveryPoint: 'Kibera market' });
+    const placed = applyEffectResult(verified.state, { type: 'orderPlaced', order: { orderNumber: 'F000042', totalMinor: 180_000, currency: 'KES' } });
+    expect(text(placed.state)).toBe('END Order F000042 placed: KES 1,800. We will call you before delivery.');
+    expect(isAuthenticated(placed.state)).toBe(false);
+    // The PIN went to the check and nowhere else.
+    expect(JSON.stringify([verified, placed])).not.toContain('24680');
+  });
+
+  it('keeps the order on a wrong PIN, ends it on a lock, and goes back one step at a time', () => {
+    const confirm = walk(['4', '1', '2', 'Kibera market'], withCatalogue, home);
+    expect(confirm.screen).toBe('orderConfirm');
+    const wrong = walk(['11111'], { ...withCatalogue, verifyPin: { type: 'verified', outcome: { kind: 'wrong', attemptsLeft: 2 } } }, confirm);
+    expect(wrong).toMatchObject({ screen: 'orderConfirm', notice: { kind: 'wrongPin', attemptsLeft: 2 }, order: confirm.order });
+    expect(text(wrong)).toMatch(/^CON Wrong PIN\. 2 tries left\.\n2 x Pellets 10 kg\nTotal: KES 500\n/);
+    expect(walk(['11111'], { ...withCatalogue, verifyPin: { type: 'verified', outcome: { kind: 'locked', minutes: 15, justNow: true } } }, confirm)).toMatchObject({
+      screen: 'ended',
+      farewell: { kind: 'lockedNow' },
+    });
+    expect(walk(['0'], withCatalogue, confirm)).toMatchObject({ screen: 'orderDelivery', order: { productCode: 'pellets-10kg', quantity: 2 } });
+    expect(walk(['0', '0'], withCatalogue, confirm)).toMatchObject({ screen: 'orderQuantity', order: { productCode: 'pellets-10kg' } });
+    expect(walk(['0', '0', '0', '0'], withCatalogue, confirm)).toMatchObject({ screen: 'accountHome' });
+    expect(walk(['4'], defaults, home)).toMatchObject({ screen: 'accountHome', notice: { kind: 'noProducts' } });
+    // The product was withdrawn while the order was being put together.
+    expect(walk(['24680'], { ...withCatalogue, placeOrder: { type: 'orderPlaced', order: null } }, confirm)).toMatchObject({
+      screen: 'accountHome',
+      notice: { kind: 'noProducts' },
+    });
+  });
+
+  it('lists the latest orders, paged, in the session language', () => {
+    const orders = Array.from({ length: 6 }, (_, index) => ({
+      orderNumber: `F00004${index}`,
+      placedAt: '2026-11-03T08:00:00.000Z',
+      quantity: 2,
+      kind: 'pellets',
+      sizeKg: 10,
+      status: 'dispatched' as const,
+    }));
+    const mine = walk(['5'], { ...defaults, loadOrders: { type: 'ordersLoaded', orders } }, home);
+    expect(mine.screen).toBe('myOrders');
+    expect(text(mine)).toMatch(/^CON My orders\nF000040 Nov 3: 2 x Pellets 10 kg, on its way\n/);
+    expect(renderer.pageCount(mine)).toBeGreaterThan(1);
+    expect(walk(['98'], defaults, mine).page).toBe(1);
+    const french = walk(['5'], { ...defaults, loadOrders: { type: 'ordersLoaded', orders } }, { ...home, language: 'fr' });
+    expect(text(french)).toMatch(/^CON Mes commandes\nF000040 3 nov\. : 2 x Granulés 10 kg, en route\n/);
+    expect(text(walk(['5'], defaults, home))).toBe('CON My orders\nYou have no orders yet.\n0. Back\n00. Main menu\n*. Exit');
+  });
+
+  it('reports a stove problem with or without a note', () => {
+    const categories = walk(['6'], defaults, home);
+    expect(text(categories)).toBe(
+      "CON Stove problem\n1. Won't light\n2. Too much smoke\n3. Broken part\n4. Other\n0. Back\n00. Main menu\n*. Exit",
+    );
+    const note = walk(['2'], defaults, categories);
+    expect(text(note)).toBe('CON Add a short note (up to 80 characters)\n00. Skip\n0. Back\n*. Exit');
+    expect(applyInput(note, '00', renderer).effect).toEqual({ type: 'createTicket', customerId: 'C0A1B2C3D', category: 'smoke', note: null });
+    expect(applyInput(note, '  Smoke   when cooking ', renderer).effect).toEqual({
+      type: 'createTicket',
+      customerId: 'C0A1B2C3D',
+      category: 'smoke',
+      note: 'Smoke when cooking',
+    });
+    expect(walk(['x'.repeat(81)], defaults, note).notice).toEqual({ kind: 'invalidNote' });
+    expect(text(walk(['00'], defaults, note))).toBe('END Thank you. Your ticket number is T000007. A technician will call you.');
+    expect(walk(['5'], defaults, categories).notice).toEqual({ kind: 'invalidChoice' });
   });
 });

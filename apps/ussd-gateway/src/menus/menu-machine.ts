@@ -1,4 +1,5 @@
 import type { InfoTopic } from './content';
+import { normalizeDeliveryPoint, normalizeNote, OrderStatus, parseQuantity, TICKET_CATEGORIES, TicketCategory } from '../orders/order-rules';
 import { isPinShaped, isTrivialPin, normalizeCustomerId, normalizeEmail, normalizeFullName } from './menu-rules';
 
 /**
@@ -24,6 +25,14 @@ export const SCREENS = [
   'changePinOld',
   'changePinNew',
   'changePinConfirm',
+  'language',
+  'orderProduct',
+  'orderQuantity',
+  'orderDelivery',
+  'orderConfirm',
+  'myOrders',
+  'reportCategory',
+  'reportNote',
   'ended',
 ] as const;
 export type ScreenId = (typeof SCREENS)[number];
@@ -41,14 +50,40 @@ export type Notice =
   | { kind: 'wrongCredentials'; attemptsLeft: number }
   | { kind: 'pinBusy' }
   | { kind: 'pinChanged' }
-  | { kind: 'loggedOut' };
+  | { kind: 'loggedOut' }
+  | { kind: 'languageChanged' }
+  | { kind: 'invalidQuantity' }
+  | { kind: 'invalidDeliveryPoint' }
+  | { kind: 'invalidNote' }
+  | { kind: 'noProducts' };
 
 export type Farewell =
   | { kind: 'goodbye' }
   | { kind: 'lockedNow'; minutes: number }
   | { kind: 'locked'; minutes: number }
   | { kind: 'accountMissing' }
-  | { kind: 'accountCreated'; customerId: string };
+  | { kind: 'accountCreated'; customerId: string }
+  | { kind: 'orderPlaced'; orderNumber: string; totalMinor: number; currency: string }
+  | { kind: 'ticketCreated'; ticketNumber: string };
+
+/** A product of the fuel catalogue, as the order menu lists it (`kind` names its content key `product.<kind>`). */
+export interface CatalogueItem {
+  code: string;
+  kind: string;
+  sizeKg: number;
+  priceMinor: number;
+  currency: string;
+}
+
+/** One line of "My orders". */
+export interface OrderSummary {
+  orderNumber: string;
+  placedAt: string;
+  quantity: number;
+  kind: string;
+  sizeKg: number;
+  status: OrderStatus;
+}
 
 export interface AccountDetails {
   customerId: string;
@@ -59,6 +94,8 @@ export interface AccountDetails {
 
 export interface MenuState {
   screen: ScreenId;
+  /** Code of the language every screen is shown in (see languages.ts); English when absent. */
+  language?: string;
   /** A one-shot hint shown above the screen (why the last input was refused, or what just happened). */
   notice?: Notice;
   topic?: InfoTopic;
@@ -73,6 +110,11 @@ export interface MenuState {
   loginCustomerId?: string;
   auth?: { customerId: string; firstName: string };
   details?: AccountDetails;
+  /** The catalogue as it was when the order flow began, and the order being put together. */
+  catalogue?: CatalogueItem[];
+  order?: { lastDeliveryPoint: string | null; productCode?: string; quantity?: number; deliveryPoint?: string };
+  orders?: OrderSummary[];
+  report?: { category: TicketCategory };
   farewell?: Farewell;
 }
 
@@ -82,11 +124,18 @@ export type Effect =
   | { type: 'createAccount'; fullName: string; email: string | null; heldPin: string }
   | { type: 'verifyPin'; customerId: string; pin: string }
   | { type: 'loadAccount'; customerId: string }
-  | { type: 'replacePin'; customerId: string; heldPin: string };
+  | { type: 'replacePin'; customerId: string; heldPin: string }
+  /** Remembered for the phone number, and for the account when signed in. */
+  | { type: 'setLanguage'; language: string; customerId: string | null }
+  | { type: 'loadCatalogue'; customerId: string }
+  /** Asked for only after the PIN that confirms it was found right (verifyPin on orderConfirm). */
+  | { type: 'placeOrder'; customerId: string; productCode: string; quantity: number; deliveryPoint: string }
+  | { type: 'loadOrders'; customerId: string }
+  | { type: 'createTicket'; customerId: string; category: TicketCategory; note: string | null };
 
 /** An unknown Customer ID is `wrong` (and locks) exactly like a known one: the answers must not tell them apart. */
 export type VerifyOutcome =
-  | { kind: 'ok'; firstName: string }
+  | { kind: 'ok'; firstName: string; language: string | null }
   | { kind: 'wrong'; attemptsLeft: number }
   | { kind: 'locked'; minutes: number; justNow: boolean }
   /** Too many attempts on this Customer ID are being checked at this moment; this one was not (nor charged). */
@@ -98,7 +147,13 @@ export type EffectResult =
   | { type: 'created'; customerId: string }
   | { type: 'verified'; outcome: VerifyOutcome }
   | { type: 'loaded'; account: AccountDetails | null }
-  | { type: 'replaced' };
+  | { type: 'replaced' }
+  | { type: 'languageSet'; language: string }
+  | { type: 'catalogueLoaded'; products: CatalogueItem[]; lastDeliveryPoint: string | null }
+  /** null: the product was withdrawn or the account removed while the order was being put together. */
+  | { type: 'orderPlaced'; order: { orderNumber: string; totalMinor: number; currency: string } | null }
+  | { type: 'ordersLoaded'; orders: OrderSummary[] }
+  | { type: 'ticketCreated'; ticketNumber: string | null };
 
 export interface Step {
   state: MenuState;
@@ -108,6 +163,8 @@ export interface Step {
 export interface MachineContext {
   /** Pages the renderer needs for the body of this state (1 for screens without a long body). */
   pageCount(state: MenuState): number;
+  /** The languages a subscriber can choose, in the order the language menu lists them. */
+  readonly languageCodes: readonly string[];
 }
 
 export const EXIT = '*';
@@ -115,8 +172,8 @@ export const BACK = '0';
 export const MAIN_MENU = '00';
 export const MORE = '98';
 
-export function initialState(): MenuState {
-  return { screen: 'preMenu' };
+export function initialState(language?: string): MenuState {
+  return language ? { screen: 'preMenu', language } : { screen: 'preMenu' };
 }
 
 export function isEnded(state: MenuState): boolean {
@@ -128,24 +185,32 @@ export function isAuthenticated(state: MenuState): boolean {
 }
 
 /** A signed-in session whose account got locked (by wrong PINs in another session): it ends, signed out. */
-export function lockedOut(minutes: number): MenuState {
-  return end({ kind: 'locked', minutes }).state;
+export function lockedOut(minutes: number, language?: string): MenuState {
+  return end({ language }, { kind: 'locked', minutes }).state;
 }
 
 const go = (state: MenuState, screen: ScreenId, extra: Partial<MenuState> = {}): Step => ({
   state: { ...withoutTransient(state), screen, ...extra },
 });
 
-/** What survives a screen change: who is signed in. Drafts, hints and pages belong to one screen or flow. */
+/** What survives a screen change: who is signed in, and the language. Drafts, hints and pages belong to one screen or flow. */
 function withoutTransient(state: MenuState): MenuState {
-  return state.auth ? { screen: state.screen, auth: state.auth } : { screen: state.screen };
+  return { screen: state.screen, ...lasting(state) };
+}
+
+/** What a session keeps whatever happens to the screens: the language, and who is signed in. */
+function lasting(state: Pick<MenuState, 'language' | 'auth'>): Pick<MenuState, 'language' | 'auth'> {
+  return { ...(state.language ? { language: state.language } : {}), ...(state.auth ? { auth: state.auth } : {}) };
 }
 
 const stay = (state: MenuState, notice: Notice, keep: Partial<MenuState> = {}): Step => ({
   state: { ...state, ...keep, notice },
 });
 
-const end = (farewell: Farewell): Step => ({ state: { screen: 'ended', farewell } });
+/** The session ends signed out, its farewell in its language. */
+const end = (state: Pick<MenuState, 'language'>, farewell: Farewell): Step => ({
+  state: { screen: 'ended', ...(state.language ? { language: state.language } : {}), farewell },
+});
 
 const mainMenu = (state: MenuState, notice?: Notice): Step => go(state, 'preMenu', notice ? { notice } : {});
 
@@ -157,6 +222,7 @@ function back(state: MenuState, context: MachineContext): Step {
       return go(state, 'preMenu');
     case 'knowMore':
     case 'accountMenu':
+    case 'language':
       return go(state, 'preMenu');
     case 'info':
       if ((state.page ?? 0) > 0) return { state: { ...state, notice: undefined, page: (state.page ?? 0) - 1 } };
@@ -182,8 +248,34 @@ function back(state: MenuState, context: MachineContext): Step {
       return go(state, 'accountHome');
     case 'changePinConfirm':
       return go(state, 'changePinNew');
+    case 'orderProduct':
+      if ((state.page ?? 0) > 0) return { state: { ...state, notice: undefined, page: (state.page ?? 0) - 1 } };
+      return go(state, 'accountHome');
+    case 'reportCategory':
+      return go(state, 'accountHome');
+    case 'orderQuantity':
+      return go(state, 'orderProduct', orderSoFar(state, 0));
+    case 'orderDelivery':
+      return go(state, 'orderQuantity', orderSoFar(state, 1));
+    case 'orderConfirm':
+      return go(state, 'orderDelivery', orderSoFar(state, 2));
+    case 'myOrders':
+      if ((state.page ?? 0) > 0) return { state: { ...state, notice: undefined, page: (state.page ?? 0) - 1 } };
+      return go(state, 'accountHome');
+    case 'reportNote':
+      return go(state, 'reportCategory');
   }
   return assertNever(state.screen, context);
+}
+
+/** The order flow's state with its first `steps` choices (product, quantity, delivery point) kept. */
+function orderSoFar(state: MenuState, steps: 0 | 1 | 2): Partial<MenuState> {
+  const order = requireValue(state.order, 'order');
+  const kept = [order.productCode, order.quantity, order.deliveryPoint].slice(0, steps);
+  return {
+    catalogue: state.catalogue,
+    order: { lastDeliveryPoint: order.lastDeliveryPoint, productCode: kept[0] as string | undefined, quantity: kept[1] as number | undefined },
+  };
 }
 
 function assertNever(value: never, _context?: unknown): never {
@@ -195,22 +287,29 @@ export function applyInput(current: MenuState, rawInput: string, context: Machin
   const input = rawInput.trim();
   const state: MenuState = { ...current, notice: undefined };
   if (state.screen === 'ended') return { state };
-  if (input === EXIT) return end({ kind: 'goodbye' });
-  // On the e-mail screen `00` is the documented "skip"; everywhere else it is the main menu.
-  if (input === MAIN_MENU && state.screen !== 'createEmail') return mainMenu(state);
+  if (input === EXIT) return end(state, { kind: 'goodbye' });
+  // On the e-mail and note screens `00` is the documented "skip"; everywhere else it is the main menu.
+  if (input === MAIN_MENU && state.screen !== 'createEmail' && state.screen !== 'reportNote') return mainMenu(state);
   if (input === BACK) return back(state, context);
 
   switch (state.screen) {
     case 'preMenu':
       if (input === '1') return go(state, 'knowMore');
       if (input === '2') return go(state, state.auth ? 'accountHome' : 'accountMenu');
+      if (input === '3') return go(state, 'language');
       return stay(state, { kind: 'invalidChoice' });
+    case 'language': {
+      const language = /^[1-9]$/.test(input) ? context.languageCodes[Number(input) - 1] : undefined;
+      if (!language) return stay(state, { kind: 'invalidChoice' });
+      return { state, effect: { type: 'setLanguage', language, customerId: state.auth?.customerId ?? null } };
+    }
     case 'knowMore': {
       const topic = ({ '1': 'about', '2': 'pricing', '3': 'delivery' } as const)[input];
       return topic ? go(state, 'info', { topic, page: 0 }) : stay(state, { kind: 'invalidChoice' });
     }
     case 'info':
-    case 'accountDetails': {
+    case 'accountDetails':
+    case 'myOrders': {
       const page = state.page ?? 0;
       if (input === MORE && page + 1 < context.pageCount(state)) return { state: { ...state, page: page + 1 } };
       return stay(state, { kind: 'invalidChoice' });
@@ -249,8 +348,43 @@ export function applyInput(current: MenuState, rawInput: string, context: Machin
       const auth = requireValue(state.auth, 'auth');
       if (input === '1') return { state, effect: { type: 'loadAccount', customerId: auth.customerId } };
       if (input === '2') return go(state, 'changePinOld');
-      if (input === '3') return { state: { screen: 'preMenu', notice: { kind: 'loggedOut' } } };
+      if (input === '3') return { state: { screen: 'preMenu', ...lasting({ language: state.language }), notice: { kind: 'loggedOut' } } };
+      if (input === '4') return { state, effect: { type: 'loadCatalogue', customerId: auth.customerId } };
+      if (input === '5') return { state, effect: { type: 'loadOrders', customerId: auth.customerId } };
+      if (input === '6') return go(state, 'reportCategory');
       return stay(state, { kind: 'invalidChoice' });
+    }
+    case 'orderProduct': {
+      const page = state.page ?? 0;
+      if (input === MORE && page + 1 < context.pageCount(state)) return { state: { ...state, page: page + 1 } };
+      const product = /^\d{1,2}$/.test(input) ? state.catalogue?.[Number(input) - 1] : undefined;
+      if (!product) return stay(state, { kind: 'invalidChoice' });
+      return go(state, 'orderQuantity', { catalogue: state.catalogue, order: { ...requireValue(state.order, 'order'), productCode: product.code } });
+    }
+    case 'orderQuantity': {
+      const quantity = parseQuantity(input);
+      if (quantity === null) return stay(state, { kind: 'invalidQuantity' });
+      return go(state, 'orderDelivery', { catalogue: state.catalogue, order: { ...requireValue(state.order, 'order'), quantity } });
+    }
+    case 'orderDelivery': {
+      const order = requireValue(state.order, 'order');
+      const deliveryPoint = input === '1' && order.lastDeliveryPoint ? order.lastDeliveryPoint : normalizeDeliveryPoint(input);
+      if (deliveryPoint === null) return stay(state, { kind: 'invalidDeliveryPoint' });
+      return go(state, 'orderConfirm', { catalogue: state.catalogue, order: { ...order, deliveryPoint } });
+    }
+    case 'orderConfirm':
+      // The existing guarded PIN check (attempt reservation, lockout) confirms; the order is placed once it says ok.
+      if (!isPinShaped(input)) return stay(state, { kind: 'invalidPin' });
+      return { state, effect: { type: 'verifyPin', customerId: requireValue(state.auth, 'auth').customerId, pin: input } };
+    case 'reportCategory': {
+      const category = /^[1-9]$/.test(input) ? TICKET_CATEGORIES[Number(input) - 1] : undefined;
+      return category ? go(state, 'reportNote', { report: { category } }) : stay(state, { kind: 'invalidChoice' });
+    }
+    case 'reportNote': {
+      const note = input === MAIN_MENU ? null : normalizeNote(input);
+      if (note === null && input !== MAIN_MENU) return stay(state, { kind: 'invalidNote' });
+      const category = requireValue(state.report, 'report').category;
+      return { state, effect: { type: 'createTicket', customerId: requireValue(state.auth, 'auth').customerId, category, note } };
     }
     case 'changePinOld':
       if (!isPinShaped(input)) return stay(state, { kind: 'invalidPin' });
@@ -283,19 +417,43 @@ export function applyEffectResult(state: MenuState, result: EffectResult): Step 
     }
     case 'created':
       // The session ends on the new Customer ID: it is what the subscriber must write down before anything else.
-      if (state.screen === 'createPinConfirm') return end({ kind: 'accountCreated', customerId: result.customerId });
+      if (state.screen === 'createPinConfirm') return end(state, { kind: 'accountCreated', customerId: result.customerId });
       break;
     case 'replaced':
       if (state.screen === 'changePinConfirm') return go(state, 'accountHome', { notice: { kind: 'pinChanged' } });
       break;
     case 'loaded':
       if (state.screen === 'accountHome') {
-        if (result.account === null) return end({ kind: 'accountMissing' });
+        if (result.account === null) return end(state, { kind: 'accountMissing' });
         return go(state, 'accountDetails', { details: result.account, page: 0 });
       }
       break;
     case 'verified':
-      if (state.screen === 'loginPin' || state.screen === 'changePinOld') return afterVerify(state, result.outcome);
+      if (state.screen === 'loginPin' || state.screen === 'changePinOld' || state.screen === 'orderConfirm') return afterVerify(state, result.outcome);
+      break;
+    case 'catalogueLoaded':
+      if (state.screen === 'accountHome') {
+        if (result.products.length === 0) return stay(state, { kind: 'noProducts' });
+        return go(state, 'orderProduct', { catalogue: result.products, order: { lastDeliveryPoint: result.lastDeliveryPoint } });
+      }
+      break;
+    case 'orderPlaced':
+      if (state.screen === 'orderConfirm') {
+        if (result.order === null) return go(state, 'accountHome', { notice: { kind: 'noProducts' } });
+        return end(state, { kind: 'orderPlaced', ...result.order });
+      }
+      break;
+    case 'ordersLoaded':
+      if (state.screen === 'accountHome') return go(state, 'myOrders', { orders: result.orders, page: 0 });
+      break;
+    case 'ticketCreated':
+      if (state.screen === 'reportNote') {
+        if (result.ticketNumber === null) return end(state, { kind: 'accountMissing' });
+        return end(state, { kind: 'ticketCreated', ticketNumber: result.ticketNumber });
+      }
+      break;
+    case 'languageSet':
+      if (state.screen === 'language') return go({ ...state, language: result.language }, 'preMenu', { notice: { kind: 'languageChanged' } });
       break;
   }
   throw new Error(`effect result ${result.type} does not belong to screen ${state.screen}`);
@@ -305,13 +463,33 @@ function afterVerify(state: MenuState, outcome: VerifyOutcome): Step {
   switch (outcome.kind) {
     case 'ok':
       if (state.screen === 'changePinOld') return go(state, 'changePinNew');
-      return { state: { screen: 'accountHome', auth: { customerId: requireValue(state.loginCustomerId, 'loginCustomerId'), firstName: outcome.firstName } } };
+      if (state.screen === 'orderConfirm') {
+        const order = requireValue(state.order, 'order');
+        return {
+          state,
+          effect: {
+            type: 'placeOrder',
+            customerId: requireValue(state.auth, 'auth').customerId,
+            productCode: requireValue(order.productCode, 'order.productCode'),
+            quantity: requireValue(order.quantity, 'order.quantity'),
+            deliveryPoint: requireValue(order.deliveryPoint, 'order.deliveryPoint'),
+          },
+        };
+      }
+      // The account's language, once it has chosen one, wins over the phone's: a shared handset shows each member theirs.
+      return {
+        state: {
+          screen: 'accountHome',
+          ...lasting({ language: outcome.language ?? state.language }),
+          auth: { customerId: requireValue(state.loginCustomerId, 'loginCustomerId'), firstName: outcome.firstName },
+        },
+      };
     case 'wrong':
       // Signed in, the account is known to the subscriber; at log-in the Customer ID may be what is wrong.
-      if (state.screen === 'changePinOld') return stay(state, { kind: 'wrongPin', attemptsLeft: outcome.attemptsLeft });
+      if (state.screen !== 'loginPin') return stay(state, { kind: 'wrongPin', attemptsLeft: outcome.attemptsLeft });
       return stay(state, { kind: 'wrongCredentials', attemptsLeft: outcome.attemptsLeft });
     case 'locked':
-      return end(outcome.justNow ? { kind: 'lockedNow', minutes: outcome.minutes } : { kind: 'locked', minutes: outcome.minutes });
+      return end(state, outcome.justNow ? { kind: 'lockedNow', minutes: outcome.minutes } : { kind: 'locked', minutes: outcome.minutes });
     case 'busy':
       return stay(state, { kind: 'pinBusy' });
   }

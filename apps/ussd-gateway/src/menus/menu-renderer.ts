@@ -1,6 +1,7 @@
-import type { MenuContent } from './content';
+import { Language, Languages, MessageKey } from './languages';
+import { DELIVERY_POINT_MAX, MAX_ORDER_QUANTITY, TICKET_CATEGORIES, TICKET_NOTE_MAX, TicketCategory } from '../orders/order-rules';
 import { Farewell, MachineContext, MenuState, Notice } from './menu-machine';
-import { fitsOnScreen, paginate } from './screen-text';
+import { fitsOnScreen, paginate, screenText } from './screen-text';
 
 export interface RenderedScreen {
   kind: 'CON' | 'END';
@@ -8,203 +9,317 @@ export interface RenderedScreen {
   text: string;
 }
 
-const EXIT_LINE = '*. Exit';
-const BACK_LINE = '0. Back';
-const MAIN_LINE = '00. Main menu';
-const MORE_LINE = '98. More';
+const TOPIC_TITLES = { about: 'knowMore.about', pricing: 'knowMore.pricing', delivery: 'knowMore.delivery' } as const;
 
-const TOPIC_TITLES = { about: 'About this service', pricing: 'Pricing', delivery: 'Delivery' } as const;
+const CATEGORY_LABELS: Record<TicketCategory, MessageKey> = {
+  wont_light: 'report.wontLight',
+  smoke: 'report.smoke',
+  broken_part: 'report.brokenPart',
+  other: 'report.otherProblem',
+};
 
-const triesLeft = (count: number): string => `${count} ${count === 1 ? 'try' : 'tries'} left.`;
+/** Limits named in the hints about them. */
+const NOTICE_LIMITS: Partial<Record<Notice['kind'], number>> = {
+  invalidQuantity: MAX_ORDER_QUANTITY,
+  invalidDeliveryPoint: DELIVERY_POINT_MAX,
+  invalidNote: TICKET_NOTE_MAX,
+};
 
-export function noticeText(notice: Notice): string {
-  switch (notice.kind) {
-    case 'invalidChoice':
-      return 'Invalid choice. Try again.';
-    case 'invalidName':
-      return "Use letters, spaces, - or ' only.";
-    case 'invalidEmail':
-      return 'That e-mail is not valid.';
-    case 'invalidPin':
-      return 'A PIN is exactly 5 digits.';
-    case 'trivialPin':
-      return 'That PIN is too easy to guess.';
-    case 'pinMismatch':
-      return 'The PINs did not match.';
-    case 'invalidCustomerId':
-      return 'A Customer ID looks like C1A2B3C4D.';
-    case 'wrongPin':
-      return `Wrong PIN. ${triesLeft(notice.attemptsLeft)}`;
-    case 'wrongCredentials':
-      return `Customer ID or PIN is wrong. ${triesLeft(notice.attemptsLeft)}`;
-    case 'pinBusy':
-      return 'Too many PIN attempts at once. Try again.';
-    case 'pinChanged':
-      return 'Your PIN has been changed.';
-    case 'loggedOut':
-      return 'You are logged out.';
-  }
+export function noticeText(notice: Notice, language: Language): string {
+  if (notice.kind === 'wrongPin' || notice.kind === 'wrongCredentials') return language.plural(`notice.${notice.kind}`, notice.attemptsLeft);
+  const max = NOTICE_LIMITS[notice.kind];
+  return language.text(`notice.${notice.kind}`, max === undefined ? {} : { max });
 }
 
-const minutes = (count: number): string => `${count} minute${count === 1 ? '' : 's'}`;
+/** `Pellets 10 kg`: the kind by its content key (`product.<kind>`; the kind itself when a language has none). */
+function productName(language: Language, kind: string, sizeKg: number): string {
+  return language.text('product.label', { kind: language.lookup(`product.${kind}`) ?? kind, size: sizeKg });
+}
 
-export function farewellText(farewell: Farewell): string {
+export function farewellText(farewell: Farewell, language: Language): string {
   switch (farewell.kind) {
     case 'goodbye':
-      return 'Thank you for using our service. Goodbye!';
+      return language.text('farewell.goodbye');
     case 'lockedNow':
-      return `Too many wrong PINs. Your account is locked for ${minutes(farewell.minutes)}.`;
+      return language.plural('farewell.lockedNow', farewell.minutes, { minutes: farewell.minutes });
     case 'locked':
-      return `Your account is locked after too many wrong PINs. Try again in ${minutes(farewell.minutes)}.`;
+      return language.plural('farewell.locked', farewell.minutes, { minutes: farewell.minutes });
     case 'accountMissing':
-      return 'Your account could not be found. Please dial again.';
+      return language.text('farewell.accountMissing');
     case 'accountCreated':
-      return `Account created. Your Customer ID is ${farewell.customerId}. Keep it safe: you need it and your PIN to log in.`;
+      return language.text('farewell.accountCreated', { customerId: farewell.customerId });
+    case 'orderPlaced':
+      return language.text('farewell.orderPlaced', { orderNumber: farewell.orderNumber, total: language.amount(farewell.totalMinor, farewell.currency) });
+    case 'ticketCreated':
+      return language.text('farewell.ticketCreated', { ticketNumber: farewell.ticketNumber });
   }
 }
 
-/** The longest hint a paged screen can carry; pages are cut with room for it, so a hint never pushes lines off. */
-const LONGEST_PAGED_NOTICE = noticeText({ kind: 'invalidChoice' });
-
 interface Menu {
-  /** The first line, or alternatives from best to plainest when it carries subscriber text (a name). */
-  lines: string[] | { choices: string[] };
+  lines: string[];
   options: string[];
   nav: string[];
 }
+
+/** A screen's menu, or alternatives from best to plainest when it carries text of unknown length (a name). */
+type Menus = Menu | Menu[];
 
 /** `Ọlá` → `Ola`: accents off, so a name does not force the whole screen into UCS-2 (80 characters). */
 function withoutAccents(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '');
 }
 
-const DEEP_NAV = [BACK_LINE, MAIN_LINE, EXIT_LINE];
-
-function menuOf(state: MenuState): Menu {
-  switch (state.screen) {
-    case 'info':
-    case 'accountDetails':
-    case 'ended':
-      throw new Error(`${state.screen} is not a menu screen`);
-    case 'preMenu':
-      return { lines: ['Welcome to Clean Cooking'], options: ['1. Know More', '2. Account Menu'], nav: [EXIT_LINE] };
-    case 'knowMore':
-      return {
-        lines: ['Know More'],
-        options: ['1. About this service', '2. Pricing', '3. Delivery'],
-        nav: [BACK_LINE, EXIT_LINE],
-      };
-    case 'accountMenu':
-      return { lines: ['Account Menu'], options: ['1. Log in', '2. Create account'], nav: [BACK_LINE, EXIT_LINE] };
-    case 'loginCustomerId':
-      return { lines: ['Enter your Customer ID'], options: [], nav: DEEP_NAV };
-    case 'loginPin':
-      return { lines: [`Enter the 5-digit PIN for ${state.loginCustomerId ?? 'your account'}`], options: [], nav: DEEP_NAV };
-    case 'createName':
-      return { lines: ['Enter your full name'], options: [], nav: DEEP_NAV };
-    case 'createEmail':
-      return { lines: ['Enter your e-mail address'], options: ['00. Skip'], nav: [BACK_LINE, EXIT_LINE] };
-    case 'createPin':
-      return { lines: ['Choose a 5-digit PIN'], options: [], nav: DEEP_NAV };
-    case 'createPinConfirm':
-      return { lines: ['Enter the same PIN again'], options: [], nav: DEEP_NAV };
-    case 'accountHome':
-      return {
-        lines: {
-          choices: [
-            `Welcome, ${state.auth?.firstName ?? ''}`,
-            `Welcome, ${withoutAccents(state.auth?.firstName ?? '')}`,
-            'Welcome',
-          ],
-        },
-        options: ['1. Account details', '2. Change PIN', '3. Log out'],
-        nav: [BACK_LINE, EXIT_LINE],
-      };
-    case 'changePinOld':
-      return { lines: ['Enter your current PIN'], options: [], nav: DEEP_NAV };
-    case 'changePinNew':
-      return { lines: ['Enter a new 5-digit PIN'], options: [], nav: DEEP_NAV };
-    case 'changePinConfirm':
-      return { lines: ['Enter the new PIN again'], options: [], nav: DEEP_NAV };
-  }
+/** The navigation lines of one language. */
+function navigation(language: Language): { exit: string; back: string; main: string; more: string; deep: string[] } {
+  const exit = `*. ${language.text('nav.exit')}`;
+  const back = `0. ${language.text('nav.back')}`;
+  const main = `00. ${language.text('nav.mainMenu')}`;
+  return { exit, back, main, more: `98. ${language.text('nav.more')}`, deep: [back, main, exit] };
 }
 
+const numbered = (labels: string[]): string[] => labels.map((label, index) => `${index + 1}. ${label}`);
+
 /**
- * The one place that turns states into screens. Navigation lines are part of the frame measured before any
- * content is placed, so they can never be the part that falls off a full screen; long bodies are paged (`98`).
+ * The one place that turns states into screens, in the session's language. Navigation lines are part of the frame
+ * measured before any content is placed, so they can never be the part that falls off a full screen; long bodies are
+ * paged (`98`).
  */
 export class MenuRenderer implements MachineContext {
   /** Pages of a body depend only on the body, so they are cut once (account details vary, hence the bound). */
   private readonly pageCache = new Map<string, string[]>();
+  readonly languageCodes: readonly string[];
 
-  constructor(private readonly content: MenuContent) {}
+  constructor(private readonly languages: Languages) {
+    this.languageCodes = languages.codes;
+  }
 
   render(state: MenuState): RenderedScreen {
+    const language = this.languages.get(state.language);
     if (state.screen === 'ended') {
-      return { kind: 'END', text: farewellText(state.farewell ?? { kind: 'goodbye' }) };
+      return { kind: 'END', text: screenText(farewellText(state.farewell ?? { kind: 'goodbye' }, language)) };
     }
-    const text = this.isPaged(state) ? this.pagedText(state) : this.menuText(state);
+    const text = screenText(
+      state.screen === 'orderProduct' ? this.productPage(state, language) : this.isPaged(state) ? this.pagedText(state, language) : this.menuText(state, language),
+    );
     if (!fitsOnScreen(text)) {
-      // Only reachable with a renderer bug; the screen walker test proves every reachable screen fits.
-      throw new Error(`screen ${state.screen} does not fit on a handset`);
+      // Only reachable with a renderer bug or a content file too long; the screen walker test proves every reachable
+      // screen of every shipped language fits.
+      throw new Error(`screen ${state.screen} does not fit on a handset in ${language.code}: ${text}`);
     }
     return { kind: 'CON', text };
   }
 
   pageCount(state: MenuState): number {
-    return this.isPaged(state) ? this.pages(state).length : 1;
+    const language = this.languages.get(state.language);
+    if (state.screen === 'orderProduct') return this.productPages(state, language).length;
+    return this.isPaged(state) ? this.pages(state, language).length : 1;
+  }
+
+  /**
+   * The catalogue's options cut into screens (`98` for the next), numbered across pages so that a product keeps its
+   * number whichever page shows it. A catalogue is a database table: it may outgrow a screen, in UCS-2 at once.
+   */
+  private productPages(state: MenuState, language: Language): string[][] {
+    const menu = this.menuOf(state, language) as Menu;
+    const nav = navigation(language);
+    // Room is kept for the one hint this screen shows above its title.
+    const header = [noticeText({ kind: 'invalidChoice' }, language), ...menu.lines];
+    const fits = (options: string[], more = [nav.more]): boolean => fitsOnScreen(screenText([...header, ...options, ...more, ...menu.nav].join('\n')));
+    if (fits(menu.options, [])) return [menu.options];
+    const pages: string[][] = [];
+    for (const option of menu.options) {
+      const current = pages[pages.length - 1];
+      if (current && fits([...current, option])) current.push(option);
+      else pages.push([option]);
+    }
+    return pages.length > 0 ? pages : [[]];
+  }
+
+  private productPage(state: MenuState, language: Language): string {
+    const pages = this.productPages(state, language);
+    const index = Math.min(state.page ?? 0, pages.length - 1);
+    const menu = this.menuOf(state, language) as Menu;
+    const notice = state.notice ? [noticeText(state.notice, language)] : [];
+    const more = index < pages.length - 1 ? [navigation(language).more] : [];
+    return [...notice, ...menu.lines, ...pages[index]!, ...more, ...menu.nav].join('\n');
   }
 
   private isPaged(state: MenuState): boolean {
-    return state.screen === 'info' || state.screen === 'accountDetails';
+    return state.screen === 'info' || state.screen === 'accountDetails' || state.screen === 'myOrders';
   }
 
-  private menuText(state: MenuState): string {
-    const menu = menuOf(state);
-    const notice = state.notice ? [noticeText(state.notice)] : [];
-    const compose = (lines: string[]): string => [...notice, ...lines, ...menu.options, ...menu.nav].join('\n');
-    if (Array.isArray(menu.lines)) return compose(menu.lines);
-    const texts = menu.lines.choices.map((line) => compose([line]));
-    return texts.find(fitsOnScreen) ?? texts[texts.length - 1]!;
+  private menuOf(state: MenuState, language: Language): Menus {
+    const t = (key: MessageKey): string => language.text(key);
+    const nav = navigation(language);
+    const prompt = (key: MessageKey): Menu => ({ lines: [t(key)], options: [], nav: nav.deep });
+    switch (state.screen) {
+      case 'info':
+      case 'accountDetails':
+      case 'myOrders':
+      case 'ended':
+        throw new Error(`${state.screen} is not a menu screen`);
+      case 'preMenu':
+        return {
+          lines: [t('preMenu.title')],
+          options: numbered([t('preMenu.knowMore'), t('preMenu.account'), t('preMenu.language')]),
+          nav: [nav.exit],
+        };
+      case 'knowMore':
+        return {
+          lines: [t('knowMore.title')],
+          options: numbered([t('knowMore.about'), t('knowMore.pricing'), t('knowMore.delivery')]),
+          nav: [nav.back, nav.exit],
+        };
+      case 'accountMenu':
+        return { lines: [t('accountMenu.title')], options: numbered([t('accountMenu.login'), t('accountMenu.create')]), nav: [nav.back, nav.exit] };
+      case 'language': {
+        // Each language by its own name; by its name in Latin letters when one of them would make the list UCS-2.
+        const list = (key: 'language.name' | 'language.latinName'): Menu => ({
+          lines: [t('language.title')],
+          options: numbered(this.languageCodes.map((code) => this.languages.get(code).text(key))),
+          nav: [nav.back, nav.exit],
+        });
+        return [list('language.name'), list('language.latinName')];
+      }
+      case 'loginCustomerId':
+        return prompt('loginCustomerId.prompt');
+      case 'loginPin':
+        return { lines: [language.text('loginPin.prompt', { customerId: state.loginCustomerId ?? '' })], options: [], nav: nav.deep };
+      case 'createName':
+        return prompt('createName.prompt');
+      case 'createEmail':
+        return { lines: [t('createEmail.prompt')], options: [`00. ${t('nav.skip')}`], nav: [nav.back, nav.exit] };
+      case 'createPin':
+        return prompt('createPin.prompt');
+      case 'createPinConfirm':
+        return prompt('createPinConfirm.prompt');
+      case 'accountHome': {
+        const name = state.auth?.firstName ?? '';
+        // 1–3 kept where they were before ordering existed: subscribers and scripts know them by number.
+        const options = numbered([
+          t('accountHome.details'),
+          t('accountHome.changePin'),
+          t('accountHome.logOut'),
+          t('accountHome.orderFuel'),
+          t('accountHome.myOrders'),
+          t('accountHome.reportProblem'),
+        ]);
+        return [
+          language.text('accountHome.welcome', { name }),
+          language.text('accountHome.welcome', { name: withoutAccents(name) }),
+          t('accountHome.welcomePlain'),
+        ].map((line) => ({ lines: [line], options, nav: [nav.back, nav.exit] }));
+      }
+      case 'changePinOld':
+        return prompt('changePinOld.prompt');
+      case 'changePinNew':
+        return prompt('changePinNew.prompt');
+      case 'changePinConfirm':
+        return prompt('changePinConfirm.prompt');
+      case 'orderProduct':
+        return {
+          lines: [t('order.title')],
+          options: numbered(
+            (state.catalogue ?? []).map((product) =>
+              language.text('order.product', {
+                kind: language.lookup(`product.${product.kind}`) ?? product.kind,
+                size: product.sizeKg,
+                price: language.amount(product.priceMinor, product.currency),
+              }),
+            ),
+          ),
+          nav: nav.deep,
+        };
+      case 'orderQuantity':
+        return { lines: [this.chosenProduct(state, language), language.text('order.quantityPrompt', { max: MAX_ORDER_QUANTITY })], options: [], nav: nav.deep };
+      case 'orderDelivery': {
+        const last = state.order?.lastDeliveryPoint;
+        return { lines: [t('order.deliveryPrompt')], options: last ? [`1. ${last}`] : [], nav: nav.deep };
+      }
+      case 'orderConfirm': {
+        const order = state.order;
+        const product = state.catalogue?.find((item) => item.code === order?.productCode);
+        const quantity = order?.quantity ?? 0;
+        const total = product ? language.amount(product.priceMinor * quantity, product.currency) : '';
+        const values = { quantity, product: this.chosenProduct(state, language), total, point: order?.deliveryPoint ?? '' };
+        // Without the delivery point (the subscriber just typed it) when the whole does not fit, as in UCS-2.
+        return (['order.confirm', 'order.confirmShort'] as const).map((key) => ({ lines: [language.text(key, values)], options: [], nav: nav.deep }));
+      }
+      case 'reportCategory':
+        return { lines: [t('report.title')], options: numbered(TICKET_CATEGORIES.map((category) => t(CATEGORY_LABELS[category]))), nav: nav.deep };
+      case 'reportNote':
+        return {
+          lines: [language.text('report.notePrompt', { max: TICKET_NOTE_MAX })],
+          options: [`00. ${t('nav.skip')}`],
+          nav: [nav.back, nav.exit],
+        };
+    }
   }
 
-  private pagedParts(state: MenuState): { title: string; body: string } {
+  private chosenProduct(state: MenuState, language: Language): string {
+    const product = state.catalogue?.find((item) => item.code === state.order?.productCode);
+    return product ? productName(language, product.kind, product.sizeKg) : '';
+  }
+
+  private menuText(state: MenuState, language: Language): string {
+    const menus = this.menuOf(state, language);
+    const notice = state.notice ? [noticeText(state.notice, language)] : [];
+    const texts = (Array.isArray(menus) ? menus : [menus]).map((menu) => [...notice, ...menu.lines, ...menu.options, ...menu.nav].join('\n'));
+    return texts.find((text) => fitsOnScreen(screenText(text))) ?? texts[texts.length - 1]!;
+  }
+
+  private pagedParts(state: MenuState, language: Language): { title: string; body: string } {
     if (state.screen === 'info') {
       const topic = state.topic ?? 'about';
-      return { title: TOPIC_TITLES[topic], body: this.content[topic] };
+      return { title: language.text(TOPIC_TITLES[topic]), body: language.text(`info.${topic}`) };
+    }
+    if (state.screen === 'myOrders') {
+      const orders = state.orders ?? [];
+      const lines = orders.map((order) =>
+        language.text('orders.line', {
+          orderNumber: order.orderNumber,
+          date: language.date(order.placedAt),
+          quantity: order.quantity,
+          product: productName(language, order.kind, order.sizeKg),
+          status: language.text(`status.${order.status}`),
+        }),
+      );
+      return { title: language.text('orders.title'), body: lines.length > 0 ? lines.join('\n') : language.text('orders.none') };
     }
     const details = state.details;
     const body = details
       ? [
-          `Customer ID: ${details.customerId}`,
-          `Name: ${details.fullName}`,
-          `E-mail: ${details.email ?? 'none'}`,
-          `Phone: ${details.phoneNumber}`,
+          language.text('accountDetails.customerId', { value: details.customerId }),
+          language.text('accountDetails.name', { value: details.fullName }),
+          language.text('accountDetails.email', { value: details.email ?? language.text('accountDetails.noEmail') }),
+          language.text('accountDetails.phone', { value: details.phoneNumber }),
         ].join('\n')
       : '';
-    return { title: 'Your account', body };
+    return { title: language.text('accountDetails.title'), body };
   }
 
-  private frame(header: string, page: string, isLast: boolean): string {
-    return [header, page, ...(isLast ? [] : [MORE_LINE]), ...DEEP_NAV].join('\n');
+  private frame(language: Language, header: string, page: string, isLast: boolean): string {
+    const nav = navigation(language);
+    return [header, page, ...(isLast ? [] : [nav.more]), ...nav.deep].join('\n');
   }
 
-  private pages(state: MenuState): string[] {
-    const { title, body } = this.pagedParts(state);
-    const key = `${title}\u0000${body}`;
+  private pages(state: MenuState, language: Language): string[] {
+    const { title, body } = this.pagedParts(state, language);
+    const key = `${language.code}\u0000${title}\u0000${body}`;
     const cached = this.pageCache.get(key);
     if (cached) return cached;
-    const widest = [title, LONGEST_PAGED_NOTICE].reduce((a, b) => (b.length > a.length ? b : a));
-    const pages = paginate(body, (page, _index, isLast) => this.frame(widest, page, isLast));
+    // The longest hint a paged screen can carry: pages are cut with room for it, so a hint never pushes lines off.
+    const widest = [title, noticeText({ kind: 'invalidChoice' }, language)].reduce((a, b) => (b.length > a.length ? b : a));
+    const pages = paginate(body, (page, _index, isLast) => this.frame(language, widest, page, isLast));
     if (this.pageCache.size >= 1000) this.pageCache.clear();
     this.pageCache.set(key, pages);
     return pages;
   }
 
-  private pagedText(state: MenuState): string {
-    const pages = this.pages(state);
+  private pagedText(state: MenuState, language: Language): string {
+    const pages = this.pages(state, language);
     const index = Math.min(state.page ?? 0, pages.length - 1);
-    const header = state.notice ? noticeText(state.notice) : this.pagedParts(state).title;
-    return this.frame(header, pages[index]!, index === pages.length - 1);
+    const header = state.notice ? noticeText(state.notice, language) : this.pagedParts(state, language).title;
+    return this.frame(language, header, pages[index]!, index === pages.length - 1);
   }
 }

@@ -30,6 +30,34 @@ export function fitsOnScreen(text: string): boolean {
   return used <= limit;
 }
 
+const LOOKALIKES: Record<string, string> = { œ: 'oe', Œ: 'OE', '’': "'", '‘': "'", '«': '"', '»': '"', '–': '-', '—': '-', '…': '...' };
+
+/**
+ * `text` with every character outside GSM-7 replaced by its nearest GSM-7 form where there is one (`ç` → `c`,
+ * `ê` → `e`, `Ọ` → `O`, `œ` → `oe`); characters without one (Cyrillic, Ethiopic) are left as they are.
+ */
+export function toGsm7(text: string): string {
+  let folded = '';
+  for (const char of text) {
+    if (basic.has(char) || extension.has(char)) {
+      folded += char;
+      continue;
+    }
+    const bare = char.normalize('NFD').replace(/\p{M}/gu, '');
+    folded += [...bare].every((part) => basic.has(part)) && bare !== '' ? bare : (LOOKALIKES[char] ?? char);
+  }
+  return folded;
+}
+
+/**
+ * What is sent for `text`: as written when it fits, else its GSM-7 form. One `ê` in a French screen would switch the
+ * whole screen to UCS-2 and its 80 characters; the same screen without that accent holds 182, which is how
+ * francophone USSD services write anyway.
+ */
+export function screenText(text: string): string {
+  return fitsOnScreen(text) ? text : toGsm7(text);
+}
+
 /**
  * Splits `body` into the fewest pages such that `frame(page, index, isLast)` fits on a screen, breaking between
  * words (a word longer than a page is cut). `frame` adds the lines around the body (title, navigation), so the
@@ -39,8 +67,9 @@ export function paginate(body: string, frame: (page: string, index: number, isLa
   const words = body.split(/(?<=\s)/u);
   const pages: string[] = [];
   let current = '';
+  const fitting = (text: string): boolean => fitsOnScreen(screenText(text));
   const fits = (candidate: string): boolean =>
-    fitsOnScreen(frame(candidate.trimEnd(), pages.length, false)) && fitsOnScreen(frame(candidate.trimEnd(), pages.length, true));
+    fitting(frame(candidate.trimEnd(), pages.length, false)) && fitting(frame(candidate.trimEnd(), pages.length, true));
   for (const word of words) {
     if (fits(current + word)) {
       current += word;

@@ -19,7 +19,7 @@ export type HopOutcome =
   | 'unavailable';
 
 /** How a session ended: the farewell screen's kind. Sessions the aggregator abandons never end here. */
-export type SessionOutcome = 'goodbye' | 'locked_now' | 'locked' | 'account_missing' | 'account_created';
+export type SessionOutcome = 'goodbye' | 'locked_now' | 'locked' | 'account_missing' | 'account_created' | 'order_placed' | 'ticket_created';
 
 export function sessionOutcomeOf(farewell: Farewell | undefined): SessionOutcome {
   switch (farewell?.kind) {
@@ -34,6 +34,10 @@ export function sessionOutcomeOf(farewell: Farewell | undefined): SessionOutcome
       return 'account_missing';
     case 'accountCreated':
       return 'account_created';
+    case 'orderPlaced':
+      return 'order_placed';
+    case 'ticketCreated':
+      return 'ticket_created';
   }
 }
 
@@ -42,16 +46,15 @@ export interface HopReport {
   outcome: HopOutcome;
   /** The menu screen the hop left the session on; `none` when the hop never reached the menus. */
   screen: ScreenId | 'none';
+  /** The session's language (see languages.ts); absent when the hop never reached the menus. */
+  language?: string;
   /** The hop opened the session. */
   started: boolean;
   /** The hop closed the session, and how. */
   ended?: SessionOutcome;
 }
 
-/**
- * Every screen is English today; the label is there so that dashboards need no change when subscribers can choose
- * their language (the session will carry it).
- */
+/** The label of hops that never reached a session's language (invalid, refused, unavailable) and of English ones. */
 export const SESSION_LANGUAGE = 'en';
 
 /**
@@ -107,9 +110,10 @@ export class UssdMetrics {
   }
 
   hop(report: HopReport): void {
-    this.hops.inc(report.outcome, report.screen, SESSION_LANGUAGE);
-    if (report.started) this.started.inc(SESSION_LANGUAGE);
-    if (report.ended !== undefined) this.ended.inc(report.ended, SESSION_LANGUAGE);
+    const language = report.language ?? SESSION_LANGUAGE;
+    this.hops.inc(report.outcome, report.screen, language);
+    if (report.started) this.started.inc(language);
+    if (report.ended !== undefined) this.ended.inc(report.ended, language);
   }
 
   /** A hop that never reached the menus. */

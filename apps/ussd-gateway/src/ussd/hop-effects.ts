@@ -3,6 +3,7 @@ import type { UssdSessionRequest } from '@dmrv/contracts';
 import { AccountsService } from '../accounts/accounts.service';
 import { MenuRenderer } from '../menus/menu-renderer';
 import { applyEffectResult, applyInput, Effect, EffectResult, MenuState } from '../menus/menu-machine';
+import { HouseholdsService } from '../orders/households.service';
 import { UssdMetrics } from '../telemetry/ussd-metrics';
 import { SessionDigests } from './session-digests';
 
@@ -21,6 +22,7 @@ export class HopEffects {
     private readonly accounts: AccountsService,
     private readonly digests: SessionDigests,
     private readonly metrics: UssdMetrics,
+    private readonly households: HouseholdsService,
   ) {}
 
   async apply(state: MenuState, input: string, context: EffectContext): Promise<MenuState> {
@@ -62,6 +64,15 @@ export class HopEffects {
       case 'replacePin':
         await this.accounts.replacePin(effect.customerId, effect.heldPin, key(), signal);
         return { type: 'replaced' };
+      case 'setLanguage':
+        signal.throwIfAborted();
+        await this.accounts.rememberLanguage(request.phoneNumber, effect.customerId, effect.language);
+        return { type: 'languageSet', language: effect.language };
+      case 'loadCatalogue':
+      case 'placeOrder':
+      case 'loadOrders':
+      case 'createTicket':
+        return this.households.perform(effect, { phoneNumber: request.phoneNumber, key: key(), signal });
     }
   }
 }

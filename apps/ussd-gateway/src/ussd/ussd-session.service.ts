@@ -6,6 +6,7 @@ import { InjectPinoLogger, PinoLogger } from '@dmrv/logging';
 import { AccountsService } from '../accounts/accounts.service';
 import { dependencyTimeouts } from '../config/dependency-timeouts';
 import { UssdConfig } from '../config/ussd.config';
+import { CountryLanguages, languageOfPhone } from '../menus/country-languages';
 import { MenuRenderer } from '../menus/menu-renderer';
 import { initialState, isEnded, lockedOut } from '../menus/menu-machine';
 import { RateLimitCounter } from '../rate-limit/rate-limit.module';
@@ -59,6 +60,7 @@ export class UssdSessionService {
     private readonly counter: RateLimitCounter,
     @InjectPinoLogger(UssdSessionService.name) private readonly logger: PinoLogger,
     private readonly metrics: UssdMetrics,
+    private readonly countryLanguages: CountryLanguages,
   ) {}
 
   /**
@@ -153,7 +155,7 @@ export class UssdSessionService {
       return {
         value: {
           reply: remembered.reply,
-          report: { outcome: 'replay', screen: existing.state.screen, started: false },
+          report: { outcome: 'replay', screen: existing.state.screen, language: existing.state.language, started: false },
         },
         save: existing.status === 'active' ? existing : undefined,
       };
@@ -171,6 +173,7 @@ export class UssdSessionService {
       const report: HopReport = {
         outcome: 'out_of_step',
         screen: existing?.state.screen ?? 'none',
+        language: existing?.state.language,
         started: false,
       };
       return { value: { reply: OUT_OF_STEP_REPLY, report } };
@@ -181,7 +184,7 @@ export class UssdSessionService {
       sessionId: request.sessionId,
       phoneNumber: request.phoneNumber,
       serviceCode: request.serviceCode,
-      state: initialState(),
+      state: initialState(existing ? undefined : await this.languageOf(request.phoneNumber)),
       consumed: markOf('', this.digests.text),
       status: 'active',
       replies: [],
@@ -192,7 +195,7 @@ export class UssdSessionService {
     if (state.auth && derived.inputs.length > 0) {
       // Another session's wrong PINs may have locked the account since this one signed in.
       const minutes = await this.accounts.lockMinutesLeft(state.auth.customerId);
-      if (minutes > 0) state = lockedOut(minutes);
+      if (minutes > 0) state = lockedOut(minutes, state.language);
     }
     for (const input of derived.inputs) {
       if (isEnded(state)) break;
@@ -203,6 +206,7 @@ export class UssdSessionService {
     const report: HopReport = {
       outcome: screen.kind === 'CON' ? 'continue' : 'end',
       screen: state.screen,
+      language: state.language,
       started: existing === null,
       ended: isEnded(state) ? sessionOutcomeOf(state.farewell) : undefined,
     };
@@ -217,5 +221,19 @@ export class UssdSessionService {
         updatedAt: now,
       },
     };
+  }
+
+  /**
+   * The language a new session opens in: the one last chosen on this phone, else its country code's. A database that
+   * cannot say only costs the remembered choice (logged), never the dial: the main menu needs no database.
+   */
+  private async languageOf(phoneNumber: string): Promise<string> {
+    try {
+      const chosen = await this.accounts.phoneLanguage(phoneNumber);
+      if (chosen && this.renderer.languageCodes.includes(chosen)) return chosen;
+    } catch (error) {
+      this.logger.warn({ err: error }, 'the remembered language could not be read: the country code decides');
+    }
+    return languageOfPhone(phoneNumber, this.countryLanguages);
   }
 }

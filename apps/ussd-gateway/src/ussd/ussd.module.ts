@@ -7,8 +7,12 @@ import { SessionEventsController } from '../events/session-events.controller';
 import { SessionEventsRepository } from '../events/session-events.repository';
 import { SessionEventsService } from '../events/session-events.service';
 import { loadContent } from '../menus/content';
+import { CountryLanguages, parseCountryLanguages } from '../menus/country-languages';
+import { Languages, loadLanguages } from '../menus/languages';
 import { MenuRenderer } from '../menus/menu-renderer';
 import { OperatorTokenGuard } from '../operators/operator-token.guard';
+import { OrdersModule } from '../orders/orders.module';
+import { OperatorRecordsController } from '../operators/operator-records.controller';
 import { OperatorsController } from '../operators/operators.controller';
 import { RateLimitCounter } from '../rate-limit/rate-limit.module';
 import type { RedisClient } from '../redis/redis-client';
@@ -22,8 +26,8 @@ import { UssdController } from './ussd.controller';
 import { UssdSessionService } from './ussd-session.service';
 
 @Module({
-  imports: [AccountsModule],
-  controllers: [UssdController, OperatorsController, SessionEventsController],
+  imports: [AccountsModule, OrdersModule],
+  controllers: [UssdController, OperatorsController, SessionEventsController, OperatorRecordsController],
   providers: [
     UssdSessionService,
     HopEffects,
@@ -32,11 +36,21 @@ import { UssdSessionService } from './ussd-session.service';
     SessionEventsService,
     SessionEventsRepository,
     { provide: SessionEventMetrics, inject: [Metrics], useFactory: (metrics: Metrics) => new SessionEventMetrics(metrics) },
-    // Read once at start-up: a broken content file stops the service instead of breaking screens later.
+    // Read once at start-up: a broken content file or country table stops the service instead of breaking screens later.
     {
-      provide: MenuRenderer,
+      provide: Languages,
       inject: [UssdConfig],
-      useFactory: (config: UssdConfig) => new MenuRenderer(loadContent(config.CONTENT_FILE)),
+      useFactory: (config: UssdConfig) => {
+        const shipped = loadLanguages();
+        return shipped.withInfoTexts(loadContent(config.CONTENT_FILE, shipped.codes));
+      },
+    },
+    { provide: MenuRenderer, inject: [Languages], useFactory: (languages: Languages) => new MenuRenderer(languages) },
+    {
+      provide: CountryLanguages,
+      inject: [UssdConfig, Languages],
+      useFactory: (config: UssdConfig, languages: Languages) =>
+        parseCountryLanguages(config.LANGUAGE_BY_COUNTRY_CODE, config.DEFAULT_LANGUAGE, languages.codes),
     },
     {
       provide: SessionStore,
