@@ -87,18 +87,18 @@ describe('benchmark smoke run', () => {
     ]);
   });
 
-  it('measures the 12 registry endpoints, the collection pages, and the aggregates again on ten times the data', () => {
+  it('measures the 12 registry endpoints, the collection pages, and the aggregates and collection pages again on ten times the data', () => {
     const registry = report.rows.filter((row) => row.service === 'registry-api');
     const datasets = [...new Set(registry.map((row) => row.dataset))];
     expect(datasets).toEqual(['300 households', '3,000 households']);
     expect(
       registry.filter((row) => row.dataset === '300 households' && !row.workload.includes('/list')),
     ).toHaveLength(13);
-    expect(registry.filter((row) => row.workload.includes('/list'))).toHaveLength(9);
+    expect(registry.filter((row) => row.workload.includes('/list'))).toHaveLength(9 * 2);
     expect(registry.filter((row) => row.dataset === '3,000 households').every((row) => row.growthKey)).toBe(
       true,
     );
-    expect(registry.filter((row) => row.dataset === '3,000 households')).toHaveLength(5);
+    expect(registry.filter((row) => row.dataset === '3,000 households')).toHaveLength(5 + 9);
   });
 
   it('loads fuel readings with cli.js import against a bare COPY of the same file, both storing every row', () => {

@@ -56,7 +56,7 @@ describe('registry-api CLI (dist/cli.js)', () => {
     const dataSource = await createDataSource(database.url, 1).initialize();
     try {
       const rows = await dataSource.query<Array<{ name: string }>>('SELECT name FROM registry_migrations');
-      expect(rows.map((row) => row.name)).toEqual(['RegistrySchema1732240000000', 'TouchUpdatedAt1732240100000', 'ChangeNotifications1732240200000', 'ReadingNaturalKey1732240300000']);
+      expect(rows.map((row) => row.name)).toEqual(['RegistrySchema1732240000000', 'TouchUpdatedAt1732240100000', 'ChangeNotifications1732240200000', 'ReadingNaturalKey1732240300000', 'RecordChangeNotifications1732240400000']);
     } finally {
       await dataSource.destroy();
     }

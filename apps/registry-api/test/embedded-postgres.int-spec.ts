@@ -16,7 +16,7 @@ describe('registry-api on the embedded PostgreSQL (PGlite)', () => {
 
   beforeAll(async () => {
     embedded = await spawnEmbeddedPostgres();
-    expect(await runMigrations(embedded.url)).toEqual(['RegistrySchema1732240000000', 'TouchUpdatedAt1732240100000', 'ChangeNotifications1732240200000', 'ReadingNaturalKey1732240300000']);
+    expect(await runMigrations(embedded.url)).toEqual(['RegistrySchema1732240000000', 'TouchUpdatedAt1732240100000', 'ChangeNotifications1732240200000', 'ReadingNaturalKey1732240300000', 'RecordChangeNotifications1732240400000']);
     const dataSource = await createDataSource(embedded.url, 1).initialize();
     try {
       await seedRegistry((sql, params) => dataSource.query(sql, params), { households: 300, seed: 5, batchSize: 100 });

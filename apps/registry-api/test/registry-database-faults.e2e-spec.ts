@@ -15,8 +15,11 @@ const TIMEOUTS = { DATABASE_QUERY_TIMEOUT_MS: '1000', DATABASE_CONNECT_TIMEOUT_M
 const HANG_BOUND_MS = 15_000;
 const RECOVERY_BOUND_MS = 30_000;
 const UNAVAILABLE = { message: 'The registry database is unavailable; retry later' };
-/** A record endpoint: never cached, one query per request. */
-const RECORD = '/v1/devices/status';
+/**
+ * One household's fuel: never cached (it sums raw readings), one query per request. The most recent records are
+ * served from memory while the listener looks live, so they would not meet the fault until its heartbeat does.
+ */
+const RECORD = '/v1/fuel-usage?household_id=household-001';
 
 /** The request's answer, or a failure naming the request if none came within the bound (it hung). */
 async function answered(

@@ -175,10 +175,16 @@ describe('cli.js import (real PostgreSQL, the service reading the same database)
   });
 
   it('updates what a newer export changed, so updated_since syncs see exactly that, and the cached aggregates follow', async () => {
-    // The aggregate is cached now; the load's refresh notification must drop it.
+    // The aggregate, the latest device and the purchases' total are cached now; the load's notifications must drop them.
     expect((await get(app, '/v1/households/stats', { authorization })).json()).toMatchObject({
       total_households: 4,
     });
+    expect((await get(app, '/v1/devices/status', { authorization })).json()).toEqual({
+      device_id: 'meter-0003',
+      status: 'active',
+      last_active: '2024-06-30T19:05:12.250Z',
+    });
+    expect((await get(app, '/v1/claims/fuel-purchase/list', { authorization })).json()).toMatchObject({ total_count: 3 });
     const [{ now: since }] = await sql<{ now: string }>(
       database.url,
       `SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS now`,
@@ -248,6 +254,12 @@ describe('cli.js import (real PostgreSQL, the service reading the same database)
     expect((await get(app, '/v1/households/stats', { authorization })).json()).toMatchObject({
       total_households: 5,
     });
+    expect((await get(app, '/v1/devices/status', { authorization })).json()).toEqual({
+      device_id: 'meter-0002',
+      status: 'active',
+      last_active: '2024-07-02T08:10:00.000Z',
+    });
+    expect((await get(app, '/v1/claims/fuel-purchase/list', { authorization })).json()).toMatchObject({ total_count: 4 });
     expect(
       (await get(app, '/v1/fuel-usage?household_id=hh-kafue-0003', { authorization })).json(),
     ).toMatchObject({ fuel_consumed: 358.7 });

@@ -42,6 +42,9 @@ describe('registry-api on a primary and a streaming read replica', () => {
       DATABASE_URL: cluster.primary.url('registry'),
       DATABASE_REPLICA_URLS: cluster.replica.url('registry'),
       DATABASE_QUERY_TIMEOUT_MS: '2000',
+      // What is shown here is where a read goes; a record answer the cache will keep is read from the primary
+      // (`readFresh`, record-answer-cache.spec.ts), so record reads reach the replica only with that cache off.
+      RECORD_CACHE_MAX_ENTRIES: '0',
       METRICS_TOKEN,
     });
     auth = { authorization: basicAuth(fixture.client) };
@@ -120,6 +123,7 @@ describe('registry-api on a primary and a streaming read replica', () => {
       DATABASE_REPLICA_URLS: `postgres://postgres@127.0.0.1:${proxy.port}/registry`,
       DATABASE_QUERY_TIMEOUT_MS: '1000',
       DATABASE_CONNECT_TIMEOUT_MS: '1000',
+      RECORD_CACHE_MAX_ENTRIES: '0',
     });
     try {
       const answers = async () =>

@@ -82,7 +82,7 @@ describe('registry-api tracing', () => {
   it('keeps each query in the trace of the request that ran it when requests wait for the one connection', async () => {
     // One connection: a request whose query waits for it is handed the connection when another request releases it.
     // Without binding, the waiting query's span would land in the releasing request's trace.
-    const app = await tracedApp({ DATABASE_POOL_SIZE: '1', AGGREGATE_CACHE_TTL_SECONDS: '0' });
+    const app = await tracedApp({ DATABASE_POOL_SIZE: '1', AGGREGATE_CACHE_TTL_SECONDS: '0', RECORD_CACHE_MAX_ENTRIES: '0' });
     const bearer = { authorization: `Bearer ${fixture.client.bearerKey}` };
     const endpoints = [
       '/v1/households/stats',

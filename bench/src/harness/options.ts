@@ -64,7 +64,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --households <n>    registry base data set (default 100000; the growth pass uses n × scale; the loader
                       takes its readings from the same seed)
   --readings <n>      fuel readings the loader benchmark loads (default 1000000; smoke 3000)
-  --scale <k>         growth factor for the registry aggregates (default 10)
+  --scale <k>         growth factor for the registry aggregates and collection first pages (default 10)
   --connections <n>   HTTP connections for registry and protocol (default 16)
   --sessions <n>      parallel USSD sessions (default 64)
   --no-seed-cache     seed the registry databases afresh and drop them at the end (default: the seeded data

@@ -128,6 +128,16 @@ export class RegistryConfig extends BaseServiceConfig {
   AGGREGATE_CACHE_MAX_ENTRIES = 2000;
 
   /**
+   * Most record answers kept in memory (the most recent record of a selection, the total of a collection's filters;
+   * each well under 1 KB), oldest dropped first; served only while the change listener is live. 0 turns it off.
+   */
+  @AsInteger()
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  RECORD_CACHE_MAX_ENTRIES = 10_000;
+
+  /**
    * What a selection that names nothing answers (an unknown project, household or region, no matching record): `404`
    * with `{ message }`, or `zero`, a 200 with the zero value of the operation's 200 shape, for clients generated from
    * the original contract (which declares only 200, 400 and 401) that cannot take a 404.

@@ -5,6 +5,8 @@ import { EventEmitter } from 'node:events';
 export const API_CLIENT_CHANNEL = 'registry_api_clients';
 /** The rollups were refreshed or `projects` changed: every aggregate answer may have changed. */
 export const ROLLUP_CHANNEL = 'registry_rollups';
+/** A table the record endpoints read changed; the payload is the table's name. */
+export const RECORD_CHANNEL = 'registry_records';
 /** Round trips that prove notifications cross connections on this server; ignored by everyone else. */
 export const PROBE_CHANNEL = 'registry_listener_probe';
 /** How operators (and tests) find the listener in `pg_stat_activity`. */
@@ -172,7 +174,7 @@ export class ChangeListener extends EventEmitter<ListenerEvents> {
       this.currentState = 'live';
       this.heartbeatTimer = setInterval(() => void this.heartbeat(connection), 2 * this.options.queryTimeoutMs);
       this.heartbeatTimer.unref();
-      this.options.logger.log('listening for api_clients and rollup changes: caches enabled');
+      this.options.logger.log('listening for api_clients, rollup and record changes: caches enabled');
       this.emit('live');
     } catch (error) {
       this.lost(connection, error);

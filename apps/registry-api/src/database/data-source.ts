@@ -4,13 +4,20 @@ import { RegistrySchema1732240000000 } from './migrations/1732240000000-registry
 import { TouchUpdatedAt1732240100000 } from './migrations/1732240100000-touch-updated-at';
 import { ChangeNotifications1732240200000 } from './migrations/1732240200000-change-notifications';
 import { ReadingNaturalKey1732240300000 } from './migrations/1732240300000-reading-natural-key';
+import { RecordChangeNotifications1732240400000 } from './migrations/1732240400000-record-change-notifications';
 
 export const MIGRATIONS_TABLE = 'registry_migrations';
 // The registry's tables are read and written in plain SQL (repository, loader, seeder); only the CLI's client
 // commands go through an entity.
 export const ENTITIES = [ApiClientEntity];
 // Listed explicitly rather than globbed: the same list works from ts-jest sources and from dist/.
-export const MIGRATIONS = [RegistrySchema1732240000000, TouchUpdatedAt1732240100000, ChangeNotifications1732240200000, ReadingNaturalKey1732240300000];
+export const MIGRATIONS = [
+  RegistrySchema1732240000000,
+  TouchUpdatedAt1732240100000,
+  ChangeNotifications1732240200000,
+  ReadingNaturalKey1732240300000,
+  RecordChangeNotifications1732240400000,
+];
 
 /** How long the service lets a database connection take to open, a query to run, and a connection sit idle unprobed. */
 export interface ConnectionLimits {

@@ -7,6 +7,7 @@ import {
   API_CLIENT_CHANNEL,
   ChangeListener,
   LISTENER_APPLICATION_NAME,
+  RECORD_CHANNEL,
   ROLLUP_CHANNEL,
 } from './change-listener';
 import { connectionOptions } from './data-source';
@@ -20,7 +21,7 @@ import { connectionOptions } from './data-source';
       inject: [RegistryConfig, getDataSourceToken()],
       useFactory: (config: RegistryConfig, dataSource: DataSource) =>
         new ChangeListener({
-          channels: [API_CLIENT_CHANNEL, ROLLUP_CHANNEL],
+          channels: [API_CLIENT_CHANNEL, ROLLUP_CHANNEL, RECORD_CHANNEL],
           connect: () =>
             new Client({
               // Never through a transaction-mode pooler: LISTEN belongs to a session (see DATABASE_LISTEN_URL).

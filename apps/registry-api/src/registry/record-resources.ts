@@ -292,6 +292,11 @@ export const EMISSION_REDUCTION_CLAIMS: RecordResource<EmissionReductionRow> = {
   },
 };
 
+/** The table a resource reads: its answers are cached until that table's change notification. */
+export function recordTable(resource: RecordResource<unknown>): string {
+  return resource.fromClause.split(' ')[0]!;
+}
+
 /** Every record resource, in the order of the original contract's endpoints table. */
 export const RECORD_RESOURCES: ReadonlyArray<RecordResource<unknown>> = [
   DEVICE_STATUS,

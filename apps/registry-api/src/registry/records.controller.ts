@@ -1,21 +1,25 @@
-import { Controller, Get, Query, Type } from '@nestjs/common';
+import { Controller, Get, Query, Res, Type } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import type { CollectionPage } from '@dmrv/contracts';
+import { sendRendered } from '../http/rendered-json';
 import { CollectionParams, recordQueryClasses } from './dto/registry-queries';
 import { EmptySelections } from './empty-selections';
 import { RECORD_RESOURCES, RecordResource } from './record-resources';
 import { RecordRequest, RegistryService } from './registry.service';
 
-type Handler = (this: RecordsController, query: RecordRequest & CollectionParams) => Promise<unknown>;
+type Handler = (this: RecordsController, query: RecordRequest & CollectionParams, reply: FastifyReply) => Promise<unknown>;
 
 /**
- * Declares one GET route on the controller as `@Get(path) method(@Query() query: QueryClass)` would: the global
- * validation pipe reads the query class from `design:paramtypes`, which TypeScript emits only for written methods.
+ * Declares one GET route on the controller as `@Get(path) method(@Query() query: QueryClass, @Res({ passthrough: true })
+ * reply)` would: the global validation pipe reads the query class from `design:paramtypes`, which TypeScript emits
+ * only for written methods.
  */
 function route(name: string, path: string, queryClass: Type<unknown>, handler: Handler): void {
   const prototype = RecordsController.prototype as unknown as Record<string, unknown>;
   Object.defineProperty(prototype, name, { value: handler, writable: true, configurable: true });
-  Reflect.defineMetadata('design:paramtypes', [queryClass], prototype, name);
+  Reflect.defineMetadata('design:paramtypes', [queryClass, Object], prototype, name);
   Query()(prototype, name, 0);
+  Res({ passthrough: true })(prototype, name, 1);
   Get(path.slice(1))(prototype, name, Object.getOwnPropertyDescriptor(prototype, name)!);
 }
 
@@ -35,8 +39,10 @@ function addRecordRoutes(resource: RecordResource<unknown>): void {
   const queries = recordQueryClasses(resource);
   const name = resource.endpoint.operationId.replace(/^get/, '');
   if (resource.endpoint.latest === 'records') {
-    route(`latest${name}`, resource.endpoint.path, queries.latest, function (query) {
-      return this.empty.answer(resource.endpoint.operationId, () => this.registry.latest(resource, { ...query }));
+    route(`latest${name}`, resource.endpoint.path, queries.latest, function (query, reply) {
+      return this.empty.answer(resource.endpoint.operationId, async () =>
+        sendRendered(reply, await this.registry.latestRendered(resource, { ...query })),
+      );
     });
   }
   route(`list${name}`, `${resource.endpoint.path}/list`, queries.list, function (query): Promise<CollectionPage<unknown> | unknown> {

@@ -4,6 +4,7 @@ import type { EmissionReductionClaim, FuelUsage } from '@dmrv/contracts';
 import { sendRendered } from '../http/rendered-json';
 import { AggregateAnswerCache } from './aggregate-cache';
 import { EmptySelections } from './empty-selections';
+import { EMISSION_REDUCTION_CLAIMS } from './record-resources';
 import {
   EmissionReductionQuery,
   FuelUsageQuery,
@@ -75,8 +76,10 @@ export class RegistryController {
   @Get('claims/emission-reduction')
   emissionReductionClaims(@Query() query: EmissionReductionQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
     return this.empty.answer('getEmissionReductionClaims', async (): Promise<EmissionReductionClaim | string> => {
-      // Without a period the answer is the latest stored claim: a record, read as records are.
-      if (query.period === undefined && query.time_period === undefined) return this.registry.emissionReductions(query);
+      // Without a period the answer is the latest stored claim: a record, read (and cached) as records are.
+      if (query.period === undefined && query.time_period === undefined) {
+        return sendRendered(reply, await this.registry.latestRendered(EMISSION_REDUCTION_CLAIMS, { project_id: query.project_id }));
+      }
       const compute = () => this.registry.emissionReductions(query);
       return sendRendered(reply, await this.aggregates.getOrCompute('claims/emission-reduction', query, compute));
     });

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { FactoryProvider, Module } from '@nestjs/common';
 import { RegistryConfig } from '../config/registry.config';
 import { ChangeListener, ROLLUP_CHANNEL } from '../database/change-listener';
 import { SqlReader } from '../database/sql-reader';
@@ -6,6 +6,13 @@ import { RegistryMetrics } from '../telemetry/registry-metrics';
 import { buildOpenApiDocument } from '../openapi/openapi-document';
 import { AggregateAnswerCache } from './aggregate-cache';
 import { EmptySelections, zeroBodies } from './empty-selections';
+import {
+  CollectionTotals,
+  followRecordChanges,
+  LatestRecordAnswers,
+  RecordAnswerCache,
+  RecordAnswerCacheOptions,
+} from './record-answer-cache';
 import { RecordsController } from './records.controller';
 import { RegistryController } from './registry.controller';
 import { RegistryRepository } from './registry.repository';
@@ -22,6 +29,26 @@ export function followRollupChanges(cache: AggregateAnswerCache, listener: Chang
     if (channel === ROLLUP_CHANNEL) cache.clear();
   });
   return cache;
+}
+
+/** A record cache of the given kind, sized by RECORD_CACHE_MAX_ENTRIES, counted in its metric, following the listener. */
+function recordCacheProvider<C extends RecordAnswerCache<unknown>>(
+  kind: new (options: RecordAnswerCacheOptions) => C,
+  metric: 'recordLookup' | 'totalLookup',
+): FactoryProvider<C> {
+  return {
+    provide: kind,
+    inject: [RegistryConfig, ChangeListener, RegistryMetrics, SqlReader],
+    useFactory: (config: RegistryConfig, listener: ChangeListener, metrics: RegistryMetrics, reader: SqlReader) =>
+      followRecordChanges(
+        new kind({
+          maxEntries: config.RECORD_CACHE_MAX_ENTRIES,
+          onLookup: metrics[metric],
+          readFresh: (work) => reader.onPrimary(work),
+        }),
+        listener,
+      ),
+  };
 }
 
 @Module({
@@ -49,7 +76,9 @@ export function followRollupChanges(cache: AggregateAnswerCache, listener: Chang
           listener,
         ),
     },
+    recordCacheProvider(LatestRecordAnswers, 'recordLookup'),
+    recordCacheProvider(CollectionTotals, 'totalLookup'),
   ],
-  exports: [AggregateAnswerCache],
+  exports: [AggregateAnswerCache, LatestRecordAnswers, CollectionTotals],
 })
 export class RegistryModule {}

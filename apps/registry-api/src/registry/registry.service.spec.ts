@@ -1,6 +1,7 @@
 import { InvalidInputError, NotFoundError } from '@dmrv/errors';
 import { decodeCursor } from '../domain/cursor';
 import { RecordFilters } from './record-query';
+import { CollectionTotals, LatestRecordAnswers } from './record-answer-cache';
 import { FUEL_PURCHASES, RecordResource } from './record-resources';
 import { AggregateScope, CombinationCount, RegistryRepository } from './registry.repository';
 import { RegistryService } from './registry.service';
@@ -67,7 +68,11 @@ describe('RegistryService', () => {
 
   beforeEach(() => {
     repository = new FakeRepository();
-    service = new RegistryService(repository as unknown as RegistryRepository);
+    service = new RegistryService(
+      repository as unknown as RegistryRepository,
+      new LatestRecordAnswers({ maxEntries: 0 }),
+      new CollectionTotals({ maxEntries: 0 }),
+    );
   });
 
   it('totals the density counts', async () => {

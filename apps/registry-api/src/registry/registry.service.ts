@@ -12,9 +12,12 @@ import { isCalendarDate, isEpochMicroseconds, isPlainText } from '../domain/cale
 import { CursorFormatError, CursorKey, decodeCursor, encodeCursor } from '../domain/cursor';
 import { isCanonicalCombination, parseCombination } from '../domain/fuel-combination';
 import { parsePeriod } from '../domain/period';
+import { RenderedJson, renderJson } from '../http/rendered-json';
+import { aggregateKey } from './aggregate-cache';
 import { CollectionParams, DEFAULT_LIMIT } from './dto/registry-queries';
 import { RecordFilters } from './record-query';
-import { EMISSION_REDUCTION_CLAIMS, RecordResource } from './record-resources';
+import { CollectionTotals, LatestRecordAnswers } from './record-answer-cache';
+import { EMISSION_REDUCTION_CLAIMS, RecordResource, recordTable } from './record-resources';
 import { AggregateScope, RegistryRepository } from './registry.repository';
 
 /** Common parameters of a record request, already validated by the pipe. */
@@ -39,7 +42,11 @@ function intersectRange(
 
 @Injectable()
 export class RegistryService {
-  constructor(private readonly repository: RegistryRepository) {}
+  constructor(
+    private readonly repository: RegistryRepository,
+    private readonly latestAnswers: LatestRecordAnswers,
+    private readonly totals: CollectionTotals,
+  ) {}
 
   private async assertScope(scope: AggregateScope): Promise<void> {
     if (scope.projectId !== undefined && !(await this.repository.projectExists(scope.projectId))) {
@@ -135,6 +142,22 @@ export class RegistryService {
     return record;
   }
 
+  /**
+   * `latest`, rendered, from memory while the record's table has not changed (see `RecordAnswerCache`): the most recent
+   * record is what a registry polls, and its answer changes only when its table does.
+   */
+  async latestRendered(resource: RecordResource<unknown>, request: RecordRequest): Promise<RenderedJson> {
+    const filters = this.filters(resource, request);
+    const answer = await this.latestAnswers.getOrCompute(recordTable(resource), resource.endpoint.path, aggregateKey('', filters), async () => {
+      const record = await this.repository.latestRecord(resource, filters);
+      return record
+        ? { kind: 'ok' as const, rendered: renderJson(record) }
+        : { kind: 'not-found' as const, message: `No ${resource.name} matches the request` };
+    });
+    if (answer.kind === 'not-found') throw new NotFoundError(answer.message);
+    return answer.rendered;
+  }
+
   async page<T>(resource: RecordResource<T>, request: RecordRequest & CollectionParams): Promise<CollectionPage<T>> {
     const filters = this.filters(resource, request);
     const range = intersectRange(filters, { from: request.from, to: request.to });
@@ -143,10 +166,15 @@ export class RegistryService {
     const limit = request.limit ?? DEFAULT_LIMIT;
     const after = request.cursor === undefined ? null : this.decodeRecordCursor(resource, request.cursor);
     // The total is counted once, for the first page, and travels in the cursor: an exact count scans every matching
-    // row, which would make each of a sync's thousands of pages cost as much as the whole collection.
+    // row, which would make each of a sync's thousands of pages cost as much as the whole collection. The first page's
+    // count is kept until the table changes, so syncs that start over an unchanged table do not scan it again.
     const [page, total] = await Promise.all([
       this.repository.recordPage(resource, scoped, after?.key ?? null, limit),
-      after ? after.total : this.repository.recordCount(resource, scoped),
+      after
+        ? after.total
+        : this.totals.getOrCompute(recordTable(resource), `${resource.endpoint.path}/list`, aggregateKey('', scoped), () =>
+            this.repository.recordCount(resource, scoped),
+          ),
     ]);
     return {
       data: page.items,

@@ -18,8 +18,10 @@ export type AuthOutcome = 'success' | 'missing' | 'rejected' | 'throttled' | 'bu
  * - `dmrv_registry_auth_total{outcome}`: success, missing (no credentials), rejected (malformed, wrong or revoked:
  *   401), throttled (an address past AUTH_FAILURES_PER_MINUTE: 429), busy (too many secrets being hashed at once:
  *   503, nothing checked);
- * - `dmrv_registry_cache_requests_total{cache, aggregate, result}`: hits and misses of the two in-memory caches,
- *   `cache="aggregates"` per `aggregate` (`households/stats`, …) and `cache="api_clients"` (no `aggregate`);
+ * - `dmrv_registry_cache_requests_total{cache, aggregate, result}`: hits and misses of the in-memory caches,
+ *   `cache="aggregates"` per `aggregate` (`households/stats`, …), `cache="records"` (most recent records) and
+ *   `cache="totals"` (collection totals) per path in `aggregate` (`/devices/status`, `/devices/status/list`), and
+ *   `cache="api_clients"` (no `aggregate`);
  * - `dmrv_registry_change_listener_state{state}`: 1 for the listener's current state (the caches trust themselves
  *   only while it is `live`).
  */
@@ -62,6 +64,14 @@ export class RegistryMetrics {
 
   readonly aggregateLookup = (aggregate: string, hit: boolean): void => {
     this.caches.inc('aggregates', aggregate, hit ? 'hit' : 'miss');
+  };
+
+  readonly recordLookup = (path: string, hit: boolean): void => {
+    this.caches.inc('records', path, hit ? 'hit' : 'miss');
+  };
+
+  readonly totalLookup = (path: string, hit: boolean): void => {
+    this.caches.inc('totals', path, hit ? 'hit' : 'miss');
   };
 
   readonly apiClientLookup = (hit: boolean): void => {
