@@ -38,9 +38,15 @@ export const APP_SERVICES = [
 
 /** Variables a config class cannot start without: those marked @IsDefined. */
 export function requiredVariables(config: new () => object): string[] {
-  return getMetadataStorage()
-    .getTargetValidationMetadatas(config, '', true, false)
-    .filter((metadata) => metadata.type === 'isDefined')
+  const metadatas = getMetadataStorage().getTargetValidationMetadatas(config, '', true, false);
+  // A variable required only with another (`@ValidateIf`, e.g. REDIS_SENTINEL_NAME with REDIS_SENTINELS) is not.
+  const conditional = new Set(
+    metadatas
+      .filter((metadata) => metadata.type === 'conditionalValidation')
+      .map((metadata) => metadata.propertyName),
+  );
+  return metadatas
+    .filter((metadata) => metadata.type === 'isDefined' && !conditional.has(metadata.propertyName))
     .map((metadata) => metadata.propertyName)
     .sort();
 }
