@@ -5,15 +5,12 @@ import {
   IsBoolean,
   IsDefined,
   IsIn,
-  IsInt,
   IsOptional,
   IsString,
   Matches,
-  Max,
-  Min,
   ValidateIf,
 } from 'class-validator';
-import { AsBoolean, AsInteger, AsList, BaseServiceConfig, IntegerVariable } from '@dmrv/config';
+import { AsBoolean, AsList, BaseServiceConfig, IntegerVariable } from '@dmrv/config';
 
 export const ACCESS_MODES = ['open', 'api-key'] as const;
 export type AccessMode = (typeof ACCESS_MODES)[number];
@@ -72,10 +69,7 @@ export class ProtocolGatewayConfig extends BaseServiceConfig {
   QUERY_STRICT = false;
 
   /** Deadline of every upstream call; past it the gateway answers 504. */
-  @AsInteger()
-  @IsInt()
-  @Min(1)
-  @Max(600_000)
+  @IntegerVariable({ min: 1, max: 600_000 })
   UPSTREAM_DEADLINE_MS = 10_000;
 
   @AsBoolean()
@@ -96,15 +90,11 @@ export class ProtocolGatewayConfig extends BaseServiceConfig {
    * Interval of HTTP/2 keepalive pings on the channel. Cosmos nodes run grpc-go's default enforcement (at most one
    * ping per 5 minutes, none without calls); pinging more often gets the connection closed with too_many_pings.
    */
-  @AsInteger()
-  @IsInt()
-  @Min(10_000)
+  @IntegerVariable({ min: 10_000 })
   UPSTREAM_KEEPALIVE_MS = 300_000;
 
   /** Largest upstream answer accepted. */
-  @AsInteger()
-  @IsInt()
-  @Min(1024)
+  @IntegerVariable({ min: 1024 })
   UPSTREAM_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
   /** Ask the node (gRPC server reflection) which services it serves, and answer 501 at once for the others. */
@@ -113,9 +103,7 @@ export class ProtocolGatewayConfig extends BaseServiceConfig {
   REFLECTION_ENABLED = true;
 
   /** How often the reflection answer is refreshed; 0 asks only at start-up. */
-  @AsInteger()
-  @IsInt()
-  @Min(0)
+  @IntegerVariable({ min: 0 })
   REFLECTION_REFRESH_MS = 60_000;
 
   /**

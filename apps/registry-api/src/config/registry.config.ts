@@ -1,23 +1,12 @@
-import { ArrayMaxSize, IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { AsInteger, AsList, BaseServiceConfig } from '@dmrv/config';
+import { ArrayMaxSize, IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { AsList, DatabaseConfig, IntegerVariable } from '@dmrv/config';
 import type { ConnectionLimits } from '../database/data-source';
 
 const POSTGRES_URL = /^postgres(ql)?:\/\/\S+$/;
 
-export class RegistryConfig extends BaseServiceConfig {
+export class RegistryConfig extends DatabaseConfig {
   // The base class's rule (an integer port, 0 for any free one) applies; only the default differs.
   override PORT = 3001;
-
-  @IsDefined({ message: 'is required: postgres://user:password@host:5432/database' })
-  @IsString()
-  @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
-  DATABASE_URL!: string;
-
-  @AsInteger()
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  DATABASE_POOL_SIZE = 10;
 
   /**
    * Read replicas (streaming standbys of DATABASE_URL, or PgBouncer pools in front of them), comma-separated. The
@@ -39,74 +28,52 @@ export class RegistryConfig extends BaseServiceConfig {
   DATABASE_LISTEN_URL?: string;
 
   /** How long opening a database connection, or waiting for a free one in the pool, may take before a 503. */
-  @AsInteger()
-  @IsInt()
-  @Min(100)
-  @Max(120_000)
+  @IntegerVariable({ min: 100, max: 120_000 })
   DATABASE_CONNECT_TIMEOUT_MS = 5000;
 
   /**
    * The longest a query may run: PostgreSQL cancels it then (`statement_timeout`), and the service stops waiting for
    * an answer one second later (a connection that went silent) and drops it. Either way the request gets a 503.
    */
-  @AsInteger()
-  @IsInt()
-  @Min(100)
-  @Max(600_000)
+  @IntegerVariable({ min: 100, max: 600_000 })
   DATABASE_QUERY_TIMEOUT_MS = 5000;
 
   /** TCP keepalive on database connections: idle time before the first probe. */
-  @AsInteger()
-  @IsInt()
-  @Min(1000)
-  @Max(7_200_000)
+  @IntegerVariable({ min: 1000, max: 7_200_000 })
   DATABASE_KEEPALIVE_IDLE_MS = 10_000;
 
   /** Put before `/v1`, e.g. `/emerging-platform` as upstream had it. Empty: the API lives at `/v1`. */
   @IsString()
-  @Matches(/^(\/[A-Za-z0-9._~-]+)*$/, { message: 'must be empty or a path such as /emerging-platform (no trailing slash)' })
+  @Matches(/^(\/[A-Za-z0-9._~-]+)*$/, {
+    message: 'must be empty or a path such as /emerging-platform (no trailing slash)',
+  })
   API_BASE_PATH_PREFIX = '';
 
   /** Requests per minute and API client (per address on the public routes); 0 turns limiting off. */
-  @AsInteger()
-  @IsInt()
-  @Min(0)
+  @IntegerVariable({ min: 0 })
   RATE_LIMIT_PER_MINUTE = 1200;
 
   /**
    * Failed authentications (wrong, unknown or revoked credentials) per minute from one address with one client id
    * before that pair gets 429 without hashing; 0 turns this limit off.
    */
-  @AsInteger()
-  @IsInt()
-  @Min(0)
+  @IntegerVariable({ min: 0 })
   AUTH_FAILURES_PER_MINUTE = 30;
 
   /** Failed authentications per minute from one address over all client ids before it gets 429; 0 turns it off. */
-  @AsInteger()
-  @IsInt()
-  @Min(0)
+  @IntegerVariable({ min: 0 })
   AUTH_ADDRESS_FAILURES_PER_MINUTE = 120;
 
   /** Secret hashes (scrypt, ~60 ms of a libuv thread each) run at once; libuv has four threads. */
-  @AsInteger()
-  @IsInt()
-  @Min(1)
-  @Max(16)
+  @IntegerVariable({ min: 1, max: 16 })
   AUTH_HASH_CONCURRENCY = 2;
 
   /** Authentications allowed to wait for a hash; beyond that a request is answered 503 with Retry-After at once. */
-  @AsInteger()
-  @IsInt()
-  @Min(0)
-  @Max(10_000)
+  @IntegerVariable({ min: 0, max: 10_000 })
   AUTH_HASH_QUEUE = 16;
 
   /** `Cache-Control: private, max-age=N` on every 200. */
-  @AsInteger()
-  @IsInt()
-  @Min(0)
-  @Max(86400)
+  @IntegerVariable({ min: 0, max: 86400 })
   CACHE_MAX_AGE_SECONDS = 30;
 
   /**
@@ -114,27 +81,18 @@ export class RegistryConfig extends BaseServiceConfig {
    * `projects`) drops the answers at once while the change listener is live; this bounds the staleness when it is not
    * (refresh by hand, listener down, embedded PGlite). 0 turns the aggregate cache off.
    */
-  @AsInteger()
-  @IsInt()
-  @Min(0)
-  @Max(86400)
+  @IntegerVariable({ min: 0, max: 86400 })
   AGGREGATE_CACHE_TTL_SECONDS = 60;
 
   /** Most aggregate answers kept (oldest dropped first). */
-  @AsInteger()
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
+  @IntegerVariable({ min: 1, max: 1_000_000 })
   AGGREGATE_CACHE_MAX_ENTRIES = 2000;
 
   /**
    * Most record answers kept in memory (the most recent record of a selection, the total of a collection's filters;
    * each well under 1 KB), oldest dropped first; served only while the change listener is live. 0 turns it off.
    */
-  @AsInteger()
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
+  @IntegerVariable({ min: 0, max: 1_000_000 })
   RECORD_CACHE_MAX_ENTRIES = 10_000;
 
   /**

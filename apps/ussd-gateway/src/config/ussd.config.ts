@@ -1,5 +1,15 @@
-import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateBy, ValidateIf } from 'class-validator';
-import { AsBoolean, AsInteger, AsList, BaseServiceConfig } from '@dmrv/config';
+import {
+  IsBoolean,
+  IsDefined,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateBy,
+  ValidateIf,
+} from 'class-validator';
+import { AsBoolean, AsList, DatabaseConfig, IntegerVariable } from '@dmrv/config';
 
 const KEY_PATTERN = /^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/;
 const REDIS_URL_PATTERN = /^rediss?:\/\/\S+$/;
@@ -23,18 +33,7 @@ function OneRedisTopology(): PropertyDecorator {
   });
 }
 
-export class UssdConfig extends BaseServiceConfig {
-  @IsDefined({ message: 'is required: postgres://user:password@host:5432/database' })
-  @IsString()
-  @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
-  DATABASE_URL!: string;
-
-  @AsInteger()
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  DATABASE_POOL_SIZE = 10;
-
+export class UssdConfig extends DatabaseConfig {
   /** Without it, sessions and rate-limit counters live in this process only (single-instance local use). */
   @IsOptional()
   @IsString()
@@ -48,25 +47,36 @@ export class UssdConfig extends BaseServiceConfig {
    */
   @AsList()
   @IsString({ each: true })
-  @Matches(REDIS_URL_PATTERN, { each: true, message: 'must be a comma-separated list of redis:// or rediss:// URLs' })
+  @Matches(REDIS_URL_PATTERN, {
+    each: true,
+    message: 'must be a comma-separated list of redis:// or rediss:// URLs',
+  })
   @OneRedisTopology()
   REDIS_CLUSTER_NODES: string[] = [];
 
   /** Redis through Sentinel: the sentinels as host:port, comma-separated (with REDIS_SENTINEL_NAME). */
   @AsList()
   @IsString({ each: true })
-  @Matches(/^[A-Za-z0-9.[\]:-]+:\d{1,5}$/, { each: true, message: 'must be a comma-separated list of host:port' })
+  @Matches(/^[A-Za-z0-9.[\]:-]+:\d{1,5}$/, {
+    each: true,
+    message: 'must be a comma-separated list of host:port',
+  })
   @OneRedisTopology()
   REDIS_SENTINELS: string[] = [];
 
   /** The master name the sentinels monitor (`sentinel monitor <name> …`). */
-  @ValidateIf((config: UssdConfig) => config.REDIS_SENTINELS.length > 0 || config.REDIS_SENTINEL_NAME !== undefined)
+  @ValidateIf(
+    (config: UssdConfig) => config.REDIS_SENTINELS.length > 0 || config.REDIS_SENTINEL_NAME !== undefined,
+  )
   @IsDefined({ message: 'is required with REDIS_SENTINELS: the master name the sentinels monitor' })
   @IsString()
   @Matches(/^[A-Za-z0-9._-]{1,64}$/, { message: 'must be 1-64 letters, digits, . _ or -' })
   @ValidateBy({
     name: 'onlyWithSentinels',
-    validator: { validate: (_value, args) => (args?.object as UssdConfig).REDIS_SENTINELS.length > 0, defaultMessage: () => 'is used only with REDIS_SENTINELS' },
+    validator: {
+      validate: (_value, args) => (args?.object as UssdConfig).REDIS_SENTINELS.length > 0,
+      defaultMessage: () => 'is used only with REDIS_SENTINELS',
+    },
   })
   REDIS_SENTINEL_NAME?: string;
 
@@ -107,60 +117,42 @@ export class UssdConfig extends BaseServiceConfig {
   PIN_PREVIOUS_KEYS: string[] = [];
 
   /** Wrong PINs in a row (across sessions and redials) before the account locks. */
-  @AsInteger()
-  @IsInt()
-  @Min(1)
-  @Max(20)
+  @IntegerVariable({ min: 1, max: 20 })
   PIN_MAX_ATTEMPTS = 3;
 
-  @AsInteger()
-  @IsInt()
-  @Min(1)
-  @Max(7 * 24 * 3600)
+  @IntegerVariable({ min: 1, max: 7 * 24 * 3600 })
   PIN_LOCKOUT_SECONDS = 900;
 
   /** Inactivity after which a session is forgotten; refreshed on every hop (the aggregator's own limit is ~180 s). */
-  @AsInteger()
-  @IsInt()
-  @Min(10)
-  @Max(3600)
+  @IntegerVariable({ min: 10, max: 3600 })
   SESSION_TTL_SECONDS = 180;
 
   /** Whole-hop budget: the aggregator waits ~15 s, so a stuck dependency must answer "unavailable" well before. */
-  @AsInteger()
-  @IsInt()
-  @Min(100)
-  @Max(14_000)
+  @IntegerVariable({ min: 100, max: 14_000 })
   HOP_TIMEOUT_MS = 5000;
 
   /** Requests per window per client IP, on every endpoint. */
-  @AsInteger()
-  @IsInt()
-  @Min(1)
+  @IntegerVariable({ min: 1 })
   RATE_LIMIT_PER_IP = 100;
 
-  @AsInteger()
-  @IsInt()
-  @Min(1)
-  @Max(3600)
+  @IntegerVariable({ min: 1, max: 3600 })
   RATE_LIMIT_WINDOW_SECONDS = 60;
 
   /** Aggregator addresses (CIDR or single IP) exempt from the per-IP limit; their requests are limited per phone. */
   @AsList()
   @IsString({ each: true })
-  @Matches(/^[0-9a-fA-F:.]+(\/\d{1,3})?$/, { each: true, message: 'must be a comma-separated list of IPs or CIDRs' })
+  @Matches(/^[0-9a-fA-F:.]+(\/\d{1,3})?$/, {
+    each: true,
+    message: 'must be a comma-separated list of IPs or CIDRs',
+  })
   RATE_LIMIT_EXEMPT_CIDRS: string[] = [];
 
   /** Session requests per window per phone number, for traffic from exempt addresses. */
-  @AsInteger()
-  @IsInt()
-  @Min(1)
+  @IntegerVariable({ min: 1 })
   RATE_LIMIT_PER_PHONE = 30;
 
   /** Requests per window per session id, whoever sends them (REFERENCE §2: besides the per-IP and per-phone limits). */
-  @AsInteger()
-  @IsInt()
-  @Min(1)
+  @IntegerVariable({ min: 1 })
   RATE_LIMIT_PER_SESSION = 30;
 
   /** Enables the debug and session-list endpoints (header `x-operator-token`); without it they answer 404. */
@@ -180,10 +172,30 @@ export class UssdConfig extends BaseServiceConfig {
    */
   @AsList()
   @IsString({ each: true })
-  @Matches(/^\+?\d{1,4}:[a-z]{2,3}(-[A-Za-z0-9]+)*$/, { each: true, message: 'must be a comma-separated list of <country code>:<language>, e.g. 255:sw' })
+  @Matches(/^\+?\d{1,4}:[a-z]{2,3}(-[A-Za-z0-9]+)*$/, {
+    each: true,
+    message: 'must be a comma-separated list of <country code>:<language>, e.g. 255:sw',
+  })
   LANGUAGE_BY_COUNTRY_CODE: string[] = [
-    '255:sw', '256:en', '250:en', '243:fr', '242:fr', '225:fr', '221:fr', '223:fr', '226:fr', '227:fr', '228:fr', '229:fr',
-    '224:fr', '237:fr', '241:fr', '235:fr', '236:fr', '257:fr', '261:fr',
+    '255:sw',
+    '256:en',
+    '250:en',
+    '243:fr',
+    '242:fr',
+    '225:fr',
+    '221:fr',
+    '223:fr',
+    '226:fr',
+    '227:fr',
+    '228:fr',
+    '229:fr',
+    '224:fr',
+    '237:fr',
+    '241:fr',
+    '235:fr',
+    '236:fr',
+    '257:fr',
+    '261:fr',
   ];
 
   /** Language of a phone whose country code is not in LANGUAGE_BY_COUNTRY_CODE. */
