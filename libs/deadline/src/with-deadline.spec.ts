@@ -1,4 +1,4 @@
-import { DeadlineExceededError, withDeadline } from './with-deadline';
+import { DeadlineExceededError, settledWithin, withDeadline } from './with-deadline';
 
 describe('withDeadline', () => {
   beforeEach(() => jest.useFakeTimers());
@@ -68,5 +68,26 @@ describe('withDeadline', () => {
     await expect(
       withDeadline(async () => 1, { ms: 10, what: 'late start', signal: outer.signal }),
     ).rejects.toBe(reason);
+  });
+});
+
+describe('settledWithin', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('is true when the work settles in time, and leaves no timer behind', async () => {
+    await expect(settledWithin(Promise.resolve(), { ms: 1000, what: 'close' })).resolves.toBe(true);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it('is false when the budget runs out first', async () => {
+    const waited = settledWithin(new Promise(() => undefined), { ms: 1000, what: 'close', unref: true });
+    jest.advanceTimersByTime(1000);
+    await expect(waited).resolves.toBe(false);
+  });
+
+  it('passes on a failure of the work within the budget', async () => {
+    const failure = new Error('socket error');
+    await expect(settledWithin(Promise.reject(failure), { ms: 1000, what: 'close' })).rejects.toBe(failure);
   });
 });

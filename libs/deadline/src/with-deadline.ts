@@ -59,3 +59,18 @@ export async function withDeadline<T>(
     if (onOuterAbort) outer?.removeEventListener('abort', onOuterAbort);
   }
 }
+
+/**
+ * Waits for `work` at most `ms`, for work whose end is worth waiting for but not worth failing on (closing sockets,
+ * a probe's grace): true when it settled in time, false when the budget ran out first. A rejection of `work` within
+ * the budget is passed on.
+ */
+export async function settledWithin(work: Promise<unknown>, options: DeadlineOptions): Promise<boolean> {
+  try {
+    await withDeadline(() => work, options);
+    return true;
+  } catch (error) {
+    if (error instanceof DeadlineExceededError) return false;
+    throw error;
+  }
+}

@@ -1,3 +1,4 @@
+import { settledWithin } from '@dmrv/deadline';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 
@@ -172,7 +173,10 @@ export class ChangeListener extends EventEmitter<ListenerEvents> {
       }
       this.failures = 0;
       this.currentState = 'live';
-      this.heartbeatTimer = setInterval(() => void this.heartbeat(connection), 2 * this.options.queryTimeoutMs);
+      this.heartbeatTimer = setInterval(
+        () => void this.heartbeat(connection),
+        2 * this.options.queryTimeoutMs,
+      );
       this.heartbeatTimer.unref();
       this.options.logger.log('listening for api_clients, rollup and record changes: caches enabled');
       this.emit('live');
@@ -194,13 +198,7 @@ export class ChangeListener extends EventEmitter<ListenerEvents> {
       await this.options.notifyFromPool(PROBE_CHANNEL, token);
       await connection.query('SELECT 1');
       if (arrived) return true;
-      let timer: NodeJS.Timeout | undefined;
-      const grace = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, PROBE_GRACE_MS);
-        timer.unref();
-      });
-      await Promise.race([delivered, grace]);
-      clearTimeout(timer);
+      await settledWithin(delivered, { ms: PROBE_GRACE_MS, what: 'probe notification', unref: true });
       return arrived;
     } finally {
       this.probes.delete(token);

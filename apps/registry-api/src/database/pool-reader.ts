@@ -1,3 +1,4 @@
+import { settledWithin } from '@dmrv/deadline';
 import { Logger } from '@nestjs/common';
 import type { Pool, PoolClient } from 'pg';
 import { DependencyUnavailableError } from '@dmrv/errors';
@@ -57,13 +58,7 @@ export class PoolReader {
       return ended;
     });
     this.idle.clear();
-    let timer: NodeJS.Timeout | undefined;
     // A destroyed socket closes within a turn of the event loop; the bound only keeps a surprise from hanging a request.
-    const bound = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, 1000);
-      timer.unref();
-    });
-    await Promise.race([Promise.all(closed), bound]);
-    clearTimeout(timer);
+    await settledWithin(Promise.all(closed), { ms: 1000, what: 'closing idle connections', unref: true });
   }
 }
