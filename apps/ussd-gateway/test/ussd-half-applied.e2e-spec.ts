@@ -93,6 +93,26 @@ async function cutRedis(): Promise<() => Promise<void>> {
   };
 }
 
+/**
+ * Sends `input` while the test holds a row its hop needs (`lockSql`), cuts Redis once the hop waits on that row, then
+ * lets the row go: the hop's PostgreSQL write commits, its session write fails. Returns the hop's answer and how to
+ * bring Redis back.
+ */
+async function sendWithSessionWriteCut(
+  handset: Handset,
+  input: string,
+  lockSql: string,
+  params: unknown[],
+): Promise<{ body: string; restoreRedis: () => Promise<void> }> {
+  const row = await blockRow(lockSql, params);
+  handset['inputs'].push(input);
+  const hop = handset.repeat();
+  await row.waiting();
+  const restoreRedis = await cutRedis();
+  await row.release();
+  return { body: (await hop).body, restoreRedis };
+}
+
 const sessionOf = async (sessionId: string) =>
   JSON.parse((await redis.get(`${backing.redis.keyPrefix}session:${sessionId}`))!) as {
     state: { screen: string };
@@ -107,21 +127,19 @@ describe('a hop whose side effect committed but whose session write failed', () 
     expect(await handset.sendAll('2', '2', 'Cut After Insert', '00', PIN)).toMatch(
       /^CON Enter the same PIN again/,
     );
-    const phoneRow = await blockRow('INSERT INTO ussd_phones (phone_number) VALUES ($1)', [
-      handset.phoneNumber,
-    ]);
-    handset['inputs'].push(PIN);
-    const hop = handset.repeat();
-    await phoneRow.waiting();
-    const restoreRedis = await cutRedis();
-    await phoneRow.release();
-    expect((await hop).body).toBe(UNAVAILABLE);
+    const cut = await sendWithSessionWriteCut(
+      handset,
+      PIN,
+      'INSERT INTO ussd_phones (phone_number) VALUES ($1)',
+      [handset.phoneNumber],
+    );
+    expect(cut.body).toBe(UNAVAILABLE);
     const committed = await db.query<{ customer_id: string }>(
       "SELECT customer_id FROM ussd_accounts WHERE full_name = 'Cut After Insert'",
     );
     expect(committed.rows).toHaveLength(1);
 
-    await restoreRedis();
+    await cut.restoreRedis();
     const retry = await handset.repeat();
     expect(retry.body).toBe(
       `END Account created. Your Customer ID is ${committed.rows[0]!.customer_id}. Keep it safe: you need it and your PIN to log in.`,
@@ -131,21 +149,50 @@ describe('a hop whose side effect committed but whose session write failed', () 
     ).toBe(1);
   });
 
+  it('fuel order: the retry answers the order already placed, with its number, and no second one is made', async () => {
+    const { customerId } = await createAccount('Cut After Order');
+    const handset = new Handset(app);
+    await handset.dial();
+    await handset.sendAll('2', '1', customerId, PIN, '4', '1', '2');
+    expect(await handset.send('Kibera market')).toMatch(/^CON 2 x Pellets 10 kg\nTotal: KES 500\n/);
+    // The order's foreign key check waits for the account row (FOR KEY SHARE against FOR UPDATE).
+    const cut = await sendWithSessionWriteCut(
+      handset,
+      PIN,
+      'SELECT 1 FROM ussd_accounts WHERE customer_id = $1 FOR UPDATE',
+      [customerId],
+    );
+    expect(cut.body).toBe(UNAVAILABLE);
+    const ordersOf = () =>
+      db.query<{ id: string; quantity: number; delivery_point: string }>(
+        `SELECT o.id, o.quantity, o.delivery_point
+           FROM ussd_orders o JOIN ussd_accounts a ON a.id = o.account_id WHERE a.customer_id = $1`,
+        [customerId],
+      );
+    const placed = await ordersOf();
+    expect(placed.rows).toEqual([{ id: expect.any(String), quantity: 2, delivery_point: 'Kibera market' }]);
+
+    await cut.restoreRedis();
+    const orderNumber = `F${placed.rows[0]!.id.padStart(6, '0')}`;
+    expect((await handset.repeat()).body).toBe(
+      `END Order ${orderNumber} placed: KES 500. We will call you before delivery.`,
+    );
+    expect((await ordersOf()).rows).toEqual(placed.rows);
+  });
+
   it('PIN change: the retry answers "changed" without writing the PIN again', async () => {
     const { customerId } = await createAccount('Cut After Change');
     const handset = new Handset(app);
     await handset.dial();
     await handset.sendAll('2', '1', customerId, PIN, '2', PIN);
     expect(await handset.send(NEW_PIN)).toMatch(/^CON Enter the new PIN again/);
-    const accountRow = await blockRow('SELECT 1 FROM ussd_accounts WHERE customer_id = $1 FOR UPDATE', [
-      customerId,
-    ]);
-    handset['inputs'].push(NEW_PIN);
-    const hop = handset.repeat();
-    await accountRow.waiting();
-    const restoreRedis = await cutRedis();
-    await accountRow.release();
-    expect((await hop).body).toBe(UNAVAILABLE);
+    const cut = await sendWithSessionWriteCut(
+      handset,
+      NEW_PIN,
+      'SELECT 1 FROM ussd_accounts WHERE customer_id = $1 FOR UPDATE',
+      [customerId],
+    );
+    expect(cut.body).toBe(UNAVAILABLE);
     const pinHash = async () =>
       (
         await db.query<{ pin_hash: string }>('SELECT pin_hash FROM ussd_accounts WHERE customer_id = $1', [
@@ -154,7 +201,7 @@ describe('a hop whose side effect committed but whose session write failed', () 
       ).rows[0]!.pin_hash;
     const written = await pinHash();
 
-    await restoreRedis();
+    await cut.restoreRedis();
     expect((await handset.repeat()).body).toMatch(/^CON Your PIN has been changed\.\nWelcome, Cut/);
     expect(await pinHash()).toBe(written);
     const changes = await db.query(
@@ -173,17 +220,15 @@ describe('a hop whose side effect committed but whose session write failed', () 
     await handset.dial();
     await handset.sendAll('2', '1', customerId);
     expect(await handset.send('11112')).toMatch(/^CON Customer ID or PIN is wrong\. 2 tries left\./);
-    const guardRow = await blockRow('SELECT 1 FROM ussd_pin_guards WHERE customer_id = $1 FOR UPDATE', [
-      customerId,
-    ]);
-    handset['inputs'].push('11113');
-    const hop = handset.repeat();
-    await guardRow.waiting();
-    const restoreRedis = await cutRedis();
-    await guardRow.release();
-    expect((await hop).body).toBe(UNAVAILABLE);
+    const cut = await sendWithSessionWriteCut(
+      handset,
+      '11113',
+      'SELECT 1 FROM ussd_pin_guards WHERE customer_id = $1 FOR UPDATE',
+      [customerId],
+    );
+    expect(cut.body).toBe(UNAVAILABLE);
 
-    await restoreRedis();
+    await cut.restoreRedis();
     expect((await handset.repeat()).body).toMatch(/^CON Customer ID or PIN is wrong\. 1 try left\./);
     expect(await handset.send(PIN)).toMatch(/^CON Welcome, Cut/);
   });

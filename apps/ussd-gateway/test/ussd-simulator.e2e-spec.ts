@@ -156,7 +156,7 @@ describe('the simulator in a browser (Chromium)', () => {
     return screen();
   }
 
-  it('dials, walks to account creation as a subscriber would and shows the new Customer ID', async () => {
+  it('dials, creates an account, then logs in with it, orders fuel, confirms with the PIN and shows the order number', async () => {
     sessionRequests.length = 0;
     await page.fill('#phone-number', '+254711000222');
     expect(await dial()).toEqual({ kind: 'CON', text: 'Welcome to Clean Cooking\n1. Know More\n2. Account Menu\n3. Language\n*. Exit' });
@@ -198,6 +198,36 @@ describe('the simulator in a browser (Chromium)', () => {
     expect(rows).toEqual([{ full_name: 'Wanjiku Kamau' }]);
     const events = await query('SELECT status, hops_count, session_closed, last_app_response FROM ussd_session_events WHERE session_id = $1', [sent[0]!.sessionId]);
     expect(events.rows).toEqual([{ status: 'Success', hops_count: 10, session_closed: false, last_app_response: `END ${created.text}` }]);
+
+    // A second session with the new account: log in, order two 10 kg bags of pellets, confirm with the PIN.
+    sessionRequests.length = 0;
+    expect((await dial()).text).toMatch(/^Welcome to Clean Cooking\n/);
+    expect((await reply('2')).text).toMatch(/^Account Menu\n/);
+    expect((await reply('1')).text).toMatch(/^Enter your Customer ID/);
+    await reply(customerId!);
+    expect((await reply('47213')).text).toMatch(/^Welcome, Wanjiku/);
+    expect((await reply('4')).text).toBe('Order fuel\n1. Pellets 10 kg: KES 250\n2. Pellets 25 kg: KES 600\n3. Briquettes 10 kg: KES 180\n0. Back\n00. Main menu\n*. Exit');
+    await reply('1');
+    await reply('2');
+    expect(await reply('Kibera market')).toEqual({
+      kind: 'CON',
+      text: '2 x Pellets 10 kg\nTotal: KES 500\nTo: Kibera market\nEnter your PIN to confirm\n0. Back\n00. Main menu\n*. Exit',
+    });
+    const placed = await reply('47213');
+    expect(placed.kind).toBe('END');
+    const orderNumber = /^Order (F\d{6}) placed: KES 500\. We will call you before delivery\.$/.exec(placed.text)?.[1];
+    expect(orderNumber).toBeDefined();
+    expect(new URLSearchParams(sessionRequests.at(-1)).get('text')).toBe(`2*1*${customerId}*47213*4*1*2*Kibera market*47213`);
+    expect(await page.isDisabled('#send')).toBe(true);
+    expect(await page.textContent('#notified')).toBe('Success → HTTP 200 {"status":"recorded"}');
+    const orders = await query(
+      `SELECT o.id, o.product_code, o.quantity, o.total_minor, o.delivery_point, o.status
+         FROM ussd_orders o JOIN ussd_accounts a ON a.id = o.account_id WHERE a.customer_id = $1`,
+      [customerId],
+    );
+    expect(orders.rows).toEqual([
+      { id: String(Number(orderNumber!.slice(1))), product_code: 'pellets-10kg', quantity: 2, total_minor: 50_000, delivery_point: 'Kibera market', status: 'placed' },
+    ]);
     mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
     await page.screenshot({ path: SCREENSHOT });
   });
