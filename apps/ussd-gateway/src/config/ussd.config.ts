@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateBy, ValidateIf } from 'class-validator';
 import { AsBoolean, AsInteger, AsList, BaseServiceConfig } from '@dmrv/config';
 
@@ -118,6 +119,30 @@ export class UssdConfig extends BaseServiceConfig {
   @Min(1)
   @Max(7 * 24 * 3600)
   PIN_LOCKOUT_SECONDS = 900;
+
+  /**
+   * PIN hashes (scrypt, on libuv's pool) running at once: by default one per core left to the event loop, so hashing
+   * at saturation cannot take the loop's CPU (see the README's "PIN hashing").
+   */
+  @AsInteger()
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  PIN_HASH_CONCURRENCY = Math.max(1, availableParallelism() - 1);
+
+  /** PIN hashes admitted to wait for a slot; one more, or one whose expected wait passes its share of HOP_TIMEOUT_MS, is answered "busy". */
+  @AsInteger()
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
+  PIN_HASH_QUEUE = 16;
+
+  /** scrypt cost (log2 N) of PINs written from now on; stored hashes keep the cost they record. 14 = 16 MiB, ~50 ms. */
+  @AsInteger()
+  @IsInt()
+  @Min(10)
+  @Max(17)
+  PIN_HASH_COST_LOG2 = 14;
 
   /** Inactivity after which a session is forgotten; refreshed on every hop (the aggregator's own limit is ~180 s). */
   @AsInteger()
