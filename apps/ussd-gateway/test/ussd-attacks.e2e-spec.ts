@@ -65,9 +65,15 @@ async function countingHashes<T>(work: () => Promise<T>): Promise<{ result: T; h
   }
 }
 
-/** Answered without a PIN check: the Customer ID is locked, or every place was taken for as long as it may wait. */
+/** The PIN hash gate was full (PIN_HASH_CONCURRENCY + PIN_HASH_QUEUE): not checked, not charged. */
+const HASH_BUSY = 'END The service is busy checking PINs. Please dial again in a minute.';
+
+/**
+ * Answered without a PIN check: the Customer ID is locked, every place was taken for as long as it may wait, or
+ * every PIN hash slot was.
+ */
 const isRefused = (answer: string): boolean =>
-  answer === LOCKED || answer.startsWith('CON Too many PIN attempts at once.');
+  answer === LOCKED || answer === HASH_BUSY || answer.startsWith('CON Too many PIN attempts at once.');
 
 describe('PIN lockout under concurrency', () => {
   it('checks at most PIN_MAX_ATTEMPTS of 100 PINs sent at once for one account, the right one among them', async () => {
@@ -87,7 +93,7 @@ describe('PIN lockout under concurrency', () => {
     for (const [index, answer] of answers.entries()) {
       if (index === 50 && loggedIn) continue;
       expect(answer).toMatch(
-        /^(CON Customer ID or PIN is wrong\. [12] tr(y|ies) left\.\n|END Too many wrong PINs\.|END Your account is locked|CON Too many PIN attempts at once)/,
+        /^(CON Customer ID or PIN is wrong\. [12] tr(y|ies) left\.\n|END Too many wrong PINs\.|END Your account is locked|CON Too many PIN attempts at once|END The service is busy checking PINs)/,
       );
     }
     if (!loggedIn)

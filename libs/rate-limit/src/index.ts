@@ -1,1 +1,2 @@
 export * from './memory-rate-limit.storage';
+export * from './admission-gate';

@@ -1,4 +1,5 @@
 import { DomainError } from '@dmrv/errors';
+import { AdmissionGate } from '@dmrv/rate-limit';
 
 export class AuthenticationBusyError extends DomainError {
   readonly retryAfterSeconds = 1;
@@ -15,37 +16,8 @@ export class AuthenticationBusyError extends DomainError {
  * attempts from many addresses queued 500 hashes, and a legitimate client's first request waited behind all of them.
  * With it, a request either starts its hash within `queueLimit / concurrency` hash times or is told to retry.
  */
-export class HashGate {
-  private running = 0;
-  private readonly waiting: Array<() => void> = [];
-
-  constructor(
-    private readonly concurrency: number,
-    private readonly queueLimit: number,
-  ) {}
-
-  get active(): number {
-    return this.running;
-  }
-
-  get queued(): number {
-    return this.waiting.length;
-  }
-
-  async run<T>(hash: () => Promise<T>): Promise<T> {
-    if (this.running >= this.concurrency) {
-      if (this.waiting.length >= this.queueLimit) throw new AuthenticationBusyError();
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    } else {
-      this.running += 1;
-    }
-    try {
-      return await hash();
-    } finally {
-      // The slot passes straight to the next waiter, so a new arrival can never overtake the queue.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running -= 1;
-    }
+export class HashGate extends AdmissionGate {
+  constructor(concurrency: number, queueLimit: number) {
+    super({ concurrency, queueLimit, refuse: () => new AuthenticationBusyError() });
   }
 }

@@ -5,6 +5,7 @@ import { AccountEntity } from './account.entity';
 import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
 import { PhoneEntity } from './phone.entity';
+import { PinHashGate, pinHashGateFromConfig } from './pin-hash-gate';
 import { PinVault, pinVaultFromConfig } from './pin-vault';
 
 @Module({
@@ -13,6 +14,7 @@ import { PinVault, pinVaultFromConfig } from './pin-vault';
     AccountsRepository,
     AccountsService,
     { provide: PinVault, inject: [UssdConfig], useFactory: pinVaultFromConfig },
+    { provide: PinHashGate, inject: [UssdConfig], useFactory: pinHashGateFromConfig },
   ],
   exports: [AccountsService],
 })

@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from '@dmrv/logging';
+import type { AdmissionPass } from '@dmrv/rate-limit';
 import { dependencyTimeouts } from '../config/dependency-timeouts';
 import { UssdConfig } from '../config/ussd.config';
 import type { AccountDetails, VerifyOutcome } from '../menus/menu-machine';
 import { AccountsRepository, CustomerIdTakenError, PinAttempt } from './accounts.repository';
 import { maskPhoneNumber } from './phone-mask';
+import { PinHashBusyError, PinHashGate, pinHashGateFromConfig } from './pin-hash-gate';
 import { PinVault } from './pin-vault';
 
 const CUSTOMER_ID_ATTEMPTS = 5;
@@ -43,6 +45,7 @@ export class AccountsService {
     private readonly vault: PinVault,
     private readonly config: UssdConfig,
     @InjectPinoLogger(AccountsService.name) private readonly logger: PinoLogger,
+    private readonly hashes: PinHashGate = pinHashGateFromConfig(config),
   ) {
     this.decoy = vault.seal(DECOY_PIN);
     // Awaited where used; a failure there fails that hop.
@@ -65,7 +68,7 @@ export class AccountsService {
    */
   async create(input: { phoneNumber: string; fullName: string; email: string | null; heldPin: string }, key: string, signal?: AbortSignal): Promise<string> {
     const { heldPin, ...account } = input;
-    const pinHash = await this.vault.sealHeld(heldPin);
+    const pinHash = await this.hashes.run(() => this.vault.sealHeld(heldPin));
     signal?.throwIfAborted();
     for (let attempt = 1; ; attempt += 1) {
       try {
@@ -86,12 +89,29 @@ export class AccountsService {
    * (households share handsets) and recorded.
    */
   async verify(customerId: string, pin: string, attempt: PinAttemptContext, signal?: AbortSignal): Promise<VerifyOutcome> {
+    // A place for the hash is taken before the attempt is reserved: a hop refused for load is never charged.
+    let hashPlace: AdmissionPass;
+    try {
+      hashPlace = this.hashes.admit();
+    } catch (error) {
+      if (error instanceof PinHashBusyError) return { kind: 'overloaded' };
+      throw error;
+    }
+    try {
+      return await this.verifyAdmitted(customerId, pin, attempt, hashPlace, signal);
+    } finally {
+      hashPlace.release();
+    }
+  }
+
+  private async verifyAdmitted(customerId: string, pin: string, attempt: PinAttemptContext, hashPlace: AdmissionPass, signal?: AbortSignal): Promise<VerifyOutcome> {
     const maxAttempts = this.config.PIN_MAX_ATTEMPTS;
     const reservation = await this.reserve(customerId, attempt.key, signal);
     if (reservation.kind === 'pending') return { kind: 'busy' };
     if (reservation.kind === 'locked') return { kind: 'locked', minutes: minutesOf(reservation.lockSecondsLeft), justNow: false };
     const { account } = reservation;
-    const matches = await this.vault.verify(pin, account?.pinHash ?? (await this.decoy));
+    const sealed = account?.pinHash ?? (await this.decoy);
+    const matches = await hashPlace.run(() => this.vault.verify(pin, sealed));
     if (account && matches) {
       signal?.throwIfAborted();
       const otherPhone =
@@ -144,7 +164,7 @@ export class AccountsService {
 
   /** Writes the new PIN, once per `key`: a replay of the hop that changed it changes nothing more. */
   async replacePin(customerId: string, heldPin: string, key: string, signal?: AbortSignal): Promise<void> {
-    const pinHash = await this.vault.sealHeld(heldPin);
+    const pinHash = await this.hashes.run(() => this.vault.sealHeld(heldPin));
     signal?.throwIfAborted();
     const outcome = await this.accounts.changePin(customerId, key, pinHash, this.vault.keyIdOf(pinHash));
     if (outcome === 'missing') throw new Error('account vanished during a PIN change');

@@ -17,6 +17,23 @@ describe('PinVault', () => {
     await expect(vault.verify('24681', a)).resolves.toBe(false);
   });
 
+  it('seals at the configured cost, and every stored hash keeps verifying at the cost it records', async () => {
+    const cheap = new PinVault(current, [retired], 12);
+    const scrypt = jest.spyOn(crypto, 'scrypt');
+    try {
+      const sealedCheap = await cheap.seal('24680');
+      const sealedDefault = await vault.seal('24680');
+      const costs = scrypt.mock.calls.map((call) => (call[3] as { N: number }).N);
+      expect(costs).toEqual([2 ** 12, 2 ** 14]);
+      await expect(vault.verify('24680', sealedCheap)).resolves.toBe(true);
+      await expect(cheap.verify('24680', sealedDefault)).resolves.toBe(true);
+      await expect(cheap.verify('24681', sealedDefault)).resolves.toBe(false);
+      expect((scrypt.mock.calls.slice(2) as unknown[][]).map((call) => (call[3] as { N: number }).N)).toEqual([2 ** 12, 2 ** 14, 2 ** 14]);
+    } finally {
+      scrypt.mockRestore();
+    }
+  });
+
   it('opens values sealed under a retired key and rewraps them under the current one', async () => {
     const old = await new PinVault(retired).seal('13579');
     expect(vault.keyIdOf(old)).toBe('k1');

@@ -18,6 +18,7 @@ export interface PinKey {
   key: Buffer;
 }
 
+/** Every sealed hash records its own log2N, r and p, so changing `costLog2` changes new hashes only. */
 const SCRYPT = { log2N: 14, r: 8, p: 1, keyLength: 32, saltLength: 16 };
 
 export function parseKey(value: string): Buffer {
@@ -51,6 +52,7 @@ export class PinVault {
   constructor(
     private readonly current: PinKey,
     previous: PinKey[] = [],
+    private readonly costLog2: number = SCRYPT.log2N,
   ) {
     for (const key of [...previous, current]) this.keys.set(key.id, key.key);
   }
@@ -60,9 +62,10 @@ export class PinVault {
   }
 
   async seal(pin: BinaryLike): Promise<string> {
-    const { log2N, r, p, keyLength, saltLength } = SCRYPT;
+    const { r, p, keyLength, saltLength } = SCRYPT;
+    const log2N = this.costLog2;
     const salt = randomBytes(saltLength);
-    const hash = await scryptAsync(pin, salt, keyLength, { N: 2 ** log2N, r, p, maxmem: 64 * 1024 * 1024 });
+    const hash = await scryptAsync(pin, salt, keyLength, { N: 2 ** log2N, r, p, maxmem: 256 * 1024 * 1024 });
     return this.encrypt(SEALED, Buffer.from(`scrypt$${log2N}$${r}$${p}$${b64(salt)}$${b64(hash)}`));
   }
 
@@ -136,10 +139,10 @@ export class PinVault {
   }
 }
 
-export function pinVaultFromConfig(config: { PIN_ENCRYPTION_KEY: string; PIN_ENCRYPTION_KEY_ID: string; PIN_PREVIOUS_KEYS: string[] }): PinVault {
+export function pinVaultFromConfig(config: { PIN_ENCRYPTION_KEY: string; PIN_ENCRYPTION_KEY_ID: string; PIN_PREVIOUS_KEYS: string[]; PIN_HASH_COST_LOG2: number }): PinVault {
   const previous = config.PIN_PREVIOUS_KEYS.map((entry) => {
     const separator = entry.indexOf(':');
     return { id: entry.slice(0, separator), key: parseKey(entry.slice(separator + 1)) };
   });
-  return new PinVault({ id: config.PIN_ENCRYPTION_KEY_ID, key: parseKey(config.PIN_ENCRYPTION_KEY) }, previous);
+  return new PinVault({ id: config.PIN_ENCRYPTION_KEY_ID, key: parseKey(config.PIN_ENCRYPTION_KEY) }, previous, config.PIN_HASH_COST_LOG2);
 }

@@ -19,6 +19,8 @@ export interface DependencyTimeouts {
   sessionLockWaitMs: number;
   /** Waiting for a place to check a PIN while PIN_MAX_ATTEMPTS others on the same Customer ID are being checked. */
   pinAttemptWaitMs: number;
+  /** Expected wait for a PIN hash slot past which the hop answers "busy" instead of queueing (the hash and the database still follow it). */
+  pinHashWaitMs: number;
 }
 
 export function dependencyTimeouts(hopBudgetMs: number): DependencyTimeouts {
@@ -30,5 +32,6 @@ export function dependencyTimeouts(hopBudgetMs: number): DependencyTimeouts {
     postgresConnectMs: share(0.6),
     sessionLockWaitMs: share(0.5),
     pinAttemptWaitMs: share(0.5),
+    pinHashWaitMs: share(0.5),
   };
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { ConfigValidationError, loadConfig } from '@dmrv/config';
 import { redisTopologyOf } from '../redis/redis-client';
 import { UssdConfig } from './ussd.config';
@@ -54,6 +55,24 @@ describe('UssdConfig', () => {
     expect(loadConfig('ussd-gateway', UssdConfig, base).SIMULATOR_ENABLED).toBe(false);
     expect(loadConfig('ussd-gateway', UssdConfig, { ...base, SIMULATOR_ENABLED: 'true' }).SIMULATOR_ENABLED).toBe(true);
     expect(problems({ ...base, SIMULATOR_ENABLED: 'yes' })).toContain('SIMULATOR_ENABLED:');
+  });
+
+  it('sizes PIN hashing to the cores left to the event loop, with the current scrypt cost, unless told otherwise', () => {
+    const config = loadConfig('ussd-gateway', UssdConfig, base);
+    expect(config.PIN_HASH_CONCURRENCY).toBe(Math.max(1, availableParallelism() - 1));
+    expect({ queue: config.PIN_HASH_QUEUE, cost: config.PIN_HASH_COST_LOG2 }).toEqual({ queue: 16, cost: 14 });
+    const set = loadConfig('ussd-gateway', UssdConfig, { ...base, PIN_HASH_CONCURRENCY: '3', PIN_HASH_QUEUE: '0', PIN_HASH_COST_LOG2: '15' });
+    expect([set.PIN_HASH_CONCURRENCY, set.PIN_HASH_QUEUE, set.PIN_HASH_COST_LOG2]).toEqual([3, 0, 15]);
+  });
+
+  it.each([
+    [{ PIN_HASH_CONCURRENCY: '0' }, 'PIN_HASH_CONCURRENCY'],
+    [{ PIN_HASH_CONCURRENCY: 'two' }, 'PIN_HASH_CONCURRENCY'],
+    [{ PIN_HASH_QUEUE: '-1' }, 'PIN_HASH_QUEUE'],
+    [{ PIN_HASH_COST_LOG2: '9' }, 'PIN_HASH_COST_LOG2'],
+    [{ PIN_HASH_COST_LOG2: '18' }, 'PIN_HASH_COST_LOG2'],
+  ])('refuses %p at start-up, naming %s', (env, variable) => {
+    expect(problems({ ...base, ...env })).toContain(`${variable}:`);
   });
 
   it('parses lists', () => {

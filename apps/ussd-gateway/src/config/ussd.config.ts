@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import {
   IsBoolean,
   IsDefined,
@@ -122,6 +123,21 @@ export class UssdConfig extends DatabaseConfig {
 
   @IntegerVariable({ min: 1, max: 7 * 24 * 3600 })
   PIN_LOCKOUT_SECONDS = 900;
+
+  /**
+   * PIN hashes (scrypt, on libuv's pool) running at once: by default one per core left to the event loop, so hashing
+   * at saturation cannot take the loop's CPU (see the README's "PIN hashing").
+   */
+  @IntegerVariable({ min: 1, max: 64 })
+  PIN_HASH_CONCURRENCY = Math.max(1, availableParallelism() - 1);
+
+  /** PIN hashes admitted to wait for a slot; one more, or one whose expected wait passes its share of HOP_TIMEOUT_MS, is answered "busy". */
+  @IntegerVariable({ min: 0, max: 10_000 })
+  PIN_HASH_QUEUE = 16;
+
+  /** scrypt cost (log2 N) of PINs written from now on; stored hashes keep the cost they record. 14 = 16 MiB, ~50 ms. */
+  @IntegerVariable({ min: 10, max: 17 })
+  PIN_HASH_COST_LOG2 = 14;
 
   /** Inactivity after which a session is forgotten; refreshed on every hop (the aggregator's own limit is ~180 s). */
   @IntegerVariable({ min: 10, max: 3600 })

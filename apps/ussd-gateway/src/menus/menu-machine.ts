@@ -62,6 +62,7 @@ export type Farewell =
   | { kind: 'lockedNow'; minutes: number }
   | { kind: 'locked'; minutes: number }
   | { kind: 'accountMissing' }
+  | { kind: 'pinHashBusy' }
   | { kind: 'accountCreated'; customerId: string }
   | { kind: 'orderPlaced'; orderNumber: string; totalMinor: number; currency: string }
   | { kind: 'ticketCreated'; ticketNumber: string };
@@ -139,7 +140,9 @@ export type VerifyOutcome =
   | { kind: 'wrong'; attemptsLeft: number }
   | { kind: 'locked'; minutes: number; justNow: boolean }
   /** Too many attempts on this Customer ID are being checked at this moment; this one was not (nor charged). */
-  | { kind: 'busy' };
+  | { kind: 'busy' }
+  /** Every PIN hash slot is taken for longer than the hop may wait: not checked, not charged, the session ends. */
+  | { kind: 'overloaded' };
 
 export type EffectResult =
   | { type: 'held'; heldPin: string }
@@ -492,6 +495,8 @@ function afterVerify(state: MenuState, outcome: VerifyOutcome): Step {
       return end(state, outcome.justNow ? { kind: 'lockedNow', minutes: outcome.minutes } : { kind: 'locked', minutes: outcome.minutes });
     case 'busy':
       return stay(state, { kind: 'pinBusy' });
+    case 'overloaded':
+      return end(state, { kind: 'pinHashBusy' });
   }
   return assertNever(outcome);
 }

@@ -46,6 +46,8 @@ export function farewellText(farewell: Farewell, language: Language): string {
       return language.plural('farewell.locked', farewell.minutes, { minutes: farewell.minutes });
     case 'accountMissing':
       return language.text('farewell.accountMissing');
+    case 'pinHashBusy':
+      return language.text('farewell.pinHashBusy');
     case 'accountCreated':
       return language.text('farewell.accountCreated', { customerId: farewell.customerId });
     case 'orderPlaced':

@@ -19,7 +19,7 @@ export type HopOutcome =
   | 'unavailable';
 
 /** How a session ended: the farewell screen's kind. Sessions the aggregator abandons never end here. */
-export type SessionOutcome = 'goodbye' | 'locked_now' | 'locked' | 'account_missing' | 'account_created' | 'order_placed' | 'ticket_created';
+export type SessionOutcome = 'goodbye' | 'locked_now' | 'locked' | 'account_missing' | 'pin_hash_busy' | 'account_created' | 'order_placed' | 'ticket_created';
 
 export function sessionOutcomeOf(farewell: Farewell | undefined): SessionOutcome {
   switch (farewell?.kind) {
@@ -32,6 +32,8 @@ export function sessionOutcomeOf(farewell: Farewell | undefined): SessionOutcome
       return 'locked';
     case 'accountMissing':
       return 'account_missing';
+    case 'pinHashBusy':
+      return 'pin_hash_busy';
     case 'accountCreated':
       return 'account_created';
     case 'orderPlaced':
@@ -63,7 +65,8 @@ export const SESSION_LANGUAGE = 'en';
  * - `dmrv_ussd_sessions_started_total{language}`, `dmrv_ussd_sessions_ended_total{outcome, language}`;
  * - `dmrv_ussd_pin_failures_total{reason}`: `wrong_pin` (a Customer ID without an account counts as one: the
  *   service answers both alike), `locked` (a PIN sent to a locked Customer ID), `busy` (not checked: too many
- *   attempts on that Customer ID were being checked at once); and `dmrv_ussd_pin_lockouts_total`;
+ *   attempts on that Customer ID were being checked at once), `hash_busy` (not checked nor charged: every PIN hash
+ *   slot was taken for longer than the hop may wait, see PinHashGate); and `dmrv_ussd_pin_lockouts_total`;
  * - `dmrv_ussd_redis_script_duration_seconds{script, result}`;
  * - `dmrv_ussd_rate_limited_total{limit}` (`ip`, or `phone` for exempt aggregator traffic).
  */
@@ -130,6 +133,9 @@ export class UssdMetrics {
         return;
       case 'busy':
         this.pinFailures.inc('busy');
+        return;
+      case 'overloaded':
+        this.pinFailures.inc('hash_busy');
         return;
       case 'locked':
         if (outcome.justNow) {
