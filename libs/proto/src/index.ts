@@ -118,9 +118,7 @@ interface PlainFile {
  * hands out.
  */
 export function fileDescriptors(root: Root): Buffer[] {
-  const set = (
-    root as unknown as { toDescriptor(syntax: string): descriptorExtension.IFileDescriptorSet }
-  ).toDescriptor('proto3');
+  const set = root.toDescriptor('proto3');
   const { fileDescriptorProto } = descriptorTypes();
   return (set.file ?? []).map((file) => {
     const bytes = descriptorExtension.FileDescriptorProto.encode(file).finish();

@@ -7,6 +7,7 @@ import { GrpcCode, grpcCodeName, httpStatusForUpstream } from '../errors/grpc-st
 import { LegacyRoutes } from '../routes/legacy-routes';
 import { Route, RouteMatch, RouteTable } from '../routes/route-table';
 import { ServedRoutes } from '../routes/served-routes';
+import { decodeAnswer } from '../transcoding/answer-decoder';
 import { PrintError } from '../transcoding/json-printer';
 import { bindRequest, BindError } from '../transcoding/query-binder';
 import { UnknownFieldReport } from '../transcoding/unknown-field-report';
@@ -142,7 +143,7 @@ export class QueryPipeline {
   private async call(route: Route, payload: Buffer, metadata: Metadata): Promise<Answer> {
     try {
       const result = await this.upstream.unary(route.grpcPath, payload, metadata);
-      const message = route.responseType.decode(result.response);
+      const message = decodeAnswer(route.responseType, result.response);
       const unknown = this.unknownFieldScanner.scan(route.responseType, result.response);
       if (unknown.length > 0) this.unknownFields.report(route.fullMethod, unknown);
       return {

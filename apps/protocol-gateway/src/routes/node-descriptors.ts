@@ -31,9 +31,8 @@ export function rootFromFileDescriptors(files: readonly Uint8Array[]): Root {
         ) as unknown as descriptorExtension.IFileDescriptorProto,
     ),
   };
-  const root = (
-    Root as unknown as { fromDescriptor(set: descriptorExtension.IFileDescriptorSet): Root }
-  ).fromDescriptor(set);
+  // keepCase: field names as declared, as loadProtoRoot keeps them (protobufjs 8 camel-cases them by default).
+  const root = Root.fromDescriptor(set, { keepCase: true });
   root.resolveAll();
   for (const { annotated } of byName.values()) {
     for (const service of annotated.service ?? []) {

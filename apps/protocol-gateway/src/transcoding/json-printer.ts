@@ -1,4 +1,5 @@
 import { Enum, Field, Message, Root, Type } from 'protobufjs';
+import { decodeAnswer } from './answer-decoder';
 import { utcDateTime } from './rfc3339';
 
 /** A response that cannot be printed (e.g. an Any of a type we have no descriptor for). */
@@ -332,7 +333,7 @@ export class JsonPrinter {
       throw new PrintError(`no descriptor for Any type ${name}`);
     }
     const bytes = message.value instanceof Uint8Array ? message.value : new Uint8Array();
-    const inner = this.print(type, type.decode(bytes));
+    const inner = this.print(type, decodeAnswer(type, bytes));
     if (inner.startsWith('{')) {
       // Spread into one object with "@type" through a JavaScript object, so that the keys come in JavaScript's order
       // (integer-like keys of a Struct first) and an inner Any's "@type" is replaced by the outer one. Rare: no chain

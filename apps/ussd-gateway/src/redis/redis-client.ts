@@ -39,7 +39,10 @@ export function redisTopologyOf(config: {
  * - `keepAlive`: the same for an idle connection, found by the kernel's probes;
  * - no offline queue and no resending after a reconnect: a command of a hop that already answered "unavailable"
  *   must never run later (a replayed lock-and-read took the session lock of a hop nobody waited for any more, and
- *   the subscriber's next hop found its session busy). While disconnected, a command fails at once.
+ *   the subscriber's next hop found its session busy). While disconnected, a command fails at once;
+ * - `protocol: 3` (RESP3, ioredis 6's default, set so that a change of default is ours to make): replies keep their
+ *   RESP2 shapes (`replyMapping` stays 'legacy'), so the scripts' arrays read the same; a server without `HELLO`
+ *   (Redis < 6) is spoken to in RESP2 (docs/architecture.md, "Dependencies").
  */
 function connectionOptions(commandTimeoutMs: number): RedisOptions {
   return {
@@ -51,6 +54,7 @@ function connectionOptions(commandTimeoutMs: number): RedisOptions {
     autoResendUnfulfilledCommands: false,
     maxRetriesPerRequest: 0,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+    protocol: 3,
   };
 }
 
