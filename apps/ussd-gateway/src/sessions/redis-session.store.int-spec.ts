@@ -80,7 +80,7 @@ describe('RedisSessionStore', () => {
     const client = createRedisClient(TEST_REDIS_URL, 2000);
     try {
       await once(client, 'ready');
-      expect(await client.client('INFO')).toMatch(/ resp=3 /);
+      expect(await client.client('INFO')).toMatch(/ resp=3\s/);
     } finally {
       client.disconnect();
     }
