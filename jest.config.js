@@ -2,11 +2,20 @@
 // e2e (HTTP against each app's bootstrap()), bench-smoke (the whole benchmark in smoke mode against the built
 // services: a minute and a half on its own, so `test:e2e` stays quick to run while working on an app), and scale
 // (e2e against Redis Cluster and Sentinel topologies the tests start; not in `test:all`, .ci/run runs it).
+// Dependencies published only as ES modules: jest 29 loads modules as CommonJS only, so these are compiled to
+// CommonJS when a test loads them (the built services load them through Node's require(esm)). pnpm keeps a package
+// under node_modules/.pnpm/<name>@<version>/node_modules/<name>.
+const ESM_ONLY_PACKAGES = '@nestjs/(typeorm|terminus)';
+
 /** @type {import('jest').Config} */
 const shared = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
+    [`/node_modules/${ESM_ONLY_PACKAGES}/.+\\.js$`]: '<rootDir>/libs/testing/jest/esm-to-cjs.js',
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(\\.pnpm/[^/]+/node_modules/)?${ESM_ONLY_PACKAGES}/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: { '^@dmrv/([a-z-]+)$': '<rootDir>/libs/$1/src' },
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],

@@ -45,9 +45,13 @@ export class AppModule {
         LoggingModule.forRoot({ service: 'registry-api', level: config.LOG_LEVEL, pretty: config.LOG_PRETTY }),
         MetricsModule.forRoot({ service: 'registry-api', config }),
         TracingModule.forRoot({ service: 'registry-api', config }),
+        // A database that is down at start-up gets nine attempts 3 s apart, then the process exits (the default of
+        // @nestjs/typeorm 11, stated because 12 raised it to ten).
         TypeOrmModule.forRoot({
           ...dataSourceOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE, connectionLimits(config)),
           migrations: [],
+          retryAttempts: 9,
+          retryDelay: 3000,
         }),
         HealthModule.forRoot({
           service: 'registry-api',
