@@ -48,6 +48,10 @@ export function farewellText(farewell: Farewell, language: Language): string {
       return language.text('farewell.accountMissing');
     case 'pinHashBusy':
       return language.text('farewell.pinHashBusy');
+    case 'pinHashBusyCreate':
+      return language.text('farewell.pinHashBusyCreate');
+    case 'pinHashBusyChange':
+      return language.text('farewell.pinHashBusyChange');
     case 'accountCreated':
       return language.text('farewell.accountCreated', { customerId: farewell.customerId });
     case 'orderPlaced':
