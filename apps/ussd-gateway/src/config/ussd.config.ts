@@ -125,11 +125,19 @@ export class UssdConfig extends DatabaseConfig {
   PIN_LOCKOUT_SECONDS = 900;
 
   /**
-   * PIN hashes (scrypt, on libuv's pool) running at once: by default one per core left to the event loop, so hashing
-   * at saturation cannot take the loop's CPU (see the README's "PIN hashing").
+   * PIN hashes (scrypt) running at once: by default one per core. They run on threads of lower priority than the
+   * event loop (PIN_HASH_NICE), so at saturation they take only the CPU the loop leaves (see the README's "PIN
+   * hashing"); with PIN_HASH_NICE=0 they compete with it, and one per core left to the loop (cores − 1) is the size.
    */
   @IntegerVariable({ min: 1, max: 64 })
-  PIN_HASH_CONCURRENCY = Math.max(1, availableParallelism() - 1);
+  PIN_HASH_CONCURRENCY = availableParallelism();
+
+  /**
+   * How much lower than the event loop the PIN hash threads run (Linux nice, 1–19): a hop that hashes nothing is
+   * never kept waiting by one that does. 0: the hashes run on libuv's pool at the process's priority.
+   */
+  @IntegerVariable({ min: 0, max: 19 })
+  PIN_HASH_NICE = 19;
 
   /** PIN hashes admitted to wait for a slot; one more, or one whose expected wait passes its share of HOP_TIMEOUT_MS, is answered "busy". */
   @IntegerVariable({ min: 0, max: 10_000 })
