@@ -137,7 +137,7 @@ export class UssdConfig extends DatabaseConfig {
    * never kept waiting by one that does. 0: the hashes run on libuv's pool at the process's priority.
    */
   @IntegerVariable({ min: 0, max: 19 })
-  PIN_HASH_NICE = 19;
+  PIN_HASH_NICE = 10;
 
   /** PIN hashes admitted to wait for a slot; one more, or one whose expected wait passes its share of HOP_TIMEOUT_MS, is answered "busy". */
   @IntegerVariable({ min: 0, max: 10_000 })
