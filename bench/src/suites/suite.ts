@@ -1,9 +1,9 @@
 import { Janitor } from '../harness/janitor';
 import { combine, LoadPlan, LoadResult, measure, preflight, problemsOf, warmUp } from '../harness/load';
-import { PeakMemory } from '../harness/memory';
+import { cpuSecondsOf, PeakMemory } from '../harness/memory';
 import { BenchOptions } from '../harness/options';
 import { ManagedProcess } from '../harness/processes';
-import { BatchResult, Measurement, WorkloadResult } from '../harness/report';
+import { BatchResult, cpuMicrosPerRequest, Measurement, WorkloadResult } from '../harness/report';
 import { ResourceSettings } from '../harness/resources';
 
 export interface SuiteContext {
@@ -55,6 +55,7 @@ export function selected(ctx: SuiteContext, workload: string): boolean {
 class Side {
   readonly results: LoadResult[] = [];
   peakRssBytes = 0;
+  cpuSeconds: number | undefined;
 
   readonly alongsideResults: LoadResult[] = [];
 
@@ -67,6 +68,7 @@ class Side {
   async pass(durationS: number): Promise<void> {
     if (this.endpoint.process.hasExited) throw new Error(this.endpoint.process.describeExit());
     const memory = new PeakMemory(this.endpoint.process.pid);
+    const cpuBefore = cpuSecondsOf(this.endpoint.process.pid);
     try {
       // Two load generators at once: the measured plan's latencies are its own requests', whatever else is served.
       const [result, alongside] = await Promise.all([
@@ -75,13 +77,15 @@ class Side {
       ]);
       this.results.push(result);
       if (alongside) this.alongsideResults.push(alongside);
+      const cpuAfter = cpuSecondsOf(this.endpoint.process.pid);
+      if (cpuBefore !== undefined && cpuAfter !== undefined) this.cpuSeconds = (this.cpuSeconds ?? 0) + cpuAfter - cpuBefore;
     } finally {
       this.peakRssBytes = Math.max(this.peakRssBytes, memory.stop());
     }
   }
 
   measurement(): Measurement {
-    return { result: combine(this.results), peakRssBytes: this.peakRssBytes };
+    return { result: combine(this.results), peakRssBytes: this.peakRssBytes, ...(this.cpuSeconds === undefined ? {} : { cpuSeconds: this.cpuSeconds }) };
   }
 }
 
@@ -149,6 +153,11 @@ export async function compare(
     `  ${comparison.service} ${comparison.workload}${comparison.dataset ? ` [${comparison.dataset}]` : ''}: ` +
       `floor ${Math.round(floor.result.rps)} req/s, service ${Math.round(target.result.rps)} req/s, ratio ${ratio.toFixed(2)}` +
       `, p50/p99 ms floor ${floor.result.p50Ms}/${floor.result.p99Ms} service ${target.result.p50Ms}/${target.result.p99Ms}` +
+      // With load alongside, the process's CPU is not the measured requests' alone.
+      (!alongsideResults && cpuMicrosPerRequest(floor) !== undefined && cpuMicrosPerRequest(target) !== undefined
+        ? `, CPU per answer floor ${Math.round(cpuMicrosPerRequest(floor)!)} µs service ${Math.round(cpuMicrosPerRequest(target)!)} µs` +
+          ` (floor ÷ service ${(cpuMicrosPerRequest(floor)! / cpuMicrosPerRequest(target)!).toFixed(2)})`
+        : '') +
       (alongsideResults
         ? `; alongside (${alongsideResults.connections} conns): floor ${Math.round(alongsideResults.floor.rps)} req/s ` +
           `p50/p99 ${alongsideResults.floor.p50Ms}/${alongsideResults.floor.p99Ms}, service ${Math.round(alongsideResults.target.rps)} req/s ` +
