@@ -120,12 +120,22 @@ describe('benchmark smoke run', () => {
     ]);
   });
 
-  it('drives three USSD session flows, three protocol queries and the protocol dashboard twice', () => {
-    expect(report.rows.filter((row) => row.service === 'ussd-gateway').map((row) => row.workload)).toEqual([
+  it('drives three USSD session flows and their mix, three protocol queries and the protocol dashboard twice', () => {
+    const ussd = report.rows.filter((row) => row.service === 'ussd-gateway');
+    expect(ussd.map((row) => row.workload)).toEqual([
       expect.stringContaining('Know More'),
       expect.stringContaining('create account'),
       expect.stringContaining('log in'),
+      expect.stringContaining('session mix'),
     ]);
+    // The mix measured its PIN subscribers alongside, on both sides; the single-flow rows read each side's CPU.
+    const alongside = ussd[3]!.alongside!;
+    expect({ floor: alongside.floor.ok > 0, service: alongside.target.ok > 0, connections: alongside.connections }).toEqual({
+      floor: true,
+      service: true,
+      connections: 8,
+    });
+    for (const row of ussd.slice(0, 3)) expect([row.floor.cpuSeconds, row.target.cpuSeconds]).toEqual([expect.any(Number), expect.any(Number)]);
     const protocol = report.rows.filter((row) => row.service === 'protocol-gateway');
     expect(protocol).toHaveLength(5);
     expect(protocol.slice(3).map((row) => row.workload)).toEqual([

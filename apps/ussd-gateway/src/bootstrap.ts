@@ -4,6 +4,7 @@ import type { ServiceLoggingOptions } from '@dmrv/logging';
 import { AppModule } from './app.module';
 import { UssdConfig } from './config/ussd.config';
 import { renderUssdError } from './ussd-error.renderer';
+import { installUssdRoute } from './ussd/ussd-route';
 
 export interface BootstrapOptions {
   /** Where log lines go (stdout by default); tests pass a stream to read them. */
@@ -20,5 +21,6 @@ export async function bootstrap(
     formBodies: true,
     errorRenderer: renderUssdError,
   });
+  installUssdRoute(app);
   return { app, config };
 }

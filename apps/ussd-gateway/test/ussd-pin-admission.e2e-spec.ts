@@ -3,6 +3,8 @@ import { createAccount, Handset, useTestStack } from './ussd-test-kit';
 
 const PIN = '47213';
 const HASH_BUSY = 'END The service is busy checking PINs. Please dial again in a minute.';
+const CREATE_BUSY = 'END The service is busy. Your account was not created. Please dial again in a minute.';
+const CHANGE_BUSY = 'END The service is busy. Your PIN was not changed. Please dial again in a minute.';
 const WRONG_PINS = ['10007', '10014', '10021', '10028', '10035', '10042'];
 
 // One hash at a time and no queue: a second PIN check while one runs has nowhere to wait.
@@ -14,6 +16,11 @@ async function onPinScreen(customerId: string): Promise<Handset> {
   handset['inputs'].push('2', '1', customerId);
   expect((await handset.repeat()).body).toMatch(/^CON Enter the 5-digit PIN for C/);
   return handset;
+}
+
+async function accountsNamed(fullName: string): Promise<number> {
+  const { rows } = await stack.db.query<{ count: string }>('SELECT count(*) FROM ussd_accounts WHERE full_name = $1', [fullName]);
+  return Number(rows[0]!.count);
 }
 
 async function reservedAttempts(customerId: string): Promise<number> {
@@ -49,5 +56,37 @@ describe('PIN hashing admission (PIN_HASH_CONCURRENCY=1, PIN_HASH_QUEUE=0)', () 
     expect(admitted.length).toBeGreaterThanOrEqual(1);
     expect(await reservedAttempts(customerId)).toBe(admitted.length);
     expect(await (await onPinScreen(customerId)).send('10049')).toMatch(/^CON Customer ID or PIN is wrong\. 2 tries left\./);
+  });
+
+  it('answers an account creation the gate refuses with its busy END text, and creates nothing', async () => {
+    const handset = new Handset(stack.app);
+    await handset.dial();
+    expect(await handset.sendAll('2', '2', 'Busy Creator', '00', PIN)).toMatch(/^CON Enter the same PIN again/);
+    const slot = stack.app.get(PinHashGate).admit();
+    try {
+      expect(await handset.send(PIN)).toBe(CREATE_BUSY);
+    } finally {
+      slot.release();
+    }
+    expect(await accountsNamed('Busy Creator')).toBe(0);
+    // The aggregator's retry of that hop gets the same answer; a new dial creates the account.
+    expect((await handset.repeat()).body).toBe(CREATE_BUSY);
+    expect(await createAccount(stack.app, { name: 'Busy Creator', pin: PIN })).toMatchObject({ customerId: expect.stringMatching(/^C[0-9A-F]{8}$/) });
+    expect(await accountsNamed('Busy Creator')).toBe(1);
+  });
+
+  it('answers a PIN change the gate refuses with its busy END text, and keeps the old PIN', async () => {
+    const { customerId } = await createAccount(stack.app, { name: 'Busy Changer', pin: PIN });
+    const handset = await onPinScreen(customerId);
+    expect(await handset.send(PIN)).toMatch(/^CON Welcome, Busy/);
+    expect(await handset.sendAll('2', PIN, '86420')).toMatch(/^CON Enter the new PIN again/);
+    const slot = stack.app.get(PinHashGate).admit();
+    try {
+      expect(await handset.send('86420')).toBe(CHANGE_BUSY);
+    } finally {
+      slot.release();
+    }
+    expect(await (await onPinScreen(customerId)).send('86420')).toMatch(/^CON Customer ID or PIN is wrong\. 2 tries left\./);
+    expect(await (await onPinScreen(customerId)).send(PIN)).toMatch(/^CON Welcome, Busy/);
   });
 });

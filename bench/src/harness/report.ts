@@ -4,6 +4,14 @@ export interface Measurement {
   result: LoadResult;
   /** Peak resident set size of the measured process during this workload, in bytes. */
   peakRssBytes: number;
+  /** CPU seconds the measured process used during the measured passes (Linux), whatever else was served. */
+  cpuSeconds?: number;
+}
+
+/** CPU time per answered request, in microseconds; undefined without a CPU reading or an answer. */
+export function cpuMicrosPerRequest(measurement: Measurement): number | undefined {
+  const { cpuSeconds, result } = measurement;
+  return cpuSeconds === undefined || result.ok === 0 ? undefined : (cpuSeconds * 1e6) / result.ok;
 }
 
 export interface WorkloadResult {

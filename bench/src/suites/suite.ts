@@ -1,9 +1,9 @@
 import { Janitor } from '../harness/janitor';
 import { combine, LoadPlan, LoadResult, measure, preflight, problemsOf, warmUp } from '../harness/load';
-import { PeakMemory } from '../harness/memory';
+import { cpuSecondsOf, PeakMemory } from '../harness/memory';
 import { BenchOptions } from '../harness/options';
 import { ManagedProcess } from '../harness/processes';
-import { BatchResult, Measurement, WorkloadResult } from '../harness/report';
+import { BatchResult, cpuMicrosPerRequest, Measurement, WorkloadResult } from '../harness/report';
 import { ResourceSettings } from '../harness/resources';
 
 export interface SuiteContext {
@@ -36,6 +36,14 @@ export interface Comparison {
 
 export interface ComparedWorkload extends WorkloadResult {
   problems: string[];
+  /** What ran alongside the measured plan (its own connections, on the same process), when something did. */
+  alongside?: { connections: number; floor: LoadResult; target: LoadResult };
+}
+
+/** Load run on the same process at the same time as the measured plan, measured apart (see `compare`). */
+export interface Alongside {
+  floor: LoadPlan;
+  target: LoadPlan;
 }
 
 export function selected(ctx: SuiteContext, workload: string): boolean {
@@ -47,24 +55,37 @@ export function selected(ctx: SuiteContext, workload: string): boolean {
 class Side {
   readonly results: LoadResult[] = [];
   peakRssBytes = 0;
+  cpuSeconds: number | undefined;
+
+  readonly alongsideResults: LoadResult[] = [];
 
   constructor(
     readonly endpoint: Endpoint,
     readonly plan: LoadPlan,
+    readonly alongside?: LoadPlan,
   ) {}
 
   async pass(durationS: number): Promise<void> {
     if (this.endpoint.process.hasExited) throw new Error(this.endpoint.process.describeExit());
     const memory = new PeakMemory(this.endpoint.process.pid);
+    const cpuBefore = cpuSecondsOf(this.endpoint.process.pid);
     try {
-      this.results.push(await measure(this.endpoint.baseUrl, this.plan, durationS));
+      // Two load generators at once: the measured plan's latencies are its own requests', whatever else is served.
+      const [result, alongside] = await Promise.all([
+        measure(this.endpoint.baseUrl, this.plan, durationS),
+        this.alongside ? measure(this.endpoint.baseUrl, this.alongside, durationS) : Promise.resolve(undefined),
+      ]);
+      this.results.push(result);
+      if (alongside) this.alongsideResults.push(alongside);
+      const cpuAfter = cpuSecondsOf(this.endpoint.process.pid);
+      if (cpuBefore !== undefined && cpuAfter !== undefined) this.cpuSeconds = (this.cpuSeconds ?? 0) + cpuAfter - cpuBefore;
     } finally {
       this.peakRssBytes = Math.max(this.peakRssBytes, memory.stop());
     }
   }
 
   measurement(): Measurement {
-    return { result: combine(this.results), peakRssBytes: this.peakRssBytes };
+    return { result: combine(this.results), peakRssBytes: this.peakRssBytes, ...(this.cpuSeconds === undefined ? {} : { cpuSeconds: this.cpuSeconds }) };
   }
 }
 
@@ -73,22 +94,46 @@ class Side {
  * floor (each pass half the duration): the machine is shared and noisy, and this order cancels a load that rises or
  * falls steadily during the comparison, which "floor then service" would charge to one side.
  */
-export async function compare(ctx: SuiteContext, comparison: Comparison): Promise<ComparedWorkload> {
+export async function compare(
+  ctx: SuiteContext,
+  comparison: Comparison,
+  alongside?: Alongside,
+): Promise<ComparedWorkload> {
   await preflight(comparison.floor.baseUrl, comparison.floor.plan.steps);
   await preflight(comparison.target.baseUrl, comparison.target.plan.steps);
-  const floorSide = new Side(comparison.floor, comparison.floor.plan);
-  const targetSide = new Side(comparison.target, comparison.target.plan);
-  await warmUp(comparison.floor.baseUrl, comparison.floor.plan, ctx.options.warmupS);
-  await warmUp(comparison.target.baseUrl, comparison.target.plan, ctx.options.warmupS);
+  if (alongside) {
+    await preflight(comparison.floor.baseUrl, alongside.floor.steps);
+    await preflight(comparison.target.baseUrl, alongside.target.steps);
+  }
+  const floorSide = new Side(comparison.floor, comparison.floor.plan, alongside?.floor);
+  const targetSide = new Side(comparison.target, comparison.target.plan, alongside?.target);
+  for (const [endpoint, plan, background] of [
+    [comparison.floor, comparison.floor.plan, alongside?.floor],
+    [comparison.target, comparison.target.plan, alongside?.target],
+  ] as const) {
+    await Promise.all([
+      warmUp(endpoint.baseUrl, plan, ctx.options.warmupS),
+      background ? warmUp(endpoint.baseUrl, background, ctx.options.warmupS) : undefined,
+    ]);
+  }
   // autocannon's shortest window is about a second, so a run shorter than two seconds measures each side once.
   const split = ctx.options.durationS >= 2;
   const order = split ? [floorSide, targetSide, targetSide, floorSide] : [floorSide, targetSide];
   for (const side of order) await side.pass(split ? ctx.options.durationS / 2 : ctx.options.durationS);
   const floor = floorSide.measurement();
   const target = targetSide.measurement();
+  const alongsideResults = alongside
+    ? { connections: alongside.target.connections, floor: combine(floorSide.alongsideResults), target: combine(targetSide.alongsideResults) }
+    : undefined;
   const problems = [
     ...problemsOf(floor.result).map((problem) => `floor: ${problem}`),
     ...problemsOf(target.result).map((problem) => `service: ${problem}`),
+    ...(alongsideResults
+      ? [
+          ...problemsOf(alongsideResults.floor).map((problem) => `floor (alongside): ${problem}`),
+          ...problemsOf(alongsideResults.target).map((problem) => `service (alongside): ${problem}`),
+        ]
+      : []),
   ];
   const row: ComparedWorkload = {
     service: comparison.service,
@@ -100,12 +145,24 @@ export async function compare(ctx: SuiteContext, comparison: Comparison): Promis
     floor,
     target,
     problems,
+    ...(alongsideResults ? { alongside: alongsideResults } : {}),
   };
   ctx.results.push(row);
   const ratio = floor.result.rps > 0 ? target.result.rps / floor.result.rps : 0;
   ctx.progress(
     `  ${comparison.service} ${comparison.workload}${comparison.dataset ? ` [${comparison.dataset}]` : ''}: ` +
       `floor ${Math.round(floor.result.rps)} req/s, service ${Math.round(target.result.rps)} req/s, ratio ${ratio.toFixed(2)}` +
+      `, p50/p99 ms floor ${floor.result.p50Ms}/${floor.result.p99Ms} service ${target.result.p50Ms}/${target.result.p99Ms}` +
+      // With load alongside, the process's CPU is not the measured requests' alone.
+      (!alongsideResults && cpuMicrosPerRequest(floor) !== undefined && cpuMicrosPerRequest(target) !== undefined
+        ? `, CPU per answer floor ${Math.round(cpuMicrosPerRequest(floor)!)} µs service ${Math.round(cpuMicrosPerRequest(target)!)} µs` +
+          ` (floor ÷ service ${(cpuMicrosPerRequest(floor)! / cpuMicrosPerRequest(target)!).toFixed(2)})`
+        : '') +
+      (alongsideResults
+        ? `; alongside (${alongsideResults.connections} conns): floor ${Math.round(alongsideResults.floor.rps)} req/s ` +
+          `p50/p99 ${alongsideResults.floor.p50Ms}/${alongsideResults.floor.p99Ms}, service ${Math.round(alongsideResults.target.rps)} req/s ` +
+          `p50/p99 ${alongsideResults.target.p50Ms}/${alongsideResults.target.p99Ms}`
+        : '') +
       (problems.length > 0 ? ` — PROBLEMS: ${problems.join('; ')}` : ''),
   );
   return row;

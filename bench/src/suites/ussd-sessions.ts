@@ -3,16 +3,28 @@ import { Step, StepContext } from '../harness/load';
 
 /** One hop of a session: what the subscriber types, and how the screen must start. */
 export interface Hop {
+  /** What the subscriber types; CUSTOMER_ID_INPUT stands for the Customer ID of the pass's account. */
   input: string;
   expect: 'CON' | 'END';
   /** Text the screen must also contain (the screen's identity, so a wrong menu cannot pass as success). */
   contains?: string;
+  /** The gateway hashes a PIN on this hop (scrypt): the PIN floor does too. */
+  hashesPin?: boolean;
 }
 
 export interface SessionFlow {
   name: string;
   hops: Hop[];
 }
+
+/** Stands for the pass's Customer ID in a hop's input (log-in sessions each sign in to an account of their own). */
+export const CUSTOMER_ID_INPUT = '{customerId}';
+
+/**
+ * Sent to the floor only, on hops where the gateway hashes a PIN: the PIN floor runs the same scrypt there, so PIN
+ * sessions are compared with the least work that includes the security budget, not with a floor that hashes nothing.
+ */
+export const FLOOR_PIN_HASH_HEADER = 'x-floor-pin-hash';
 
 export const SERVICE_CODE = '*384#';
 /** Digits a run's phone numbers start with after +2547; each session gets its own number. */
@@ -23,11 +35,20 @@ export function cumulativeText(inputs: string[]): string {
   return inputs.filter((input, index) => index > 0 || input !== '').join('*');
 }
 
+export interface SessionIdentity {
+  sessionId: string;
+  phoneNumber: string;
+  /** The account a log-in pass signs in to. */
+  customerId?: string;
+}
+
 /**
  * A fresh session id and phone number per pass of the flow: every autocannon connection plays whole sessions one
- * after another, so N connections are N subscribers dialling in parallel.
+ * after another, so N connections are N subscribers dialling in parallel. With `customerIds`, the passes take the
+ * accounts in turn (one per subscriber when there are as many as connections: PIN attempts on one Customer ID are
+ * limited to PIN_MAX_ATTEMPTS at once, and a bench of one account would measure that wait).
  */
-export function sessionIdentity(runTag: string): () => { sessionId: string; phoneNumber: string } {
+export function sessionIdentity(runTag: string, customerIds: readonly string[] = []): () => SessionIdentity {
   let counter = 0;
   const base = randomBytes(4).readUInt32BE() % 10 ** PHONE_DIGITS;
   return () => {
@@ -35,12 +56,14 @@ export function sessionIdentity(runTag: string): () => { sessionId: string; phon
     return {
       sessionId: `${runTag}-${counter.toString(36)}`,
       phoneNumber: `+2547${String((base + counter) % 10 ** PHONE_DIGITS).padStart(PHONE_DIGITS, '0')}`,
+      ...(customerIds.length > 0 ? { customerId: customerIds[counter % customerIds.length] } : {}),
     };
   };
 }
 
-export function screenCheck(hop: Hop): (body: string) => string | undefined {
+export function screenCheck(hop: Hop, alsoAccept?: (body: string) => boolean): (body: string) => string | undefined {
   return (body) => {
+    if (alsoAccept?.(body)) return undefined;
     if (!body.startsWith(`${hop.expect} `))
       return `expected ${hop.expect}, got ${JSON.stringify(body.slice(0, 120))}`;
     if (hop.contains !== undefined && !body.includes(hop.contains))
@@ -49,26 +72,37 @@ export function screenCheck(hop: Hop): (body: string) => string | undefined {
   };
 }
 
+export interface StepOptions {
+  /** The gateway's screens are checked (false: the floor, which answers one fixed screen). */
+  check: boolean;
+  /** Answers also taken as success on any hop (the busy END of a PIN hop shed under load, in the mixed workload). */
+  alsoAccept?: (body: string) => boolean;
+}
+
 /** The hops of a flow as load steps; `check` false gives the floor the same requests without the screen checks. */
 export function sessionSteps(
   flow: SessionFlow,
-  nextIdentity: () => { sessionId: string; phoneNumber: string },
-  check: boolean,
+  nextIdentity: () => SessionIdentity,
+  options: boolean | StepOptions,
 ): Step[] {
+  const { check, alsoAccept } = typeof options === 'boolean' ? { check: options, alsoAccept: undefined } : options;
   const inputs: string[] = [];
   return flow.hops.map((hop, index) => {
     inputs.push(hop.input);
     const text = cumulativeText(inputs);
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (!check && hop.hashesPin) headers[FLOOR_PIN_HASH_HEADER] = '1';
     return {
       method: 'POST',
       path: '/api/ussd',
-      headers: { 'content-type': 'application/json' },
+      headers,
       prepare:
         index === 0
           ? (context: StepContext) => {
               const identity = nextIdentity();
               context.sessionId = identity.sessionId;
               context.phoneNumber = identity.phoneNumber;
+              if (identity.customerId !== undefined) context.customerId = identity.customerId;
             }
           : undefined,
       body: (context: StepContext) =>
@@ -76,10 +110,10 @@ export function sessionSteps(
           sessionId: context.sessionId,
           serviceCode: SERVICE_CODE,
           phoneNumber: context.phoneNumber,
-          text,
+          text: text.includes(CUSTOMER_ID_INPUT) ? text.replace(CUSTOMER_ID_INPUT, String(context.customerId)) : text,
         }),
       expect: check
-        ? screenCheck(hop)
+        ? screenCheck(hop, alsoAccept)
         : (body) => (body.startsWith('CON ') ? undefined : `floor answered ${body.slice(0, 60)}`),
     };
   });

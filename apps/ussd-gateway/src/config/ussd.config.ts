@@ -125,11 +125,21 @@ export class UssdConfig extends DatabaseConfig {
   PIN_LOCKOUT_SECONDS = 900;
 
   /**
-   * PIN hashes (scrypt, on libuv's pool) running at once: by default one per core left to the event loop, so hashing
-   * at saturation cannot take the loop's CPU (see the README's "PIN hashing").
+   * PIN hashes (scrypt) running at once: by default one per core left to the event loop, so hashing at saturation
+   * cannot take the loop's CPU (see the README's "PIN hashing"). With PIN_HASH_NICE set, the hashes run on threads
+   * below the loop's priority and one per core (`os.availableParallelism()`) is the size to set.
    */
   @IntegerVariable({ min: 1, max: 64 })
   PIN_HASH_CONCURRENCY = Math.max(1, availableParallelism() - 1);
+
+  /**
+   * How much lower than the event loop the PIN hash threads run (Linux nice, 1–19), so that a hop that hashes
+   * nothing is not kept waiting by one that does. 0 (the default): the hashes run on libuv's pool at the process's
+   * priority. Set it where the gateway has CPU of its own (a container's cgroup): on a host shared with other
+   * busy processes the niced hashes yield to all of them, and PIN hops end "busy" (README, "PIN hashing").
+   */
+  @IntegerVariable({ min: 0, max: 19 })
+  PIN_HASH_NICE = 0;
 
   /** PIN hashes admitted to wait for a slot; one more, or one whose expected wait passes its share of HOP_TIMEOUT_MS, is answered "busy". */
   @IntegerVariable({ min: 0, max: 10_000 })

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Query, UseGuards } from '@nestjs
 import { SkipThrottle } from '@nestjs/throttler';
 import { InvalidInputError } from '@dmrv/errors';
 import { OperatorTokenGuard } from '../operators/operator-token.guard';
-import { Caller } from '../ussd/ussd.controller';
+import { Caller } from '../ussd/hop-caller';
 import type { HopCaller } from '../ussd/ussd-session.service';
 import { encodeCursor, parseEventListQuery } from './session-event-list-query';
 import type { SessionEventRecord } from './session-events.repository';

@@ -169,6 +169,27 @@ describe('menu machine', () => {
     expect(applyEffectResult(changed.state, { type: 'matched', match: true }).effect).toEqual({ type: 'replacePin', customerId: 'C0A1B2C3D', heldPin: 'held-pin' });
   });
 
+  it.each([
+    ['en', 'END The service is busy. Your account was not created. Please dial again in a minute.', 'END The service is busy. Your PIN was not changed. Please dial again in a minute.'],
+    ['fr', "END Le service est occupé. Votre compte n'a pas été créé. Rappelez dans une minute.", "END Le service est occupé. Votre PIN n'a pas été changé. Rappelez dans une minute."],
+    [
+      'sw',
+      'END Huduma ina shughuli nyingi. Akaunti yako haijafunguliwa. Tafadhali piga tena baada ya dakika moja.',
+      'END Huduma ina shughuli nyingi. PIN yako haijabadilishwa. Tafadhali piga tena baada ya dakika moja.',
+    ],
+  ])('ends an account creation and a PIN change the hash gate refused with the busy text (%s), signed out', (language, creation, change) => {
+    const busy = { ...defaults, createAccount: { type: 'hashBusy' }, replacePin: { type: 'hashBusy' } } as const;
+    const created = walk(['2', '2', 'Jane Smith', '00', '24680', '24680'], busy, initialState(language));
+    expect(created).toEqual({ screen: 'ended', language, farewell: { kind: 'pinHashBusyCreate' } });
+    expect(text(created)).toBe(creation);
+    const home: MenuState = { screen: 'accountHome', language, auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } };
+    const changed = walk(['2', '24680', '97531', '97531'], busy, home);
+    expect(changed).toEqual({ screen: 'ended', language, farewell: { kind: 'pinHashBusyChange' } });
+    expect(text(changed)).toBe(change);
+    // The gate's refusal belongs to those two screens only.
+    expect(() => applyEffectResult(home, { type: 'hashBusy' })).toThrow(/does not belong to screen accountHome/);
+  });
+
   it('logs in, shows details, changes the PIN and logs out', () => {
     const home = walk(['2', '1', 'c0a1b2c3d', '24680']);
     expect(home).toEqual({ screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } });

@@ -62,7 +62,10 @@ export type Farewell =
   | { kind: 'lockedNow'; minutes: number }
   | { kind: 'locked'; minutes: number }
   | { kind: 'accountMissing' }
+  /** Every PIN hash slot was taken for longer than the hop may wait: nothing was checked, written or charged. */
   | { kind: 'pinHashBusy' }
+  | { kind: 'pinHashBusyCreate' }
+  | { kind: 'pinHashBusyChange' }
   | { kind: 'accountCreated'; customerId: string }
   | { kind: 'orderPlaced'; orderNumber: string; totalMinor: number; currency: string }
   | { kind: 'ticketCreated'; ticketNumber: string };
@@ -151,6 +154,8 @@ export type EffectResult =
   | { type: 'verified'; outcome: VerifyOutcome }
   | { type: 'loaded'; account: AccountDetails | null }
   | { type: 'replaced' }
+  /** The PIN hash gate refused the account creation or PIN change: nothing was written. */
+  | { type: 'hashBusy' }
   | { type: 'languageSet'; language: string }
   | { type: 'catalogueLoaded'; products: CatalogueItem[]; lastDeliveryPoint: string | null }
   /** null: the product was withdrawn or the account removed while the order was being put together. */
@@ -424,6 +429,11 @@ export function applyEffectResult(state: MenuState, result: EffectResult): Step 
       break;
     case 'replaced':
       if (state.screen === 'changePinConfirm') return go(state, 'accountHome', { notice: { kind: 'pinChanged' } });
+      break;
+    case 'hashBusy':
+      // As a log-in shed for load ends: the session closes on a text that says nothing was done and to dial again.
+      if (state.screen === 'createPinConfirm') return end(state, { kind: 'pinHashBusyCreate' });
+      if (state.screen === 'changePinConfirm') return end(state, { kind: 'pinHashBusyChange' });
       break;
     case 'loaded':
       if (state.screen === 'accountHome') {

@@ -48,6 +48,10 @@ export function farewellText(farewell: Farewell, language: Language): string {
       return language.text('farewell.accountMissing');
     case 'pinHashBusy':
       return language.text('farewell.pinHashBusy');
+    case 'pinHashBusyCreate':
+      return language.text('farewell.pinHashBusyCreate');
+    case 'pinHashBusyChange':
+      return language.text('farewell.pinHashBusyChange');
     case 'accountCreated':
       return language.text('farewell.accountCreated', { customerId: farewell.customerId });
     case 'orderPlaced':
@@ -79,6 +83,37 @@ function navigation(language: Language): { exit: string; back: string; main: str
   return { exit, back, main, more: `98. ${language.text('nav.more')}`, deep: [back, main, exit] };
 }
 
+/** Screens whose text depends only on the language, the hint, and for information texts the topic and page. */
+const FIXED_SCREENS = new Set<MenuState['screen']>([
+  'preMenu',
+  'knowMore',
+  'info',
+  'accountMenu',
+  'language',
+  'loginCustomerId',
+  'createName',
+  'createEmail',
+  'createPin',
+  'createPinConfirm',
+  'changePinOld',
+  'changePinNew',
+  'changePinConfirm',
+  'reportCategory',
+  'reportNote',
+]);
+/** Hints that carry a value of their own (tries left) are rendered each time. */
+const VALUED_NOTICES = new Set<Notice['kind']>(['wrongPin', 'wrongCredentials']);
+const MAX_FIXED_SCREENS = 10_000;
+
+function fixedScreenKey(state: MenuState): string | undefined {
+  if (state.screen === 'ended') {
+    const farewell = state.farewell?.kind ?? 'goodbye';
+    return farewell === 'goodbye' ? `${state.language ?? ''}|ended|goodbye` : undefined;
+  }
+  if (!FIXED_SCREENS.has(state.screen) || (state.notice !== undefined && VALUED_NOTICES.has(state.notice.kind))) return undefined;
+  return `${state.language ?? ''}|${state.screen}|${state.notice?.kind ?? ''}|${state.topic ?? ''}|${state.page ?? 0}`;
+}
+
 const numbered = (labels: string[]): string[] => labels.map((label, index) => `${index + 1}. ${label}`);
 
 /**
@@ -95,7 +130,24 @@ export class MenuRenderer implements MachineContext {
     this.languageCodes = languages.codes;
   }
 
+  /**
+   * Screens that are the same for every session in a language (no name, number, catalogue or order on them): cut,
+   * measured and folded to GSM-7 once, then served as they are. Bounded by languages × screens × notices × pages.
+   */
+  private readonly fixedScreens = new Map<string, RenderedScreen>();
+
   render(state: MenuState): RenderedScreen {
+    const key = fixedScreenKey(state);
+    if (key === undefined) return this.renderScreen(state);
+    let screen = this.fixedScreens.get(key);
+    if (screen === undefined) {
+      screen = this.renderScreen(state);
+      if (this.fixedScreens.size < MAX_FIXED_SCREENS) this.fixedScreens.set(key, screen);
+    }
+    return screen;
+  }
+
+  private renderScreen(state: MenuState): RenderedScreen {
     const language = this.languages.get(state.language);
     if (state.screen === 'ended') {
       return { kind: 'END', text: screenText(farewellText(state.farewell ?? { kind: 'goodbye' }, language)) };

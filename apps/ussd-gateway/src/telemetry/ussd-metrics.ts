@@ -33,6 +33,8 @@ export function sessionOutcomeOf(farewell: Farewell | undefined): SessionOutcome
     case 'accountMissing':
       return 'account_missing';
     case 'pinHashBusy':
+    case 'pinHashBusyCreate':
+    case 'pinHashBusyChange':
       return 'pin_hash_busy';
     case 'accountCreated':
       return 'account_created';

@@ -1,11 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import type { UssdSessionRequest } from '@dmrv/contracts';
 import { AccountsService } from '../accounts/accounts.service';
+import { PinHashBusyError } from '../accounts/pin-hash-gate';
 import { MenuRenderer } from '../menus/menu-renderer';
 import { applyEffectResult, applyInput, Effect, EffectResult, MenuState } from '../menus/menu-machine';
 import { HouseholdsService } from '../orders/households.service';
 import { UssdMetrics } from '../telemetry/ussd-metrics';
 import { SessionDigests } from './session-digests';
+
+/**
+ * A PIN write refused by the hash gate (nothing hashed, nothing written) is an answer, the busy END text, like a
+ * log-in shed for load; any other failure stays a failure ("unavailable").
+ */
+async function busyWhenShed(write: () => Promise<EffectResult>): Promise<EffectResult> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof PinHashBusyError) return { type: 'hashBusy' };
+    throw error;
+  }
+}
 
 /** What an effect needs besides itself: the request, where its input ends in `text`, the hop's deadline. */
 export interface EffectContext {
@@ -40,7 +54,7 @@ export class HopEffects {
       case 'matchPin':
         return { type: 'matched', match: this.accounts.matches(effect.pin, effect.heldPin) };
       case 'createAccount':
-        return {
+        return busyWhenShed(async () => ({
           type: 'created',
           customerId: await this.accounts.create(
             {
@@ -52,7 +66,7 @@ export class HopEffects {
             key(),
             signal,
           ),
-        };
+        }));
       case 'verifyPin': {
         const attempt = { key: key(), sessionId: request.sessionId, phoneNumber: request.phoneNumber };
         const outcome = await this.accounts.verify(effect.customerId, effect.pin, attempt, signal);
@@ -62,8 +76,10 @@ export class HopEffects {
       case 'loadAccount':
         return { type: 'loaded', account: await this.accounts.details(effect.customerId) };
       case 'replacePin':
-        await this.accounts.replacePin(effect.customerId, effect.heldPin, key(), signal);
-        return { type: 'replaced' };
+        return busyWhenShed(async () => {
+          await this.accounts.replacePin(effect.customerId, effect.heldPin, key(), signal);
+          return { type: 'replaced' };
+        });
       case 'setLanguage':
         signal.throwIfAborted();
         await this.accounts.rememberLanguage(request.phoneNumber, effect.customerId, effect.language);

@@ -22,12 +22,12 @@ import { RedisSessionStore } from '../sessions/redis-session.store';
 import { SessionStore } from '../sessions/session-store';
 import { HopEffects } from './hop-effects';
 import { SessionDigests } from './session-digests';
-import { UssdController } from './ussd.controller';
 import { UssdSessionService } from './ussd-session.service';
 
 @Module({
   imports: [AccountsModule, OrdersModule],
-  controllers: [UssdController, OperatorsController, SessionEventsController, OperatorRecordsController],
+  // POST /api/ussd is a Fastify route of its own (ussd-route.ts), installed at bootstrap.
+  controllers: [OperatorsController, SessionEventsController, OperatorRecordsController],
   providers: [
     UssdSessionService,
     HopEffects,

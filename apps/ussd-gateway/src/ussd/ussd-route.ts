@@ -1,0 +1,54 @@
+import type { ArgumentsHost } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppExceptionFilter } from '@dmrv/errors';
+import { renderUssdError } from '../ussd-error.renderer';
+import { HopCaller, UssdSessionService } from './ussd-session.service';
+
+export const USSD_PATH = '/api/ussd';
+const TEXT_PLAIN = 'text/plain; charset=utf-8';
+
+/**
+ * `POST /api/ussd`, the hop, as a Fastify route of its own rather than a Nest controller method: the busiest route
+ * of the service skips Nest's per-request pipeline (router, global guard, parameter decorators, response handling),
+ * which it does not use — it is not throttled by the guard (the service counts its hits in the Redis round trip that
+ * locks the session), validates its body itself (ussd-request.ts) and answers text. What every route gets stays:
+ * Fastify's hooks (request id, access line, HTTP metrics, trace span), the body parsers, and the app's one error
+ * filter, which renders whatever the hop throws exactly as it does for the other routes.
+ */
+export function installUssdRoute(app: NestFastifyApplication): void {
+  const sessions = app.get(UssdSessionService);
+  const errors = new AppExceptionFilter(app.get(HttpAdapterHost), renderUssdError);
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .post(USSD_PATH, async (request: FastifyRequest, reply: FastifyReply) => {
+      const caller: HopCaller = { ip: request.ip, setHeaders: (headers) => void reply.headers(headers) };
+      let answer: string;
+      try {
+        answer = await sessions.handle(request.body, caller);
+      } catch (error) {
+        errors.catch(error, hostOf(request, reply));
+        return reply;
+      }
+      return reply.code(200).header('content-type', TEXT_PLAIN).send(answer);
+    });
+}
+
+/** The exception filter's view of a Fastify request, as Nest would give it. */
+function hostOf(request: FastifyRequest, reply: FastifyReply): ArgumentsHost {
+  const http = { getRequest: () => request, getResponse: () => reply, getNext: () => undefined };
+  return {
+    switchToHttp: () => http,
+    getType: () => 'http',
+    getArgs: () => [request, reply],
+    getArgByIndex: (index: number) => [request, reply][index],
+    switchToRpc: () => {
+      throw new Error('not an RPC context');
+    },
+    switchToWs: () => {
+      throw new Error('not a WebSocket context');
+    },
+  } as unknown as ArgumentsHost;
+}
