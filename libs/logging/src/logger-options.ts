@@ -1,4 +1,5 @@
-import { destination, pino, transport, type DestinationStream, type Logger as PinoInstance, type LoggerOptions } from 'pino';
+import { pino, transport, type DestinationStream, type Logger as PinoInstance, type LoggerOptions } from 'pino';
+import { bufferedStdout } from './turn-buffered-destination';
 
 export interface ServiceLoggingOptions {
   service: string;
@@ -50,22 +51,13 @@ export interface ServiceLoggers {
   quietPaths: ReadonlySet<string>;
 }
 
-/**
- * stdout written asynchronously: a synchronous write per line was a visible share of every request under load
- * (docs/performance.md). No `minLength` buffering, so a lone line at low traffic goes out at once; pino flushes
- * what is pending when the process exits.
- */
-function asyncStdout(): DestinationStream {
-  return destination({ dest: 1, sync: false });
-}
-
 export function createServiceLoggers(options: ServiceLoggingOptions): ServiceLoggers {
   // pino-pretty runs as one transport (its own thread) shared by both loggers.
   const stream =
     options.destination ??
     (options.pretty
       ? transport({ target: 'pino-pretty', options: { singleLine: true, translateTime: 'SYS:HH:MM:ss.l' } })
-      : asyncStdout());
+      : bufferedStdout());
   const common: LoggerOptions = { name: options.service, level: options.level, base: { service: options.service } };
   return {
     root: pino(

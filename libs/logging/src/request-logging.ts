@@ -2,6 +2,7 @@
 // through pino-http) is what lets every line written while serving a request carry the request id.
 import { storage, type Store } from 'nestjs-pino/storage';
 import type { Logger as PinoInstance } from 'pino';
+import { AccessLineWriter } from './access-line';
 import type { ServiceLoggers } from './logger-options';
 
 /**
@@ -49,7 +50,11 @@ function pathOf(url: string): string {
  * bound to it, whether or not a line was ever written: ~20 % of the CPU of a trivial request (docs/performance.md).
  */
 export class RequestLogging {
-  constructor(private readonly loggers: ServiceLoggers) {}
+  private readonly accessLine: AccessLineWriter;
+
+  constructor(private readonly loggers: ServiceLoggers) {
+    this.accessLine = new AccessLineWriter(loggers.access);
+  }
 
   /** Runs `serve` (the rest of the request's pipeline) with a logger carrying `requestId` as the current one. */
   serveWith(requestId: string, serve: () => void): void {
@@ -59,20 +64,15 @@ export class RequestLogging {
   completed(request: CompletedRequest): void {
     const path = pathOf(request.url);
     if (this.loggers.quietPaths.has(path)) return;
-    const line = {
+    this.accessLine.write({
       requestId: request.requestId,
-      req: {
-        method: request.method,
-        path,
-        client: request.client,
-        clientId: request.clientId,
-        userAgent: request.userAgent,
-      },
-      res: { statusCode: request.statusCode },
+      method: request.method,
+      path,
+      client: request.client,
+      clientId: request.clientId,
+      userAgent: request.userAgent,
+      statusCode: request.statusCode,
       responseTime: Math.round(request.responseTimeMs * 100) / 100,
-    };
-    // A 5xx is what an operator looks for first; its cause was logged at error by the exception filter.
-    if (request.statusCode >= 500) this.loggers.access.error(line, 'request errored');
-    else this.loggers.access.info(line, 'request completed');
+    });
   }
 }
