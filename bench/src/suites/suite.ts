@@ -38,9 +38,13 @@ export interface ComparedWorkload extends WorkloadResult {
   problems: string[];
 }
 
-export function selected(ctx: SuiteContext, workload: string): boolean {
+/** Whether a `--filter` names the workload: a part of its name, or its end when the filter ends with `$`. */
+export function selected(ctx: Pick<SuiteContext, 'options'>, workload: string): boolean {
   const name = workload.toLowerCase();
-  return ctx.options.filters.length === 0 || ctx.options.filters.some((text) => name.includes(text));
+  return (
+    ctx.options.filters.length === 0 ||
+    ctx.options.filters.some((text) => (text.endsWith('$') ? name.endsWith(text.slice(0, -1)) : name.includes(text)))
+  );
 }
 
 /** Peak RSS of a process over several passes, and the passes' results. */
