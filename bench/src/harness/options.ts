@@ -73,7 +73,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --clear-seed-cache  drop every cached seed database and exit
   --profile           run the services under node --cpu-prof; prints where their CPU time went (profiling
                       slows them down: read the ratios of a run without it)
-  --filter <text>     only workloads whose name contains <text> (repeatable), e.g. --filter stats
+  --filter <text>     only workloads whose name contains <text> (repeatable), e.g. --filter stats; a <text>
+                      ending in $ matches the end of the name: --filter 'devices/status$' leaves out its /list
   --service-env N=V   extra environment for every service, not the floors (repeatable), for what-if runs
                       such as --service-env LOG_LEVEL=warn
   --json <file>       also write every number as JSON

@@ -46,9 +46,13 @@ export interface Alongside {
   target: LoadPlan;
 }
 
-export function selected(ctx: SuiteContext, workload: string): boolean {
+/** Whether a `--filter` names the workload: a part of its name, or its end when the filter ends with `$`. */
+export function selected(ctx: Pick<SuiteContext, 'options'>, workload: string): boolean {
   const name = workload.toLowerCase();
-  return ctx.options.filters.length === 0 || ctx.options.filters.some((text) => name.includes(text));
+  return (
+    ctx.options.filters.length === 0 ||
+    ctx.options.filters.some((text) => (text.endsWith('$') ? name.endsWith(text.slice(0, -1)) : name.includes(text)))
+  );
 }
 
 /** Peak RSS of a process over several passes, and the passes' results. */

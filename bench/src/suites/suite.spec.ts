@@ -1,0 +1,19 @@
+import { parseOptions } from '../harness/options';
+import { selected } from './suite';
+
+describe('selected', () => {
+  const choose = (filters: string[], workload: string): boolean =>
+    selected({ options: parseOptions(filters.flatMap((filter) => ['--filter', filter])) }, workload);
+
+  it('takes every workload without a filter, and those a filter names a part of', () => {
+    expect(choose([], 'GET /v1/devices/status')).toBe(true);
+    expect(choose(['Devices/Status'], 'GET /v1/devices/status/list (first page of 50)')).toBe(true);
+    expect(choose(['stats', 'credits'], 'GET /v1/devices/status')).toBe(false);
+  });
+
+  it('anchors a filter ending in $ at the end of the name', () => {
+    expect(choose(['devices/status$'], 'GET /v1/devices/status')).toBe(true);
+    expect(choose(['devices/status$'], 'GET /v1/devices/status/list (first page of 50)')).toBe(false);
+    expect(choose(['status$', 'retired$'], 'GET /v1/credits/retired')).toBe(true);
+  });
+});
