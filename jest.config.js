@@ -6,7 +6,14 @@
 const shared = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
+    '^.+\\.js$': '<rootDir>/scripts/jest-esm-to-commonjs.cjs',
+  },
+  // Only these packages are transformed: the ESM-only ones NestJS 12 loads (scripts/jest-esm-to-commonjs.cjs says why).
+  transformIgnorePatterns: [
+    '/node_modules/(?!\\.pnpm/)(?!(@nestjs|cookie|content-disposition|file-type|strtok3|token-types|@tokenizer|@borewit|uint8array-extras)/)',
+  ],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: { '^@dmrv/([a-z-]+)$': '<rootDir>/libs/$1/src' },
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
