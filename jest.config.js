@@ -2,10 +2,14 @@
 // e2e (HTTP against each app's bootstrap()), bench-smoke (the whole benchmark in smoke mode against the built
 // services: a minute and a half on its own, so `test:e2e` stays quick to run while working on an app), and scale
 // (e2e against Redis Cluster and Sentinel topologies the tests start; not in `test:all`, .ci/run runs it).
-// Dependencies published only as ES modules: jest 29 loads modules as CommonJS only, so these are compiled to
-// CommonJS when a test loads them (the built services load them through Node's require(esm)). pnpm keeps a package
+// Dependencies published only as ES modules (NestJS 12's packages and what they load: cookie 2, content-disposition 3,
+// file-type 22 and its readers): jest 30 loads an ES module from require() only on Node >= 24.9 with
+// --experimental-vm-modules, and the suite also runs on Node 20, so these are compiled to CommonJS when a test loads
+// them (scripts/jest-esm-to-commonjs.cjs; the built services load them through Node's require(esm)).
+// test/esm-only-packages.spec.ts names a direct dependency that is ESM-only and missing here. pnpm keeps a package
 // under node_modules/.pnpm/<name>@<version>/node_modules/<name>.
-const ESM_ONLY_PACKAGES = '@nestjs/(typeorm|terminus)';
+const ESM_ONLY_PACKAGES =
+  '(@nestjs|cookie|content-disposition|file-type|strtok3|token-types|@tokenizer|@borewit|uint8array-extras)';
 
 /** @type {import('jest').Config} */
 const shared = {
@@ -13,7 +17,7 @@ const shared = {
   testEnvironment: 'node',
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
-    [`/node_modules/${ESM_ONLY_PACKAGES}/.+\\.js$`]: '<rootDir>/libs/testing/jest/esm-to-cjs.js',
+    [`/node_modules/${ESM_ONLY_PACKAGES}/.+\\.js$`]: '<rootDir>/scripts/jest-esm-to-commonjs.cjs',
   },
   transformIgnorePatterns: [`/node_modules/(?!(\\.pnpm/[^/]+/node_modules/)?${ESM_ONLY_PACKAGES}/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],

@@ -13,7 +13,7 @@ import { Backing, createBacking, startApp } from './ussd-test-kit';
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 // Every run takes the screenshot; the README's copy is refreshed only on request, so that a test run leaves the work
-// tree clean: UPDATE_SCREENSHOTS=1 npx jest --selectProjects e2e --testPathPattern ussd-simulator
+// tree clean: UPDATE_SCREENSHOTS=1 npx jest --selectProjects e2e --testPathPatterns ussd-simulator
 const SCREENSHOT = process.env.UPDATE_SCREENSHOTS
   ? join(__dirname, '..', '..', '..', 'docs', 'images', 'ussd-simulator.png')
   : join(tmpdir(), `ussd-simulator-${process.pid}.png`);

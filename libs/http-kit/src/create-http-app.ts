@@ -6,7 +6,7 @@ import {
   ServiceUnavailableException,
   Type,
 } from '@nestjs/common';
-import { HttpAdapterHost, NestFactory } from '@nestjs/core';
+import { HttpAdapterHost, ModuleRef, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { AppExceptionFilter, ErrorRenderer, renderMessageBody } from '@dmrv/errors';
@@ -115,7 +115,8 @@ function optionalProvider<T>(
   token: abstract new (...args: never[]) => T,
 ): T | undefined {
   try {
-    return app.get(token as unknown as Type<T>, { strict: false });
+    // Through ModuleRef: the app's own get() goes through Nest's exception zone, which logs a failed lookup at error.
+    return app.get(ModuleRef).get(token as unknown as Type<T>, { strict: false });
   } catch {
     return undefined;
   }

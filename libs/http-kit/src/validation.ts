@@ -14,13 +14,14 @@ function unknownPropertyMessage(keys: string[]): string {
 
 /**
  * class-transformer never copies a key named like a member of Object.prototype (`__proto__`, `constructor`,
- * `toString`…) onto the DTO, so the whitelist never sees it and `?constructor=x` would pass where `?foo=x` is a
- * 400. Such keys are refused here with the whitelist's own message; no DTO can declare them.
+ * `toString`…) onto the DTO, and Nest's ValidationPipe deletes `__proto__`, `constructor` and `prototype` before
+ * validating, so the whitelist never sees them and `?prototype=x` would pass where `?foo=x` is a 400. Such keys
+ * are refused here with the whitelist's own message; no DTO can declare them.
  */
 class StrictValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (typeof value === 'object' && value !== null && this.toValidate(metadata)) {
-      const inherited = Object.keys(value).filter((key) => key in Object.prototype);
+      const inherited = Object.keys(value).filter((key) => key in Object.prototype || key === 'prototype');
       if (inherited.length > 0) throw new BadRequestException(unknownPropertyMessage(inherited));
     }
     return super.transform(value, metadata);

@@ -2,4 +2,4 @@ export * from './request-id';
 export * from './logger-options';
 export * from './request-logging';
 export * from './logging.module';
-export { Logger, PinoLogger, InjectPinoLogger } from 'nestjs-pino';
+export { InjectPinoLogger, Logger, PinoLogger } from './service-logger';

@@ -1,22 +1,30 @@
-import { DynamicModule, Module } from '@nestjs/common';
-import { LoggerModule } from 'nestjs-pino';
+import { DynamicModule, Module, type ValueProvider } from '@nestjs/common';
 import { createServiceLoggers, ServiceLoggingOptions } from './logger-options';
 import { RequestLogging } from './request-logging';
+import { injectedPinoLoggerContexts, Logger, PinoLogger, pinoLoggerToken } from './service-logger';
 
 /**
- * Nest's `Logger`/`PinoLogger` (nestjs-pino) on the service's root logger, plus `RequestLogging`, which the HTTP
- * layer (`@dmrv/http-kit`) drives from Fastify hooks. nestjs-pino's own middleware is not used (`useExisting`
- * with no routes): it would run pino-http through Fastify's Express-middleware layer on every request.
+ * Nest's `Logger` and the `PinoLogger`s (plain and per `@InjectPinoLogger` context) on the service's root logger,
+ * plus `RequestLogging`, which the HTTP layer (`@dmrv/http-kit`) drives from Fastify hooks.
  */
 @Module({})
 export class LoggingModule {
   static forRoot(options: ServiceLoggingOptions): DynamicModule {
     const loggers = createServiceLoggers(options);
+    const contextLoggers: ValueProvider[] = injectedPinoLoggerContexts().map((context) => ({
+      provide: pinoLoggerToken(context),
+      useValue: new PinoLogger(loggers.root, context),
+    }));
+    const providers: ValueProvider[] = [
+      { provide: RequestLogging, useValue: new RequestLogging(loggers) },
+      { provide: Logger, useValue: new Logger(loggers.root) },
+      { provide: PinoLogger, useValue: new PinoLogger(loggers.root) },
+      ...contextLoggers,
+    ];
     return {
       module: LoggingModule,
-      imports: [LoggerModule.forRoot({ pinoHttp: { logger: loggers.root }, useExisting: true, forRoutes: [] })],
-      providers: [{ provide: RequestLogging, useValue: new RequestLogging(loggers) }],
-      exports: [RequestLogging],
+      providers,
+      exports: providers.map((provider) => provider.provide),
       global: true,
     };
   }

@@ -1,11 +1,20 @@
-import { PinoLogger } from 'nestjs-pino';
+import { pino } from 'pino';
 import { createServiceLoggers } from './logger-options';
 import { RequestLogging } from './request-logging';
+import { PinoLogger } from './service-logger';
 
 function capture(quietPaths?: string[]): { logging: RequestLogging; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];
-  const destination = { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) };
-  const loggers = createServiceLoggers({ service: 'unit', level: 'info', pretty: false, destination, quietPaths });
+  const destination = {
+    write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>),
+  };
+  const loggers = createServiceLoggers({
+    service: 'unit',
+    level: 'info',
+    pretty: false,
+    destination,
+    quietPaths,
+  });
   return { logging: new RequestLogging(loggers), lines };
 }
 
@@ -48,7 +57,10 @@ describe('RequestLogging', () => {
     const { logging, lines } = capture();
     logging.completed({ ...completed, clientId: 'rc_0123456789abcdef' });
     logging.completed(completed);
-    expect(lines.map((line) => (line.req as Record<string, unknown>).clientId)).toEqual(['rc_0123456789abcdef', undefined]);
+    expect(lines.map((line) => (line.req as Record<string, unknown>).clientId)).toEqual([
+      'rc_0123456789abcdef',
+      undefined,
+    ]);
   });
 
   it('logs a 5xx at error level and a 4xx at info', () => {
@@ -70,12 +82,17 @@ describe('RequestLogging', () => {
 
   it('binds the request id to lines logged while serving, and still redacts them', () => {
     const { logging, lines } = capture();
-    const logger = new PinoLogger({ pinoHttp: { level: 'silent' } });
+    const logger = new PinoLogger(pino({ level: 'silent' }));
     logging.serveWith('r-2', () => {
       logger.info({ pin: '12345', session: { text: '1*2*12345' } }, 'inside');
     });
     expect(lines).toEqual([
-      expect.objectContaining({ requestId: 'r-2', msg: 'inside', pin: '[redacted]', session: { text: '[redacted]' } }),
+      expect.objectContaining({
+        requestId: 'r-2',
+        msg: 'inside',
+        pin: '[redacted]',
+        session: { text: '[redacted]' },
+      }),
     ]);
   });
 });

@@ -1,15 +1,13 @@
-// nestjs-pino's PinoLogger and Logger read the request's logger from this store; binding it here (instead of
-// through pino-http) is what lets every line written while serving a request carry the request id.
-import { storage, type Store } from 'nestjs-pino/storage';
 import type { Logger as PinoInstance } from 'pino';
 import { AccessLineWriter } from './access-line';
 import type { ServiceLoggers } from './logger-options';
+import { requestLoggerStore, type RequestLoggerSource } from './service-logger';
 
 /**
- * nestjs-pino's store with the child logger made on first use: most requests log nothing but their access line,
- * and a child logger per request was the largest remaining cost of logging a trivial request.
+ * The request's logger, made on first use: most requests log nothing but their access line, and a child logger per
+ * request was the largest remaining cost of logging a trivial request.
  */
-class LazyRequestStore implements Store {
+class LazyRequestStore implements RequestLoggerSource {
   private child: PinoInstance | undefined;
 
   constructor(
@@ -58,7 +56,7 @@ export class RequestLogging {
 
   /** Runs `serve` (the rest of the request's pipeline) with a logger carrying `requestId` as the current one. */
   serveWith(requestId: string, serve: () => void): void {
-    storage.run(new LazyRequestStore(this.loggers.root, requestId), serve);
+    requestLoggerStore.run(new LazyRequestStore(this.loggers.root, requestId), serve);
   }
 
   completed(request: CompletedRequest): void {
