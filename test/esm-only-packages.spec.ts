@@ -33,7 +33,11 @@ function esmOnlyDependencies(): Map<string, string> {
   const found = new Map<string, string>();
   for (const { dir, manifest } of manifests) {
     const { dependencies = {}, devDependencies = {}, optionalDependencies = {} } = manifest;
-    for (const [name, range] of Object.entries({ ...dependencies, ...devDependencies, ...optionalDependencies })) {
+    for (const [name, range] of Object.entries({
+      ...dependencies,
+      ...devDependencies,
+      ...optionalDependencies,
+    })) {
       if (range.startsWith('workspace:')) continue;
       const entry = requireEntry(dir, name);
       if (entry && isEsm(entry)) found.set(name, entry);
@@ -55,10 +59,18 @@ describe('dependencies published only as ES modules', () => {
     'are compiled to CommonJS in the %s tier (ESM_ONLY_PACKAGES in jest.config.js)',
     (_tier, project) => {
       const transforms = Object.keys(project.transform ?? {}).map((pattern) => new RegExp(pattern));
-      const ignored = (project.transformIgnorePatterns ?? []).map((pattern) => new RegExp(pattern));
+      const ignored = ((project.transformIgnorePatterns ?? []) as string[]).map(
+        (pattern) => new RegExp(pattern),
+      );
       for (const [name, entry] of esmOnly) {
-        expect({ name, transformed: transforms.some((pattern) => pattern.test(entry)) }).toEqual({ name, transformed: true });
-        expect({ name, ignored: ignored.some((pattern) => pattern.test(entry)) }).toEqual({ name, ignored: false });
+        expect({ name, transformed: transforms.some((pattern) => pattern.test(entry)) }).toEqual({
+          name,
+          transformed: true,
+        });
+        expect({ name, ignored: ignored.some((pattern) => pattern.test(entry)) }).toEqual({
+          name,
+          ignored: false,
+        });
       }
     },
   );
