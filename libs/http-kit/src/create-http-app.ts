@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyInstance } from 'fastify';
+import { LogController, type FastifyInstance } from 'fastify';
 import { AppExceptionFilter, ErrorRenderer, renderMessageBody } from '@dmrv/errors';
 import { Logger, REQUEST_ID_HEADER, RequestLogging, resolveRequestId } from '@dmrv/logging';
 import {
@@ -62,7 +62,9 @@ export async function createHttpApp(
     // Fastify's default of 100 counts the percent-encoded bytes: a 100-character id with non-ASCII characters
     // (up to 12 bytes each once encoded) would be a 404 before reaching a handler that can answer properly.
     routerOptions: { maxParamLength: 2048 },
-    disableRequestLogging: true,
+    // Our own access line (RequestLogging) replaces Fastify's per-request lines; Fastify 5.12 takes this through a
+    // log controller (the top-level `disableRequestLogging` is deprecated, FSTDEP023).
+    logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: false,
     genReqId: (request: IncomingMessage) => {
       const id = resolveRequestId(request.headers[REQUEST_ID_HEADER]);
