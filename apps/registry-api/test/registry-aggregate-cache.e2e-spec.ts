@@ -7,7 +7,7 @@ import { refreshRollups } from '../src/database/rollups';
 import { AggregateAnswerCache } from '../src/registry/aggregate-cache';
 import { RegistryRepository } from '../src/registry/registry.repository';
 import { basicAuth, loadFixture, RegistryFixture } from './fixtures/registry-fixture';
-import { changesApplied, get, startApp, TestResponse } from './registry-test-kit';
+import { changesApplied, get, getOk, repositorySpies, startApp, TestResponse } from './registry-test-kit';
 
 interface Stats {
   total_households: number;
@@ -22,16 +22,11 @@ describe('registry-api aggregate answers from memory', () => {
   let fixture: RegistryFixture;
   let app: NestFastifyApplication;
   let auth: Record<string, string>;
-  let repository: RegistryRepository;
-  const spies: jest.SpyInstance[] = [];
+  const spy = repositorySpies(() => app);
 
   const sql = (text: string, params?: unknown[]) => fixture.dataSource.query(text, params);
 
-  async function ok(url: string, headers = auth): Promise<TestResponse> {
-    const response = await get(app, url, headers);
-    expect({ url, status: response.statusCode }).toEqual({ url, status: 200 });
-    return response;
-  }
+  const ok = (url: string, headers = auth): Promise<TestResponse> => getOk(app, url, headers);
 
   async function fails(
     url: string,
@@ -43,22 +38,11 @@ describe('registry-api aggregate answers from memory', () => {
     expect({ url, status: response.statusCode, body: response.json() }).toEqual({ url, status, body });
   }
 
-  function spy<K extends keyof RegistryRepository>(method: K): jest.SpyInstance {
-    const instance = jest.spyOn(repository, method as never);
-    spies.push(instance);
-    return instance;
-  }
-
   beforeAll(async () => {
     database = await createTestDatabase('registry_aggcache');
     fixture = await loadFixture(database.url);
     app = await startApp({ DATABASE_URL: database.url });
     auth = { authorization: basicAuth(fixture.client) };
-    repository = app.get(RegistryRepository, { strict: false });
-  });
-
-  afterEach(() => {
-    for (const instance of spies.splice(0)) instance.mockRestore();
   });
 
   afterAll(async () => {
@@ -160,7 +144,9 @@ describe('registry-api aggregate answers from memory', () => {
       'UPDATE emission_reduction_claims SET reductions = reductions + 1 WHERE id = (SELECT id FROM emission_reduction_claims ORDER BY period_end DESC, id DESC LIMIT 1)',
     );
     await changesApplied(app);
-    expect((await ok('/v1/claims/emission-reduction')).json<{ reductions: number }>().reductions).toBe(before.reductions + 1);
+    expect((await ok('/v1/claims/emission-reduction')).json<{ reductions: number }>().reductions).toBe(
+      before.reductions + 1,
+    );
     for (let i = 0; i < 2; i += 1) {
       await fails('/v1/fuel-usage?from=2024-03-01&to=2024-02-01', 400, {
         message: 'from must not be after to',

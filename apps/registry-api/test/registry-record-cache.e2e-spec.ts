@@ -3,9 +3,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createTestDatabase, TestDatabase } from '@dmrv/testing';
 import { ChangeListener, LISTENER_APPLICATION_NAME } from '../src/database/change-listener';
 import { CollectionTotals, LatestRecordAnswers } from '../src/registry/record-answer-cache';
-import { RegistryRepository } from '../src/registry/registry.repository';
 import { basicAuth, loadFixture, RegistryFixture } from './fixtures/registry-fixture';
-import { changesApplied, get, startApp, TestResponse } from './registry-test-kit';
+import { changesApplied, get, getOk, repositorySpies, startApp, TestResponse } from './registry-test-kit';
 
 interface Page {
   data: unknown[];
@@ -20,25 +19,14 @@ describe('registry-api record answers and collection totals from memory', () => 
   let fixture: RegistryFixture;
   let app: NestFastifyApplication;
   let auth: Record<string, string>;
-  let repository: RegistryRepository;
   let household: { household_id: string; project_id: string };
-  const spies: jest.SpyInstance[] = [];
+  const spy = repositorySpies(() => app);
 
   const sql = (text: string, params?: unknown[]) => fixture.dataSource.query(text, params);
 
-  async function ok(url: string): Promise<TestResponse> {
-    const response = await get(app, url, auth);
-    expect({ url, status: response.statusCode }).toEqual({ url, status: 200 });
-    return response;
-  }
+  const ok = (url: string): Promise<TestResponse> => getOk(app, url, auth);
 
   const total = async (url: string): Promise<number> => (await ok(url)).json<Page>().total_count;
-
-  function spy<K extends keyof RegistryRepository>(method: K): jest.SpyInstance {
-    const instance = jest.spyOn(repository, method as never);
-    spies.push(instance);
-    return instance;
-  }
 
   const insertPurchase = (id: string, day: string): Promise<unknown> =>
     sql(
@@ -51,14 +39,9 @@ describe('registry-api record answers and collection totals from memory', () => 
     fixture = await loadFixture(database.url);
     app = await startApp({ DATABASE_URL: database.url });
     auth = { authorization: basicAuth(fixture.client) };
-    repository = app.get(RegistryRepository, { strict: false });
     [household] = (await sql('SELECT household_id, project_id FROM fuel_purchases ORDER BY id LIMIT 1')) as [
       { household_id: string; project_id: string },
     ];
-  });
-
-  afterEach(() => {
-    for (const instance of spies.splice(0)) instance.mockRestore();
   });
 
   afterAll(async () => {
@@ -80,7 +63,9 @@ describe('registry-api record answers and collection totals from memory', () => 
 
   it('counts a first page once per filters; later pages carry the total in their cursor', async () => {
     const counts = spy('recordCount');
-    const first = (await ok('/v1/claims/fuel-purchase/list?limit=2')).json<Page & { page_info: { next_cursor: string } }>();
+    const first = (await ok('/v1/claims/fuel-purchase/list?limit=2')).json<
+      Page & { page_info: { next_cursor: string } }
+    >();
     await ok('/v1/claims/fuel-purchase/list?limit=3');
     await ok(`/v1/claims/fuel-purchase/list?limit=2&cursor=${first.page_info.next_cursor}`);
     expect(counts).toHaveBeenCalledTimes(1);
@@ -96,8 +81,15 @@ describe('registry-api record answers and collection totals from memory', () => 
 
     await insertPurchase('purchase-late', '2030-01-01');
     await changesApplied(app);
-    expect((await ok('/v1/claims/fuel-purchase')).json()).toEqual({ fuel_id: 'purchase-late', amount: 6, purchase_date: '2030-01-01' });
-    expect({ all: await total(list), mine: await total(mine) }).toEqual({ all: before.all + 1, mine: before.mine + 1 });
+    expect((await ok('/v1/claims/fuel-purchase')).json()).toEqual({
+      fuel_id: 'purchase-late',
+      amount: 6,
+      purchase_date: '2030-01-01',
+    });
+    expect({ all: await total(list), mine: await total(mine) }).toEqual({
+      all: before.all + 1,
+      mine: before.mine + 1,
+    });
     // Another table's answers stay: only fuel_purchases changed.
     const deviceReads = spy('latestRecord');
     expect((await ok('/v1/devices/status')).body).toBe(latestDevice);
@@ -105,11 +97,17 @@ describe('registry-api record answers and collection totals from memory', () => 
 
     await sql("UPDATE fuel_purchases SET amount_kg = 7.5 WHERE id = 'purchase-late'");
     await changesApplied(app);
-    expect((await ok('/v1/claims/fuel-purchase')).json()).toEqual({ fuel_id: 'purchase-late', amount: 7.5, purchase_date: '2030-01-01' });
+    expect((await ok('/v1/claims/fuel-purchase')).json()).toEqual({
+      fuel_id: 'purchase-late',
+      amount: 7.5,
+      purchase_date: '2030-01-01',
+    });
 
     await sql("DELETE FROM fuel_purchases WHERE id = 'purchase-late'");
     await changesApplied(app);
-    expect((await ok('/v1/claims/fuel-purchase')).json<{ fuel_id: string }>().fuel_id).not.toBe('purchase-late');
+    expect((await ok('/v1/claims/fuel-purchase')).json<{ fuel_id: string }>().fuel_id).not.toBe(
+      'purchase-late',
+    );
     expect({ all: await total(list), mine: await total(mine) }).toEqual(before);
   });
 
@@ -122,7 +120,11 @@ describe('registry-api record answers and collection totals from memory', () => 
     });
     await insertPurchase('purchase-later', '2024-02-02');
     await changesApplied(app);
-    expect((await ok(url)).json()).toEqual({ fuel_id: 'purchase-later', amount: 6, purchase_date: '2024-02-02' });
+    expect((await ok(url)).json()).toEqual({
+      fuel_id: 'purchase-later',
+      amount: 6,
+      purchase_date: '2024-02-02',
+    });
     await sql("DELETE FROM fuel_purchases WHERE id = 'purchase-later'");
     await changesApplied(app);
   });
@@ -148,10 +150,14 @@ describe('registry-api record answers and collection totals from memory', () => 
     // Whether the listener is back yet or not, the answers must be the database's: down serves nothing from memory,
     // and coming back empties the caches again, since this insert's notification went to no one.
     await insertPurchase('purchase-unheard', '2031-01-01');
-    expect((await ok('/v1/claims/fuel-purchase')).json<{ fuel_id: string }>().fuel_id).toBe('purchase-unheard');
+    expect((await ok('/v1/claims/fuel-purchase')).json<{ fuel_id: string }>().fuel_id).toBe(
+      'purchase-unheard',
+    );
     expect(await total(list)).toBe(before + 1);
     await live;
-    expect((await ok('/v1/claims/fuel-purchase')).json<{ fuel_id: string }>().fuel_id).toBe('purchase-unheard');
+    expect((await ok('/v1/claims/fuel-purchase')).json<{ fuel_id: string }>().fuel_id).toBe(
+      'purchase-unheard',
+    );
     expect(await total(list)).toBe(before + 1);
   });
 });

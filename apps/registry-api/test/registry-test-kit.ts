@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { bootstrap } from '../src/bootstrap';
 import { ChangeListener } from '../src/database/change-listener';
+import { RegistryRepository } from '../src/registry/registry.repository';
 
 export interface TestResponse {
   statusCode: number;
@@ -36,6 +37,35 @@ export async function get(
     headers: response.headers,
     body: response.body,
     json: <T>() => JSON.parse(response.body) as T,
+  };
+}
+
+/** GET that must answer 200; the url is part of the expectation, so a failure names the request. */
+export async function getOk(
+  app: NestFastifyApplication,
+  url: string,
+  headers: Record<string, string>,
+): Promise<TestResponse> {
+  const response = await get(app, url, headers);
+  expect({ url, status: response.statusCode }).toEqual({ url, status: 200 });
+  return response;
+}
+
+/**
+ * Spies on the app's RegistryRepository (to count the queries behind an answer); call it in a describe block, and
+ * every spy it made is restored after each test.
+ */
+export function repositorySpies(
+  app: () => NestFastifyApplication,
+): <K extends keyof RegistryRepository>(method: K) => jest.SpyInstance {
+  const spies: jest.SpyInstance[] = [];
+  afterEach(() => {
+    for (const instance of spies.splice(0)) instance.mockRestore();
+  });
+  return (method) => {
+    const instance = jest.spyOn(app().get(RegistryRepository, { strict: false }), method as never);
+    spies.push(instance);
+    return instance;
   };
 }
 
