@@ -59,19 +59,23 @@ export class Logger implements LoggerService {
       fields.context = optionalParams[optionalParams.length - 1];
       params = optionalParams.slice(0, -1);
     }
-    if (message instanceof Error) {
-      write(logger, level, [{ ...fields, err: message }, ...params]);
-    } else if (typeof message === 'object' && message !== null) {
-      write(logger, level, [{ ...fields, ...message }, ...params]);
-    } else if (level === 'error' && typeof message === 'string' && isStackOnly(params)) {
+    if (level === 'error' && typeof message === 'string' && isStackOnly(params)) {
       // Nest's own exception handlers call error(message, stack, context).
       const err = new Error(message);
       err.stack = params[0] as string;
       write(logger, level, [{ ...fields, err }]);
     } else {
-      write(logger, level, [fields, message, ...params]);
+      write(logger, level, withFields(fields, [message, ...params]));
     }
   }
+}
+
+/** pino's arguments with `fields` merged into the first: an `Error` becomes `err`, an object is spread. */
+function withFields(fields: Record<string, unknown>, args: unknown[]): unknown[] {
+  const [first, ...rest] = args;
+  if (first instanceof Error) return [{ ...fields, err: first }, ...rest];
+  if (typeof first === 'object' && first !== null) return [{ ...fields, ...first }, ...rest];
+  return [fields, ...args];
 }
 
 function isStackOnly(params: unknown[]): boolean {
@@ -100,15 +104,8 @@ export class PinoLogger {
   readonly fatal: LogFn = (...args: unknown[]) => this.call('fatal', args);
 
   private call(level: Level, args: unknown[]): void {
-    write(this.logger, level, this.context ? withContext(this.context, args) : args);
+    write(this.logger, level, this.context ? withFields({ context: this.context }, args) : args);
   }
-}
-
-function withContext(context: string, args: unknown[]): unknown[] {
-  const [first, ...rest] = args;
-  if (first instanceof Error) return [{ context, err: first }, ...rest];
-  if (typeof first === 'object' && first !== null) return [{ context, ...first }, ...rest];
-  return [{ context }, ...args];
 }
 
 // Filled as classes are decorated, read by LoggingModule.forRoot: one provider per context.
