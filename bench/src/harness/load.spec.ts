@@ -8,6 +8,7 @@ function result(overrides: Partial<LoadResult>): LoadResult {
     errors: 0,
     timeouts: 0,
     unexpected: 0,
+    shed: 0,
     statusCodes: {},
     durationS: 1,
     rps: 0,
@@ -29,8 +30,7 @@ describe('load results', () => {
         non2xx: 10,
         statusCodeStats: { 200: { count: 990 }, 503: { count: 10 } },
       },
-      5,
-      'step 2: expected END',
+      { unexpected: 5, firstProblem: 'step 2: expected END' },
     );
 
     expect(summary).toMatchObject({ ok: 985, rps: 492.5, statusCodes: { 200: 990, 503: 10 } });
@@ -71,5 +71,55 @@ describe('load results', () => {
       firstProblem: 'HTTP 500',
     });
     expect(combined.statusCodes).toEqual({ 200: 398, 500: 2 });
+  });
+
+  it('counts shed answers apart: not successful, not a problem', () => {
+    const summary = summarise(
+      {
+        requests: { total: 100 },
+        latency: { p50: 2, p99: 9 },
+        duration: 2,
+        errors: 0,
+        timeouts: 0,
+        non2xx: 0,
+        statusCodeStats: { 200: { count: 100 } },
+      },
+      { unexpected: 0, shed: 30 },
+    );
+
+    expect(summary).toMatchObject({ ok: 70, shed: 30, rps: 35 });
+    expect(problemsOf(summary)).toEqual([]);
+  });
+
+  it('combines the session tallies of passes: counts add up, rates over the summed windows, hop percentiles weighted by hops', () => {
+    const tally = (completed: number, shed: number, completedHops: number, p99: number) => ({
+      completed,
+      shed,
+      work: completed,
+      completedPerS: completed,
+      shedPerS: shed,
+      workPerS: completed,
+      completedHops,
+      completedHopP50Ms: p99 / 10,
+      completedHopP99Ms: p99,
+    });
+    const combined = combine([
+      result({ requests: 10, ok: 10, durationS: 1, sessions: tally(2, 0, 10, 100) }),
+      result({ requests: 30, ok: 20, shed: 10, durationS: 1, sessions: tally(4, 10, 30, 500) }),
+    ]);
+
+    expect(combined).toMatchObject({ ok: 30, shed: 10, rps: 15 });
+    expect(combined.sessions).toEqual({
+      completed: 6,
+      shed: 10,
+      work: 6,
+      completedPerS: 3,
+      shedPerS: 5,
+      workPerS: 3,
+      completedHops: 40,
+      completedHopP50Ms: 40,
+      completedHopP99Ms: 400,
+    });
+    expect(combine([result({}), result({})]).sessions).toBeUndefined();
   });
 });

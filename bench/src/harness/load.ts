@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { HopAnswer, SessionCounter } from './session-counter';
 
 /** What a connection carries from one step of its sequence to the next (a USSD session's id, say). */
 export type StepContext = Record<string, string | number>;
@@ -13,6 +14,36 @@ export interface Step {
   prepare?: (context: StepContext) => void;
   /** Checks a 2xx answer's body; returns why it is wrong, or undefined. */
   expect?: (body: string) => string | undefined;
+  /**
+   * The service turned the work down (a "busy" answer): not checked, not counted as an answer nor as an error, and
+   * the pass ends there — the connection starts the next pass, as a subscriber told "busy" dials again.
+   */
+  shed?: (body: string) => boolean;
+  /** A right answer here completes the pass's purpose (an account created, a log-in): counted as a completed session. */
+  completes?: boolean;
+  /** A right answer here means the service did the costly work the workload is about once (a PIN hash). */
+  doesWork?: boolean;
+}
+
+/**
+ * Passes of a plan whose steps say when a pass is complete or shed (see Step): what both sides actually got done,
+ * which hop counts alone cannot show when one side sheds work and the other queues it.
+ */
+export interface SessionTally {
+  /** Passes whose completing step was answered right. */
+  completed: number;
+  /** Answers the service shed (each ends its pass). */
+  shed: number;
+  /** Right answers to steps that do the costly work. */
+  work: number;
+  completedPerS: number;
+  shedPerS: number;
+  workPerS: number;
+  /** Hops of the completed passes, up to and including the completing one. */
+  completedHops: number;
+  /** Latency percentiles of those hops. */
+  completedHopP50Ms: number;
+  completedHopP99Ms: number;
 }
 
 export interface LoadPlan {
@@ -31,6 +62,8 @@ export interface LoadResult {
   timeouts: number;
   /** 2xx answers whose body failed the step's check. */
   unexpected: number;
+  /** Answers the service shed (Step.shed): neither successful nor a problem. */
+  shed: number;
   /** First failing body or status, to say what went wrong. */
   firstProblem?: string;
   statusCodes: Record<string, number>;
@@ -39,6 +72,8 @@ export interface LoadResult {
   rps: number;
   p50Ms: number;
   p99Ms: number;
+  /** Only for plans whose steps complete or shed passes. */
+  sessions?: SessionTally;
 }
 
 interface RawResult {
@@ -51,12 +86,22 @@ interface RawResult {
   statusCodeStats?: Record<string, { count: number }>;
 }
 
+/** What the bench itself saw of the answers (the body checks, shed answers, completed passes). */
+export interface AnswerChecks {
+  unexpected: number;
+  shed?: number;
+  firstProblem?: string;
+  sessions?: SessionTally;
+}
+
 /** Pure: turns autocannon's numbers and our body checks into one result. */
-export function summarise(raw: RawResult, unexpected: number, firstProblem: string | undefined): LoadResult {
+export function summarise(raw: RawResult, checks: AnswerChecks): LoadResult {
+  const { unexpected, firstProblem, sessions } = checks;
+  const shed = checks.shed ?? 0;
   const statusCodes: Record<string, number> = {};
   for (const [code, { count }] of Object.entries(raw.statusCodeStats ?? {}))
     statusCodes[code] = Number(count);
-  const ok = Math.max(0, raw.requests.total - raw.non2xx - unexpected);
+  const ok = Math.max(0, raw.requests.total - raw.non2xx - unexpected - shed);
   const durationS = raw.duration > 0 ? raw.duration : 1;
   return {
     requests: raw.requests.total,
@@ -65,12 +110,14 @@ export function summarise(raw: RawResult, unexpected: number, firstProblem: stri
     errors: raw.errors,
     timeouts: raw.timeouts,
     unexpected,
+    shed,
     firstProblem,
     statusCodes,
     durationS,
     rps: ok / durationS,
     p50Ms: raw.latency.p50,
     p99Ms: raw.latency.p99,
+    ...(sessions ? { sessions } : {}),
   };
 }
 
@@ -91,17 +138,26 @@ async function fire(
   timeoutS: number,
 ): Promise<LoadResult> {
   let unexpected = 0;
+  let shed = 0;
   let firstProblem: string | undefined;
   const note = (problem: string): void => {
     firstProblem ??= problem.slice(0, 300);
   };
+  const countsSessions = plan.steps.some((step) => step.completes || step.shed);
+  const sessions = new SessionCounter();
+  // A pass is autocannon's context object: a fresh one each time a connection starts the steps over.
+  const shedPasses = new WeakSet<object>();
+  // autocannon calls a request's onResponse and then, synchronously, emits the response's latency.
+  let answered: { pass: object; step: Step; answer: HopAnswer } | undefined;
   const requests: autocannon.Request[] = plan.steps.map((step, index) => {
-    const dynamic = step.body !== undefined || step.prepare !== undefined;
+    const dynamic = step.body !== undefined || step.prepare !== undefined || countsSessions;
     const request: autocannon.Request = { method: step.method, path: step.path };
     if (step.headers) request.headers = step.headers;
     // autocannon tests for the key, not the value: a static step must not carry `setupRequest` at all.
     if (dynamic) {
       request.setupRequest = (built: autocannon.Request, context: object) => {
+        // No request: autocannon starts the steps over with a fresh context (the subscriber dials again).
+        if (shedPasses.has(context)) return undefined as unknown as autocannon.Request;
         const ctx = context as StepContext;
         step.prepare?.(ctx);
         return step.body ? { ...built, body: step.body(ctx) } : built;
@@ -109,28 +165,55 @@ async function fire(
     }
     return {
       ...request,
-      onResponse: (status: number, body: string) => {
+      onResponse: (status: number, body: string, context: object) => {
+        let answer: HopAnswer = 'right';
         if (status < 200 || status >= 300) {
+          answer = 'wrong';
           note(`step ${index + 1} ${step.method} ${step.path}: HTTP ${status} ${body}`);
-          return;
+        } else if (step.shed?.(body)) {
+          answer = 'shed';
+          shed += 1;
+          shedPasses.add(context);
+        } else {
+          const wrong = step.expect?.(body);
+          if (wrong !== undefined) {
+            answer = 'wrong';
+            unexpected += 1;
+            note(`step ${index + 1} ${step.method} ${step.path}: ${wrong}`);
+          }
         }
-        const wrong = step.expect?.(body);
-        if (wrong !== undefined) {
-          unexpected += 1;
-          note(`step ${index + 1} ${step.method} ${step.path}: ${wrong}`);
-        }
+        if (countsSessions) answered = { pass: context, step, answer };
       },
     };
   });
-  const raw = (await autocannon({
-    url: baseUrl,
-    connections: plan.connections,
-    pipelining: 1,
-    duration: durationS,
-    timeout: timeoutS,
-    requests,
-  })) as unknown as RawResult;
-  return summarise(raw, unexpected, firstProblem);
+  const raw = await new Promise<RawResult>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: baseUrl,
+        connections: plan.connections,
+        pipelining: 1,
+        duration: durationS,
+        timeout: timeoutS,
+        requests,
+      },
+      (error: unknown, result: autocannon.Result) =>
+        error
+          ? reject(error instanceof Error ? error : new Error(String(error)))
+          : resolve(result as unknown as RawResult),
+    );
+    if (countsSessions) {
+      instance.on('response', (_client, _status, _bytes, responseTime) => {
+        if (answered) sessions.record(answered.pass, answered.step, answered.answer, responseTime);
+        answered = undefined;
+      });
+    }
+  });
+  return summarise(raw, {
+    unexpected,
+    shed,
+    firstProblem,
+    ...(countsSessions ? { sessions: sessions.tally(raw.duration > 0 ? raw.duration : 1) } : {}),
+  });
 }
 
 /** A pass whose numbers are discarded: JIT, pools and caches warm up before anything is measured. */
@@ -150,7 +233,8 @@ export function measure(
 
 /**
  * Several measured passes of one target as one result: counts add up, the rate is over the summed windows, p50 and
- * p99 are the request-weighted means of the passes' percentiles (autocannon gives percentiles, not histograms).
+ * p99 are the request-weighted means of the passes' percentiles (autocannon gives percentiles, not histograms); the
+ * completed sessions' hop percentiles are weighted by those hops alike.
  */
 export function combine(results: LoadResult[]): LoadResult {
   if (results.length === 1) return results[0]!;
@@ -166,6 +250,7 @@ export function combine(results: LoadResult[]): LoadResult {
   }
   const ok = sum((result) => result.ok);
   const durationS = sum((result) => result.durationS);
+  const sessions = combineSessions(results, durationS);
   return {
     requests,
     ok,
@@ -173,12 +258,39 @@ export function combine(results: LoadResult[]): LoadResult {
     errors: sum((result) => result.errors),
     timeouts: sum((result) => result.timeouts),
     unexpected: sum((result) => result.unexpected),
+    shed: sum((result) => result.shed),
     firstProblem: results.find((result) => result.firstProblem)?.firstProblem,
     statusCodes,
     durationS,
     rps: durationS > 0 ? ok / durationS : 0,
     p50Ms: weighted((result) => result.p50Ms),
     p99Ms: weighted((result) => result.p99Ms),
+    ...(sessions ? { sessions } : {}),
+  };
+}
+
+function combineSessions(results: LoadResult[], durationS: number): SessionTally | undefined {
+  const tallies = results.flatMap((result) => (result.sessions ? [result.sessions] : []));
+  if (tallies.length === 0) return undefined;
+  const sum = (pick: (tally: SessionTally) => number): number =>
+    tallies.reduce((total, tally) => total + pick(tally), 0);
+  const completedHops = sum((tally) => tally.completedHops);
+  const weighted = (pick: (tally: SessionTally) => number): number =>
+    completedHops > 0 ? sum((tally) => pick(tally) * tally.completedHops) / completedHops : 0;
+  const perS = (count: number): number => (durationS > 0 ? count / durationS : 0);
+  const completed = sum((tally) => tally.completed);
+  const shed = sum((tally) => tally.shed);
+  const work = sum((tally) => tally.work);
+  return {
+    completed,
+    shed,
+    work,
+    completedPerS: perS(completed),
+    shedPerS: perS(shed),
+    workPerS: perS(work),
+    completedHops,
+    completedHopP50Ms: weighted((tally) => tally.completedHopP50Ms),
+    completedHopP99Ms: weighted((tally) => tally.completedHopP99Ms),
   };
 }
 

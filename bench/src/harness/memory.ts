@@ -82,3 +82,34 @@ export function cpuSecondsOf(pid: number): number | undefined {
     return undefined;
   }
 }
+
+export interface QuietOptions {
+  /** How long each look at the process's CPU lasts. */
+  intervalMs: number;
+  /** Share of one core below which the process counts as quiet over an interval. */
+  maxBusyShare: number;
+  /** Give up waiting after this long. */
+  timeoutMs: number;
+}
+
+export const QUIET: QuietOptions = { intervalMs: 200, maxBusyShare: 0.1, timeoutMs: 20_000 };
+
+/**
+ * Waits until a process has used less than `maxBusyShare` of a core over one interval: what a load run abandoned when
+ * its window closed (requests in flight, a queue of PIN hashes) is done before the next run starts, so it is charged
+ * to no run and does not take the CPU of the next one. Resolves false on time-out or without CPU readings.
+ */
+export async function waitUntilQuiet(
+  readCpuSeconds: () => number | undefined,
+  sleep: (ms: number) => Promise<void>,
+  options: QuietOptions = QUIET,
+): Promise<boolean> {
+  for (let waitedMs = 0; waitedMs < options.timeoutMs; waitedMs += options.intervalMs) {
+    const before = readCpuSeconds();
+    await sleep(options.intervalMs);
+    const after = readCpuSeconds();
+    if (before === undefined || after === undefined) return false;
+    if (after - before <= (options.maxBusyShare * options.intervalMs) / 1000) return true;
+  }
+  return false;
+}

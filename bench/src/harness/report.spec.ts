@@ -1,4 +1,4 @@
-import { LoadResult } from './load';
+import { LoadResult, SessionTally } from './load';
 import { batchRatio, BatchResult, growthRows, ratio, renderMarkdown, WorkloadResult } from './report';
 
 function result(rps: number, p50Ms = 2, p99Ms = 9): LoadResult {
@@ -9,6 +9,7 @@ function result(rps: number, p50Ms = 2, p99Ms = 9): LoadResult {
     errors: 0,
     timeouts: 0,
     unexpected: 0,
+    shed: 0,
     statusCodes: { 200: rps },
     durationS: 1,
     rps,
@@ -106,5 +107,54 @@ describe('report', () => {
 
   it('reports a ratio of zero rather than dividing by a dead floor', () => {
     expect(ratio(row('x', 0, 10))).toBe(0);
+  });
+
+  it('measures a row that counts sessions by the sessions both sides completed, not by their answers', () => {
+    const sessions = (completedPerS: number, shedPerS: number, p99: number): SessionTally => ({
+      completed: completedPerS * 4,
+      shed: shedPerS * 4,
+      work: completedPerS * 4,
+      completedPerS,
+      shedPerS,
+      workPerS: completedPerS,
+      completedHops: completedPerS * 4 * 7,
+      completedHopP50Ms: 12,
+      completedHopP99Ms: p99,
+    });
+    // The service sheds half its PIN hops and answers three times the floor's hops; it completes fewer sessions.
+    const pin = row('session: create account', 0, 0, {
+      service: 'ussd-gateway',
+      counts: 'sessions',
+      workName: 'scrypt hashes',
+      floor: {
+        result: { ...result(400), sessions: sessions(50, 0, 800) },
+        peakRssBytes: 60 * 1024 * 1024,
+        cpuSeconds: 2,
+      },
+      target: {
+        result: { ...result(1200), sessions: sessions(40, 30, 120) },
+        peakRssBytes: 150 * 1024 * 1024,
+        cpuSeconds: 3.2,
+      },
+    });
+
+    const table = renderMarkdown(info, [pin, row('GET /v1/households/stats', 1000, 800)]);
+
+    expect(ratio(pin)).toBeCloseTo(0.8);
+    expect(table).toContain(
+      '| ussd-gateway | session: create account | – | 10 | 50.0 | 40.0 | 0.80 | 12 / 800 | 12 / 120 | 150 MB | 60 MB |',
+    );
+    expect(table).toContain(
+      '| session: create account | 50.0 / 40.0 | 0.80 | 50.0 / 40.0 scrypt hashes | 0.0 / 30.0 | 800 / 120 | 400 / 1,200 | 10.0 / 20.0 |',
+    );
+    expect(table).toContain(
+      '| registry-api | GET /v1/households/stats | – | 10 | 1,000 | 800 | 0.80 | 2.0 / 9.0 | 2.0 / 9.0 | 150 MB | 60 MB |',
+    );
+    expect(table).toContain("on a row that counts sessions, completed sessions/s ÷ the floor's");
+  });
+
+  it('prints no sessions table when no row counts sessions, and a zero ratio for a floor that completed none', () => {
+    expect(renderMarkdown(info, [row('x', 10, 10)])).not.toContain('| Sessions |');
+    expect(ratio(row('pin', 10, 10, { counts: 'sessions' }))).toBe(0);
   });
 });

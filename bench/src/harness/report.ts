@@ -1,4 +1,4 @@
-import { LoadResult } from './load';
+import { LoadResult, SessionTally } from './load';
 
 export interface Measurement {
   result: LoadResult;
@@ -6,6 +6,13 @@ export interface Measurement {
   peakRssBytes: number;
   /** CPU seconds the measured process used during the measured passes (Linux), whatever else was served. */
   cpuSeconds?: number;
+}
+
+/** CPU time per completed session, in milliseconds; undefined without a CPU reading or a completed session. */
+export function cpuMillisPerSession(measurement: Measurement): number | undefined {
+  const { cpuSeconds, result } = measurement;
+  const completed = result.sessions?.completed ?? 0;
+  return cpuSeconds === undefined || completed === 0 ? undefined : (cpuSeconds * 1e3) / completed;
 }
 
 /** CPU time per answered request, in microseconds; undefined without a CPU reading or an answer. */
@@ -24,6 +31,13 @@ export interface WorkloadResult {
   /** Not one of our services but the framework they share: a bound for the others, never flagged. */
   reference?: boolean;
   connections: number;
+  /**
+   * What the row's req/s, Ratio and p50/p99 count: right answers (absent), or completed sessions and their hops
+   * (`sessions`: a side that sheds work would otherwise look faster than one that does it).
+   */
+  counts?: 'sessions';
+  /** The costly work the sessions' hops do, as the sessions table names it (e.g. "scrypt hashes"). */
+  workName?: string;
   floor: Measurement;
   target: Measurement;
 }
@@ -64,8 +78,26 @@ export interface RunInfo {
 export const FLOOR_RATIO_THRESHOLD = 0.7;
 export const GROWTH_SLOWDOWN_THRESHOLD = 1.5;
 
+/** What the row's req/s column shows for one side: right answers per second, or completed sessions per second. */
+export function rowRate(row: Pick<WorkloadResult, 'counts'>, side: Measurement): number {
+  return row.counts === 'sessions' ? (side.result.sessions?.completedPerS ?? 0) : side.result.rps;
+}
+
+/** The row's p50 and p99: of every right answer, or of the completed sessions' hops. */
+export function rowLatency(
+  row: Pick<WorkloadResult, 'counts'>,
+  side: Measurement,
+): { p50Ms: number; p99Ms: number } {
+  if (row.counts !== 'sessions') return { p50Ms: side.result.p50Ms, p99Ms: side.result.p99Ms };
+  return {
+    p50Ms: side.result.sessions?.completedHopP50Ms ?? 0,
+    p99Ms: side.result.sessions?.completedHopP99Ms ?? 0,
+  };
+}
+
 export function ratio(row: WorkloadResult): number {
-  return row.floor.result.rps > 0 ? row.target.result.rps / row.floor.result.rps : 0;
+  const floor = rowRate(row, row.floor);
+  return floor > 0 ? rowRate(row, row.target) / floor : 0;
 }
 
 export interface GrowthRow {
@@ -102,6 +134,8 @@ const integer = (value: number): string => Math.round(value).toLocaleString('en-
 // autocannon's latencies are whole milliseconds: a 0 is "under a millisecond".
 const ms = (value: number): string => (value === 0 ? '<1' : value < 10 ? value.toFixed(1) : integer(value));
 const mb = (bytes: number): string => (bytes > 0 ? `${Math.round(bytes / 1024 / 1024)} MB` : 'n/a');
+// Session rates are tens per second: a decimal keeps two of them apart.
+const rate = (value: number): string => (value < 100 ? value.toFixed(1) : integer(value));
 const times = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '∞');
 
 export function renderMarkdown(info: RunInfo, rows: WorkloadResult[], batches: BatchResult[] = []): string {
@@ -120,12 +154,37 @@ export function renderMarkdown(info: RunInfo, rows: WorkloadResult[], batches: B
   for (const row of rows) {
     const value = ratio(row);
     const flag = value < FLOOR_RATIO_THRESHOLD && !row.reference ? ' ⚠' : '';
+    const shown = row.counts === 'sessions' ? rate : integer;
+    const [floor, target] = [rowLatency(row, row.floor), rowLatency(row, row.target)];
     lines.push(
-      `| ${row.service} | ${row.workload} | ${row.dataset ?? '–'} | ${row.connections} | ${integer(row.floor.result.rps)} | ` +
-        `${integer(row.target.result.rps)} | ${value.toFixed(2)}${flag} | ` +
-        `${ms(row.floor.result.p50Ms)} / ${ms(row.floor.result.p99Ms)} | ${ms(row.target.result.p50Ms)} / ${ms(row.target.result.p99Ms)} | ` +
+      `| ${row.service} | ${row.workload} | ${row.dataset ?? '–'} | ${row.connections} | ${shown(rowRate(row, row.floor))} | ` +
+        `${shown(rowRate(row, row.target))} | ${value.toFixed(2)}${flag} | ` +
+        `${ms(floor.p50Ms)} / ${ms(floor.p99Ms)} | ${ms(target.p50Ms)} / ${ms(target.p99Ms)} | ` +
         `${mb(row.target.peakRssBytes)} | ${mb(row.floor.peakRssBytes)} |`,
     );
+  }
+  const sessionRows = rows.filter((row) => row.counts === 'sessions');
+  if (sessionRows.length > 0) {
+    lines.push(
+      '',
+      "| Sessions | Completed/s floor / service | Ratio | Work done/s floor / service | Shed/s floor / service | Completed sessions' hops p99 ms floor / service | All right answers/s floor / service | CPU ms per completed session floor / service |",
+      '|---|--:|--:|--:|--:|--:|--:|--:|',
+    );
+    for (const row of sessionRows) {
+      const [floor, target] = [row.floor, row.target];
+      const tally = (side: Measurement): SessionTally | undefined => side.result.sessions;
+      const cpu = (side: Measurement): string => {
+        const value = cpuMillisPerSession(side);
+        return value === undefined ? 'n/a' : value.toFixed(1);
+      };
+      lines.push(
+        `| ${row.workload} | ${rate(rowRate(row, floor))} / ${rate(rowRate(row, target))} | ${ratio(row).toFixed(2)} | ` +
+          `${rate(tally(floor)?.workPerS ?? 0)} / ${rate(tally(target)?.workPerS ?? 0)}${row.workName ? ` ${row.workName}` : ''} | ` +
+          `${rate(tally(floor)?.shedPerS ?? 0)} / ${rate(tally(target)?.shedPerS ?? 0)} | ` +
+          `${ms(tally(floor)?.completedHopP99Ms ?? 0)} / ${ms(tally(target)?.completedHopP99Ms ?? 0)} | ` +
+          `${integer(floor.result.rps)} / ${integer(target.result.rps)} | ${cpu(floor)} / ${cpu(target)} |`,
+      );
+    }
   }
   const growth = growthRows(rows);
   if (growth.length > 0) {
@@ -163,7 +222,8 @@ export function renderMarkdown(info: RunInfo, rows: WorkloadResult[], batches: B
   }
   lines.push(
     '',
-    `Ratio = service req/s ÷ floor req/s in the same run (1.00 = as fast as the least work that answers the request). ` +
+    `Ratio = service req/s ÷ floor req/s in the same run (1.00 = as fast as the least work that answers the request); ` +
+      `on a row that counts sessions, completed sessions/s ÷ the floor's (shed sessions count for neither side). ` +
       `⚠ marks a ratio below ${FLOOR_RATIO_THRESHOLD} or an aggregate more than ${GROWTH_SLOWDOWN_THRESHOLD}× slower at ten times the data.`,
   );
   if (rows.some((row) => row.reference)) {

@@ -1,9 +1,17 @@
 import { Janitor } from '../harness/janitor';
-import { combine, LoadPlan, LoadResult, measure, preflight, problemsOf, warmUp } from '../harness/load';
-import { cpuSecondsOf, PeakMemory } from '../harness/memory';
+import { combine, LoadPlan, LoadResult, measure, preflight, problemsOf, SessionTally, warmUp } from '../harness/load';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { cpuSecondsOf, PeakMemory, waitUntilQuiet } from '../harness/memory';
 import { BenchOptions } from '../harness/options';
 import { ManagedProcess } from '../harness/processes';
-import { BatchResult, cpuMicrosPerRequest, Measurement, WorkloadResult } from '../harness/report';
+import {
+  BatchResult,
+  cpuMicrosPerRequest,
+  cpuMillisPerSession,
+  Measurement,
+  ratio,
+  WorkloadResult,
+} from '../harness/report';
 import { ResourceSettings } from '../harness/resources';
 
 export interface SuiteContext {
@@ -30,6 +38,13 @@ export interface Comparison {
   dataset?: string;
   growthKey?: string;
   reference?: boolean;
+  counts?: 'sessions';
+  workName?: string;
+  /**
+   * Before each measured pass, wait until both processes are quiet: when one side queues costly work (the PIN floor's
+   * hashes) a closed window leaves seconds of it behind, which would otherwise eat into the next pass of either side.
+   */
+  settleBetweenPasses?: boolean;
   floor: Endpoint & { plan: LoadPlan };
   target: Endpoint & { plan: LoadPlan };
 }
@@ -111,6 +126,13 @@ export async function compare(
   }
   const floorSide = new Side(comparison.floor, comparison.floor.plan, alongside?.floor);
   const targetSide = new Side(comparison.target, comparison.target.plan, alongside?.target);
+  const settle = async (): Promise<void> => {
+    if (!comparison.settleBetweenPasses) return;
+    for (const endpoint of [comparison.floor, comparison.target]) {
+      if (!(await waitUntilQuiet(() => cpuSecondsOf(endpoint.process.pid), sleep)))
+        ctx.progress(`  (${endpoint.baseUrl} still busy after the wait for a quiet process; measuring anyway)`);
+    }
+  };
   for (const [endpoint, plan, background] of [
     [comparison.floor, comparison.floor.plan, alongside?.floor],
     [comparison.target, comparison.target.plan, alongside?.target],
@@ -123,7 +145,10 @@ export async function compare(
   // autocannon's shortest window is about a second, so a run shorter than two seconds measures each side once.
   const split = ctx.options.durationS >= 2;
   const order = split ? [floorSide, targetSide, targetSide, floorSide] : [floorSide, targetSide];
-  for (const side of order) await side.pass(split ? ctx.options.durationS / 2 : ctx.options.durationS);
+  for (const side of order) {
+    await settle();
+    await side.pass(split ? ctx.options.durationS / 2 : ctx.options.durationS);
+  }
   const floor = floorSide.measurement();
   const target = targetSide.measurement();
   const alongsideResults = alongside
@@ -145,6 +170,8 @@ export async function compare(
     dataset: comparison.dataset,
     growthKey: comparison.growthKey,
     ...(comparison.reference ? { reference: true } : {}),
+    ...(comparison.counts ? { counts: comparison.counts } : {}),
+    ...(comparison.workName ? { workName: comparison.workName } : {}),
     connections: comparison.target.plan.connections,
     floor,
     target,
@@ -152,22 +179,41 @@ export async function compare(
     ...(alongsideResults ? { alongside: alongsideResults } : {}),
   };
   ctx.results.push(row);
-  const ratio = floor.result.rps > 0 ? target.result.rps / floor.result.rps : 0;
   ctx.progress(
     `  ${comparison.service} ${comparison.workload}${comparison.dataset ? ` [${comparison.dataset}]` : ''}: ` +
-      `floor ${Math.round(floor.result.rps)} req/s, service ${Math.round(target.result.rps)} req/s, ratio ${ratio.toFixed(2)}` +
+      (row.counts === 'sessions'
+        ? `completed sessions/s floor ${sessionsLine(floor, row.workName)}, service ${sessionsLine(target, row.workName)}, ` +
+          `ratio ${ratio(row).toFixed(2)}; all right answers floor ${Math.round(floor.result.rps)} req/s, service ${Math.round(target.result.rps)} req/s`
+        : `floor ${Math.round(floor.result.rps)} req/s, service ${Math.round(target.result.rps)} req/s, ratio ${ratio(row).toFixed(2)}`) +
       `, p50/p99 ms floor ${floor.result.p50Ms}/${floor.result.p99Ms} service ${target.result.p50Ms}/${target.result.p99Ms}` +
       // With load alongside, the process's CPU is not the measured requests' alone.
       (!alongsideResults && cpuMicrosPerRequest(floor) !== undefined && cpuMicrosPerRequest(target) !== undefined
         ? `, CPU per answer floor ${Math.round(cpuMicrosPerRequest(floor)!)} µs service ${Math.round(cpuMicrosPerRequest(target)!)} µs` +
           ` (floor ÷ service ${(cpuMicrosPerRequest(floor)! / cpuMicrosPerRequest(target)!).toFixed(2)})`
         : '') +
+      (!alongsideResults && cpuMillisPerSession(floor) !== undefined && cpuMillisPerSession(target) !== undefined
+        ? `, CPU per completed session floor ${cpuMillisPerSession(floor)!.toFixed(1)} ms service ${cpuMillisPerSession(target)!.toFixed(1)} ms`
+        : '') +
       (alongsideResults
         ? `; alongside (${alongsideResults.connections} conns): floor ${Math.round(alongsideResults.floor.rps)} req/s ` +
-          `p50/p99 ${alongsideResults.floor.p50Ms}/${alongsideResults.floor.p99Ms}, service ${Math.round(alongsideResults.target.rps)} req/s ` +
-          `p50/p99 ${alongsideResults.target.p50Ms}/${alongsideResults.target.p99Ms}`
+          `p50/p99 ${alongsideResults.floor.p50Ms}/${alongsideResults.floor.p99Ms}${sessionsNote(alongsideResults.floor.sessions)}, ` +
+          `service ${Math.round(alongsideResults.target.rps)} req/s ` +
+          `p50/p99 ${alongsideResults.target.p50Ms}/${alongsideResults.target.p99Ms}${sessionsNote(alongsideResults.target.sessions)}`
         : '') +
       (problems.length > 0 ? ` — PROBLEMS: ${problems.join('; ')}` : ''),
   );
   return row;
+}
+
+function sessionsLine(side: Measurement, workName = 'work'): string {
+  const tally = side.result.sessions;
+  if (!tally) return 'n/a';
+  return (
+    `${tally.completedPerS.toFixed(1)} (${tally.workPerS.toFixed(1)} ${workName}/s, ${tally.shedPerS.toFixed(1)} shed/s, ` +
+    `completed sessions' hops p50/p99 ${tally.completedHopP50Ms.toFixed(1)}/${tally.completedHopP99Ms.toFixed(1)} ms)`
+  );
+}
+
+function sessionsNote(tally: SessionTally | undefined): string {
+  return tally ? ` (${tally.completedPerS.toFixed(1)} sessions/s completed, ${tally.shedPerS.toFixed(1)} shed/s)` : '';
 }

@@ -1,4 +1,12 @@
-import { CUSTOMER_ID_INPUT, cumulativeText, FLOOR_PIN_HASH_HEADER, screenCheck, sessionIdentity, sessionSteps } from './ussd-sessions';
+import {
+  CUSTOMER_ID_INPUT,
+  cumulativeText,
+  FLOOR_PIN_HASH_HEADER,
+  isPinHashBusy,
+  screenCheck,
+  sessionIdentity,
+  sessionSteps,
+} from './ussd-sessions';
 
 describe('USSD session steps', () => {
   it('joins inputs the way the aggregator does', () => {
@@ -73,10 +81,39 @@ describe('USSD session steps', () => {
     expect(texts(serviceSteps)).toEqual(['', 'C00000001', 'C00000001*47213']);
   });
 
-  it('takes an answer it is told to accept on any hop, and nothing else', () => {
-    const check = screenCheck({ input: '47213', expect: 'CON', contains: 'Welcome' }, (body) => body.startsWith('END The service is busy'));
+  it('sheds only the busy END of a PIN hop, only on the gateway\'s side, and marks the completing hop', () => {
+    const flow = {
+      name: 'log in',
+      hops: [
+        { input: '', expect: 'CON' as const, contains: 'Account' },
+        { input: '47213', expect: 'CON' as const, contains: 'Welcome', hashesPin: true, completes: true },
+        { input: '*', expect: 'END' as const },
+      ],
+    };
+    const service = sessionSteps(flow, sessionIdentity('bench'), { check: true, shedBusyPinHops: true });
+    const floor = sessionSteps(flow, sessionIdentity('bench'), false);
+    const busy = 'END The service is busy checking PINs. Please dial again in a minute.';
 
-    expect(check('END The service is busy checking PINs. Please dial again in a minute.')).toBeUndefined();
-    expect(check('END Service temporarily unavailable. Please try again later.')).toMatch(/expected CON/);
+    expect(service.map((step) => [step.shed !== undefined, step.completes ?? false, step.doesWork ?? false])).toEqual([
+      [false, false, false],
+      [true, true, true],
+      [false, false, false],
+    ]);
+    expect(service[1]!.shed!(busy)).toBe(true);
+    expect(service[1]!.shed!('END The service is busy. Your account was not created. Please dial again in a minute.')).toBe(true);
+    expect(service[1]!.shed!('END Service temporarily unavailable. Please try again later.')).toBe(false);
+    expect(service[1]!.expect!(busy)).toMatch(/expected CON/);
+    expect(floor.map((step) => [step.shed !== undefined, step.completes ?? false, step.doesWork ?? false])).toEqual([
+      [false, false, false],
+      [false, true, true],
+      [false, false, false],
+    ]);
+    expect(sessionSteps(flow, sessionIdentity('bench'), true)[1]!.shed).toBeUndefined();
+  });
+
+  it('recognises both busy texts of the PIN hash gate, and nothing else', () => {
+    expect(isPinHashBusy('END The service is busy checking PINs. Please dial again in a minute.')).toBe(true);
+    expect(isPinHashBusy('CON The service is busy')).toBe(false);
+    expect(isPinHashBusy('END Invalid input. Please try again.')).toBe(false);
   });
 });
