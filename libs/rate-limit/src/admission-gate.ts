@@ -1,8 +1,11 @@
 import { performance } from 'node:perf_hooks';
 
 export interface AdmissionGateOptions {
-  /** Tasks running at once. */
-  concurrency: number;
+  /**
+   * Tasks running at once: a number, or a function asked at every decision (a limit that follows the load). When it
+   * rises, waiting tasks start at once; when it falls, running tasks finish and no new one starts until below it.
+   */
+  concurrency: number | (() => number);
   /** Tasks admitted beyond those running (waiting for a slot, or admitted and not yet started). */
   queueLimit: number;
   /** Refuse a task whose expected wait for a slot would pass this; unbounded when absent. */
@@ -37,6 +40,12 @@ export class AdmissionGate {
     this.averageMs = options.initialTaskMs ?? 0;
   }
 
+  /** Tasks allowed to run at once now. */
+  get concurrency(): number {
+    const { concurrency } = this.options;
+    return Math.max(1, typeof concurrency === 'number' ? concurrency : concurrency());
+  }
+
   get active(): number {
     return this.running;
   }
@@ -48,13 +57,14 @@ export class AdmissionGate {
 
   /** How long a task admitted now would wait for a slot, from the tasks ahead of it and the average task time. */
   get expectedWaitMs(): number {
-    const ahead = this.running + this.queued - this.options.concurrency + 1;
-    return ahead <= 0 ? 0 : Math.ceil(ahead / this.options.concurrency) * this.averageMs;
+    const concurrency = this.concurrency;
+    const ahead = this.running + this.queued - concurrency + 1;
+    return ahead <= 0 ? 0 : Math.ceil(ahead / concurrency) * this.averageMs;
   }
 
   admit(): AdmissionPass {
-    const { concurrency, queueLimit, maxWaitMs } = this.options;
-    const full = this.running + this.queued >= concurrency + queueLimit;
+    const { queueLimit, maxWaitMs } = this.options;
+    const full = this.running + this.queued >= this.concurrency + queueLimit;
     if (full || (maxWaitMs !== undefined && this.expectedWaitMs > maxWaitMs)) throw this.options.refuse();
     this.admitted += 1;
     let used = false;
@@ -80,8 +90,11 @@ export class AdmissionGate {
   }
 
   private async start<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running >= this.options.concurrency || this.waiting.length > 0) {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    if (this.running >= this.concurrency || this.waiting.length > 0) {
+      const turn = new Promise<void>((resolve) => this.waiting.push(resolve));
+      // The limit may have risen since the last task finished: start whoever fits, in arrival order.
+      this.startWaiting();
+      await turn;
     } else {
       this.running += 1;
     }
@@ -90,11 +103,18 @@ export class AdmissionGate {
       return await task();
     } finally {
       const tookMs = performance.now() - started;
-      this.averageMs = this.averageMs === 0 ? tookMs : this.averageMs + AVERAGE_WEIGHT * (tookMs - this.averageMs);
-      // The slot passes straight to the next waiter, so a new arrival can never overtake the queue.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running -= 1;
+      this.averageMs =
+        this.averageMs === 0 ? tookMs : this.averageMs + AVERAGE_WEIGHT * (tookMs - this.averageMs);
+      this.running -= 1;
+      // Synchronously, so a new arrival can never overtake the queue for the freed slot.
+      this.startWaiting();
+    }
+  }
+
+  private startWaiting(): void {
+    while (this.waiting.length > 0 && this.running < this.concurrency) {
+      this.running += 1;
+      this.waiting.shift()!();
     }
   }
 }

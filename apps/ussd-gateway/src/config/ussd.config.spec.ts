@@ -60,6 +60,8 @@ describe('UssdConfig', () => {
   it('sizes PIN hashing to the cores left to the event loop, on libuv’s pool, with the current scrypt cost, unless told otherwise', () => {
     const config = loadConfig('ussd-gateway', UssdConfig, base);
     expect(config.PIN_HASH_CONCURRENCY).toBe(Math.max(1, availableParallelism() - 1));
+    expect(config.PIN_HASH_CONCURRENCY_IDLE).toBe(0);
+    expect(loadConfig('ussd-gateway', UssdConfig, { ...base, PIN_HASH_CONCURRENCY_IDLE: '2' }).PIN_HASH_CONCURRENCY_IDLE).toBe(2);
     expect(config.PIN_HASH_NICE).toBe(0);
     expect(loadConfig('ussd-gateway', UssdConfig, { ...base, PIN_HASH_NICE: '10' }).PIN_HASH_NICE).toBe(10);
     expect(() => loadConfig('ussd-gateway', UssdConfig, { ...base, PIN_HASH_NICE: '20' })).toThrow(/PIN_HASH_NICE/);
@@ -71,6 +73,7 @@ describe('UssdConfig', () => {
   it.each([
     [{ PIN_HASH_CONCURRENCY: '0' }, 'PIN_HASH_CONCURRENCY'],
     [{ PIN_HASH_CONCURRENCY: 'two' }, 'PIN_HASH_CONCURRENCY'],
+    [{ PIN_HASH_CONCURRENCY_IDLE: '-1' }, 'PIN_HASH_CONCURRENCY_IDLE'],
     [{ PIN_HASH_QUEUE: '-1' }, 'PIN_HASH_QUEUE'],
     [{ PIN_HASH_COST_LOG2: '9' }, 'PIN_HASH_COST_LOG2'],
     [{ PIN_HASH_COST_LOG2: '18' }, 'PIN_HASH_COST_LOG2'],

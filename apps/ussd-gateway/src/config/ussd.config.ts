@@ -133,6 +133,15 @@ export class UssdConfig extends DatabaseConfig {
   PIN_HASH_CONCURRENCY = Math.max(1, availableParallelism() - 1);
 
   /**
+   * PIN hashes running at once while the event loop has headroom (busy less than half the time over the last tenth
+   * of a second): then no hop waits for the core PIN_HASH_CONCURRENCY keeps free, and hashing on it too completes
+   * more PIN sessions. 0 (default), or a value not above PIN_HASH_CONCURRENCY: off, the limit is fixed. Opt-in until
+   * measured on a quiet machine (README, "PIN hashing").
+   */
+  @IntegerVariable({ min: 0, max: 64 })
+  PIN_HASH_CONCURRENCY_IDLE = 0;
+
+  /**
    * How much lower than the event loop the PIN hash threads run (Linux nice, 1–19), so that a hop that hashes
    * nothing is not kept waiting by one that does. 0 (the default): the hashes run on libuv's pool at the process's
    * priority. Set it where the gateway has CPU of its own (a container's cgroup): on a host shared with other
