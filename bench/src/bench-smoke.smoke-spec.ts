@@ -136,6 +136,30 @@ describe('benchmark smoke run', () => {
       connections: 8,
     });
     for (const row of ussd.slice(0, 3)) expect([row.floor.cpuSeconds, row.target.cpuSeconds]).toEqual([expect.any(Number), expect.any(Number)]);
+    // The PIN rows are measured by completed sessions on both sides, with sheds and hashes counted apart.
+    const tally = {
+      completed: expect.any(Number),
+      shed: expect.any(Number),
+      work: expect.any(Number),
+      completedPerS: expect.any(Number),
+      shedPerS: expect.any(Number),
+      workPerS: expect.any(Number),
+      completedHops: expect.any(Number),
+      completedHopP50Ms: expect.any(Number),
+      completedHopP99Ms: expect.any(Number),
+    };
+    expect(ussd.map((row) => row.counts)).toEqual([undefined, 'sessions', 'sessions', undefined]);
+    for (const row of ussd.slice(1, 3)) {
+      expect({ floor: row.floor.result.sessions, service: row.target.result.sessions, floorShed: row.floor.result.shed }).toEqual({
+        floor: tally,
+        service: tally,
+        floorShed: 0,
+      });
+      // Its line in the sessions table, which starts with the workload.
+      expect(report.markdown).toContain(`\n| ${row.workload} | `);
+    }
+    expect([alongside.floor.sessions, alongside.target.sessions]).toEqual([tally, tally]);
+    expect(ussd[0]!.target.result.sessions).toBeUndefined();
     const protocol = report.rows.filter((row) => row.service === 'protocol-gateway');
     expect(protocol).toHaveLength(5);
     expect(protocol.slice(3).map((row) => row.workload)).toEqual([
