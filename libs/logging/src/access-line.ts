@@ -57,7 +57,7 @@ export function jsonString(value: string): string {
   return value.length <= SHORT_STRING && isPlain(value) ? '"' + value + '"' : JSON.stringify(value);
 }
 
-// `,"res":{"statusCode":N},"responseTime":` for every status a server sends, made once.
+// `},"res":{"statusCode":N},"responseTime":` (the end of `req` to the latency) for every status a server sends.
 const STATUS_PARTS: string[] = [];
 for (let status = 100; status < 600; status += 1) {
   STATUS_PARTS[status] = `},"res":{"statusCode":${status}},"responseTime":`;

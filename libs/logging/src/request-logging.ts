@@ -50,8 +50,8 @@ export class RequestLogging {
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
     if (this.quietLength[path.length] === true && this.loggers.quietPaths.has(path)) return;
-    // The caller's object goes to the writer as it is: a second object of the same fields per request cost more,
-    // under real traffic, than writing the line from it (docs/performance.md, round two, second pass).
+    // The caller's object goes to the writer as it is: a second object of the same fields per request was only more
+    // garbage (docs/performance.md, round two, second pass).
     this.accessLine.write(request, path);
   }
 }

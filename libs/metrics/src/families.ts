@@ -53,8 +53,8 @@ abstract class Family<S> {
    * result when the values are known in advance, so the hot path skips even the lookup.
    */
   protected find(a?: LabelValue, b?: LabelValue, c?: LabelValue, d?: LabelValue): S {
-    // Consecutive observations mostly repeat the last label values (one route answering under load): compared as
-    // they are, without a key to build, they skip the walk down one Map per label.
+    // Under load consecutive observations often repeat the last label values (a route answering one method with one
+    // status): compared as they are, without a key to build, they skip the walk down one Map per label.
     const last = this.last;
     if (last !== undefined && a === this.lastA && b === this.lastB && c === this.lastC && d === this.lastD)
       return last;
