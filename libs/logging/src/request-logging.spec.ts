@@ -80,6 +80,19 @@ describe('RequestLogging', () => {
     expect(lines).toEqual([]);
   });
 
+  it('logs paths as long as a quiet one, or beginning like one, that are not quiet', () => {
+    const { logging, lines } = capture(['/health', '/']);
+    for (const url of ['/healtH', '/health/', '/x', '/healthz?probe=1', '/health/live', '/'])
+      logging.completed({ ...completed, url });
+    expect(lines.map((line) => (line.req as Record<string, unknown>).path)).toEqual([
+      '/healtH',
+      '/health/',
+      '/x',
+      '/healthz',
+      '/health/live',
+    ]);
+  });
+
   it('binds the request id to lines logged while serving, and still redacts them', () => {
     const { logging, lines } = capture();
     const logger = new PinoLogger(pino({ level: 'silent' }));

@@ -67,6 +67,30 @@ describe('CounterFamily', () => {
 });
 
 describe('HistogramFamily', () => {
+  it('finds the same series for the same label values, repeated or interleaved, and a new one after reset', async () => {
+    const latency = new HistogramFamily('dmrv_memo_seconds', 'Memo', ['route', 'method', 'status'], [1]);
+    const first = latency.labels('/a', 'GET', 200);
+    expect(latency.labels('/a', 'GET', 200)).toBe(first);
+    const other = latency.labels('/a', 'GET', 404);
+    expect(other).not.toBe(first);
+    expect(latency.labels('/a', 'GET', 200)).toBe(first);
+    expect(latency.labels('/a', 'GET', 404)).toBe(other);
+    const unlabelled = latency.labels('/b', 'GET', '');
+    expect(latency.labels('/b', 'GET')).toBe(unlabelled);
+    expect(latency.labels('/b', 'GET', '')).toBe(unlabelled);
+    first.observe(0.5);
+    latency.reset();
+    const afterReset = latency.labels('/a', 'GET', 200);
+    expect(afterReset).not.toBe(first);
+    afterReset.observe(2);
+    expect(await exposition(latency)).toContain(
+      'dmrv_memo_seconds_count{route="/a",method="GET",status="200",service="unit"} 1',
+    );
+    expect(await exposition(latency)).toContain(
+      'dmrv_memo_seconds_bucket{route="/a",method="GET",status="200",le="1",service="unit"} 0',
+    );
+  });
+
   it('writes cumulative buckets, +Inf, sum and count per series', async () => {
     const latency = new HistogramFamily('dmrv_latency_seconds', 'Latency', ['route'], [0.1, 0.01, 1]);
     const series = latency.labels('/a');

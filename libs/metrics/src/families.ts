@@ -31,6 +31,12 @@ interface Node<S> {
 abstract class Family<S> {
   readonly aggregator = 'sum' as const;
   private readonly root: Node<S> = { children: undefined, series: undefined };
+  // The label values `find` was last asked for, and their series.
+  private lastA: LabelValue | undefined;
+  private lastB: LabelValue | undefined;
+  private lastC: LabelValue | undefined;
+  private lastD: LabelValue | undefined;
+  private last: S | undefined;
   /** Every series with its label values, in the order they first appeared (the exposition order). */
   protected readonly all: Array<{ labels: Record<string, LabelValue>; series: S }> = [];
 
@@ -47,6 +53,21 @@ abstract class Family<S> {
    * result when the values are known in advance, so the hot path skips even the lookup.
    */
   protected find(a?: LabelValue, b?: LabelValue, c?: LabelValue, d?: LabelValue): S {
+    // Under load consecutive observations often repeat the last label values (a route answering one method with one
+    // status): compared as they are, without a key to build, they skip the walk down one Map per label.
+    const last = this.last;
+    if (last !== undefined && a === this.lastA && b === this.lastB && c === this.lastC && d === this.lastD)
+      return last;
+    const series = this.walk(a, b, c, d);
+    this.lastA = a;
+    this.lastB = b;
+    this.lastC = c;
+    this.lastD = d;
+    this.last = series;
+    return series;
+  }
+
+  private walk(a?: LabelValue, b?: LabelValue, c?: LabelValue, d?: LabelValue): S {
     let node = this.root;
     const depth = this.labelNames.length;
     for (let level = 0; level < depth; level += 1) {
@@ -96,6 +117,7 @@ abstract class Family<S> {
   reset(): void {
     this.root.children = undefined;
     this.root.series = undefined;
+    this.last = undefined;
     this.all.length = 0;
   }
 }

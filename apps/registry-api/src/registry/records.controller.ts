@@ -1,6 +1,7 @@
 import { Controller, Get, Query, Res, Type } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { CollectionPage } from '@dmrv/contracts';
+import { CompiledRoute } from '@dmrv/http-kit';
 import { sendRendered } from '../http/rendered-json';
 import { CollectionParams, recordQueryClasses } from './dto/registry-queries';
 import { EmptySelections } from './empty-selections';
@@ -10,9 +11,9 @@ import { RecordRequest, RegistryService } from './registry.service';
 type Handler = (this: RecordsController, query: RecordRequest & CollectionParams, reply: FastifyReply) => Promise<unknown>;
 
 /**
- * Declares one GET route on the controller as `@Get(path) method(@Query() query: QueryClass, @Res({ passthrough: true })
- * reply)` would: the global validation pipe reads the query class from `design:paramtypes`, which TypeScript emits
- * only for written methods.
+ * Declares one GET route on the controller as `@Get(path) @CompiledRoute() method(@Query() query: QueryClass,
+ * @Res({ passthrough: true }) reply)` would: the global validation pipe reads the query class from
+ * `design:paramtypes`, which TypeScript emits only for written methods.
  */
 function route(name: string, path: string, queryClass: Type<unknown>, handler: Handler): void {
   const prototype = RecordsController.prototype as unknown as Record<string, unknown>;
@@ -20,7 +21,9 @@ function route(name: string, path: string, queryClass: Type<unknown>, handler: H
   Reflect.defineMetadata('design:paramtypes', [queryClass, Object], prototype, name);
   Query()(prototype, name, 0);
   Res({ passthrough: true })(prototype, name, 1);
-  Get(path.slice(1))(prototype, name, Object.getOwnPropertyDescriptor(prototype, name)!);
+  const descriptor = Object.getOwnPropertyDescriptor(prototype, name)!;
+  CompiledRoute()(prototype, name, descriptor);
+  Get(path.slice(1))(prototype, name, descriptor);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { EmissionReductionClaim, FuelUsage } from '@dmrv/contracts';
+import { CompiledRoute } from '@dmrv/http-kit';
 import { sendRendered } from '../http/rendered-json';
 import { AggregateAnswerCache } from './aggregate-cache';
 import { EmptySelections } from './empty-selections';
@@ -28,6 +29,7 @@ export class RegistryController {
   ) {}
 
   @Get('households/stats')
+  @CompiledRoute()
   householdStats(@Query() query: HouseholdStatsQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
     const scope = { projectId: query.project_id, region: query.region };
     return this.empty.answer('getHouseholdStats', async () =>
@@ -36,6 +38,7 @@ export class RegistryController {
   }
 
   @Get('households/stove-stacking')
+  @CompiledRoute()
   stoveStacking(@Query() query: StoveStackingQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
     const scope = { projectId: query.project_id, region: query.region };
     const compute = () => this.registry.stoveStacking(scope, query.fuel_type);
@@ -45,6 +48,7 @@ export class RegistryController {
   }
 
   @Get('households/stove-stacking/list')
+  @CompiledRoute()
   stoveStackingList(@Query() query: StoveStackingListQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
     const scope = { projectId: query.project_id, region: query.region };
     const compute = () => this.registry.stoveStackingPage(scope, query.limit, query.cursor);
@@ -57,6 +61,7 @@ export class RegistryController {
 
   // `/fuel/usage` is how part of the published documentation spells it; clients built from it exist.
   @Get(['fuel-usage', 'fuel/usage'])
+  @CompiledRoute()
   fuelUsage(@Query() query: FuelUsageQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
     return this.empty.answer('getFuelUsage', async (): Promise<FuelUsage | string> => {
       // One household's sum reads its raw readings, which change without a refresh: never cached.
@@ -66,6 +71,7 @@ export class RegistryController {
   }
 
   @Get('credits/issued')
+  @CompiledRoute()
   issuedCredits(@Query() query: IssuedCreditsQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
     const compute = () => this.registry.creditsIssued(query.project_id, query.time_period);
     return this.empty.answer('getIssuedCredits', async () =>
@@ -74,6 +80,7 @@ export class RegistryController {
   }
 
   @Get('claims/emission-reduction')
+  @CompiledRoute()
   emissionReductionClaims(@Query() query: EmissionReductionQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
     return this.empty.answer('getEmissionReductionClaims', async (): Promise<EmissionReductionClaim | string> => {
       // Without a period the answer is the latest stored claim: a record, read (and cached) as records are.
