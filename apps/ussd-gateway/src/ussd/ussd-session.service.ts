@@ -14,7 +14,7 @@ import { RateLimitHit, RateLimitPolicy } from '../rate-limit/rate-limit.policy';
 import type { RateLimitCount } from '../rate-limit/rate-limit.storage';
 import { MAX_REMEMBERED_REPLIES, PhoneLanguageCopy, runOnLease, SessionRecord, SessionStore } from '../sessions/session-store';
 import { HopReport, sessionOutcomeOf, UssdMetrics } from '../telemetry/ussd-metrics';
-import { deriveNewInputs, markOf } from './cumulative-text';
+import { ConsumedMark, deriveNewInputs, markOf } from './cumulative-text';
 import { HopEffects } from './hop-effects';
 import { PhoneLanguages } from './phone-languages';
 import { SessionDigests } from './session-digests';
@@ -50,6 +50,11 @@ class HopTimeoutError extends Error {
  */
 @Injectable()
 export class UssdSessionService {
+  /** Worked out once, not on every hop: the configuration does not change while the service runs. */
+  private readonly lockWaitMs: number;
+  /** A new session has consumed the empty text; its keyed digest is the same for every dial. */
+  private readonly nothingConsumed: ConsumedMark;
+
   constructor(
     private readonly store: SessionStore,
     private readonly renderer: MenuRenderer,
@@ -63,7 +68,10 @@ export class UssdSessionService {
     private readonly metrics: UssdMetrics,
     private readonly countryLanguages: CountryLanguages,
     private readonly phoneLanguages: PhoneLanguages,
-  ) {}
+  ) {
+    this.lockWaitMs = dependencyTimeouts(config.HOP_TIMEOUT_MS).sessionLockWaitMs;
+    this.nothingConsumed = markOf('', digests.text);
+  }
 
   /**
    * Every request is counted against its rate limit, valid or not; a refused one gets the limit's answer whatever
@@ -121,7 +129,7 @@ export class UssdSessionService {
     caller: HopCaller,
     signal: AbortSignal,
   ): Promise<HopAnswer> {
-    const waitMs = dependencyTimeouts(this.config.HOP_TIMEOUT_MS).sessionLockWaitMs;
+    const waitMs = this.lockWaitMs;
     const sessionHit = this.limits.perSessionHit(request.sessionId);
     const { count, sessionCount, lease } = await this.store.open(request.sessionId, {
       waitMs,
@@ -194,7 +202,7 @@ export class UssdSessionService {
       phoneNumber: request.phoneNumber,
       serviceCode: request.serviceCode,
       state: initialState(existing ? undefined : await this.languageOf(request.phoneNumber, phoneLanguage)),
-      consumed: markOf('', this.digests.text),
+      consumed: this.nothingConsumed,
       status: 'active',
       replies: [],
       createdAt: now,
