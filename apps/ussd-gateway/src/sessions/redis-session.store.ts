@@ -111,6 +111,8 @@ export class RedisSessionStore extends SessionStore {
   private readonly fillBatch;
   private readonly completeFill;
   private readonly layout: RedisKeyLayout;
+  /** The phone-language copy's key, named once (every hop passes it to the lock-and-read script). */
+  private readonly copyKeyName: string;
   /** On a cluster, the hop's rate-limit count, in its own slot. */
   private readonly counter: RedisRateLimitStorage;
   /**
@@ -135,6 +137,7 @@ export class RedisSessionStore extends SessionStore {
   ) {
     super();
     this.layout = keyLayoutFor(redis, prefix);
+    this.copyKeyName = this.layout.phoneLanguages();
     this.counter = new RedisRateLimitStorage(redis, prefix);
     this.listIndex = redisScript(redis, 'ussdListActive', LIST_INDEX, 1);
     this.releaseLock = redisScript(redis, 'ussdReleaseLock', RELEASE_LOCK, 1);
@@ -162,7 +165,7 @@ export class RedisSessionStore extends SessionStore {
 
   async rememberPhoneLanguage(phoneNumber: string, language: string, ttlSeconds: number): Promise<void> {
     try {
-      await this.rememberLanguage(this.layout.phoneLanguages(), phoneNumber, language, ttlSeconds);
+      await this.rememberLanguage(this.copyKeyName, phoneNumber, language, ttlSeconds);
       this.unwrittenLanguages.delete(phoneNumber);
     } catch (error) {
       // PostgreSQL has the change already; the copy catches up as soon as Redis answers again (or with its expiry).
@@ -172,23 +175,23 @@ export class RedisSessionStore extends SessionStore {
   }
 
   async readPhoneLanguage(phoneNumber: string): Promise<PhoneLanguageCopy> {
-    const [language, complete] = await this.redis.hmget(this.layout.phoneLanguages(), phoneNumber, COMPLETE_MARK);
+    const [language, complete] = await this.redis.hmget(this.copyKeyName, phoneNumber, COMPLETE_MARK);
     return copyOf(language ?? undefined, complete ?? undefined);
   }
 
   async beginPhoneLanguageFill(staleAfterMs: number, ttlSeconds: number): Promise<string | null> {
     const token = `${this.tokenPrefix}.${(this.tokens += 1)}`;
-    const begun = await this.beginFill(this.layout.phoneLanguages(), token, this.now(), staleAfterMs, ttlSeconds);
+    const begun = await this.beginFill(this.copyKeyName, token, this.now(), staleAfterMs, ttlSeconds);
     return begun === 1 ? token : null;
   }
 
   async fillPhoneLanguages(token: string, entries: ReadonlyArray<PhoneLanguageEntry>): Promise<boolean> {
     const pairs = entries.flatMap((entry) => [entry.phoneNumber, entry.language]);
-    return (await this.fillBatch(this.layout.phoneLanguages(), token, this.now(), ...pairs)) === 1;
+    return (await this.fillBatch(this.copyKeyName, token, this.now(), ...pairs)) === 1;
   }
 
   async completePhoneLanguageFill(token: string, ttlSeconds: number): Promise<boolean> {
-    return (await this.completeFill(this.layout.phoneLanguages(), token, this.now(), ttlSeconds)) === 1;
+    return (await this.completeFill(this.copyKeyName, token, this.now(), ttlSeconds)) === 1;
   }
 
   async get(sessionId: string): Promise<SessionRecord | null> {
@@ -334,7 +337,7 @@ export class RedisSessionStore extends SessionStore {
         sessionKey,
         ...this.layout.rateLimit(hit.key),
         ...this.layout.rateLimit((sessionHit ?? hit).key),
-        this.layout.phoneLanguages(),
+        this.copyKeyName,
         token,
         lockMs,
         ...hitArguments(hit),
@@ -364,7 +367,7 @@ export class RedisSessionStore extends SessionStore {
 
   /** The copy's key beside a session's in one script: on a cluster (another slot) the session's key stands in, unread. */
   private copyKey(sessionKey: string): string {
-    return this.layout.clustered ? sessionKey : this.layout.phoneLanguages();
+    return this.layout.clustered ? sessionKey : this.copyKeyName;
   }
 
   /** The phone whose copy the lock-and-read scripts read when there is no record ('' = none; a cluster reads it apart). */
