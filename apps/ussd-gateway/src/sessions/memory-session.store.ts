@@ -105,7 +105,8 @@ export class MemorySessionStore extends SessionStore {
 
   async rememberPhoneLanguage(phoneNumber: string, language: string, ttlSeconds: number): Promise<void> {
     this.expirePhoneLanguages();
-    if (this.phoneLanguages.size === 0 && !this.filling) this.phoneLanguagesExpireAt = this.now() + ttlSeconds * 1000;
+    // As Redis's EXPIRE only when the key has no TTL: a change never extends the copy's life.
+    if (this.phoneLanguagesExpireAt === Infinity) this.phoneLanguagesExpireAt = this.now() + ttlSeconds * 1000;
     this.phoneLanguages.set(phoneNumber, language);
   }
 
@@ -120,7 +121,7 @@ export class MemorySessionStore extends SessionStore {
     this.expirePhoneLanguages();
     const now = this.now();
     if (this.phoneLanguagesComplete || (this.filling && this.filling.at > now - staleAfterMs)) return null;
-    if (this.phoneLanguages.size === 0 && !this.filling) this.phoneLanguagesExpireAt = now + ttlSeconds * 1000;
+    if (this.phoneLanguagesExpireAt === Infinity) this.phoneLanguagesExpireAt = now + ttlSeconds * 1000;
     this.filling = { token: `fill.${(this.fills += 1)}`, at: now };
     return this.filling.token;
   }
