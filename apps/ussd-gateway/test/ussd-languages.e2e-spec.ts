@@ -1,4 +1,7 @@
-import { Handset, startApp, useTestStack } from './ussd-test-kit';
+import Redis from 'ioredis';
+import { TEST_REDIS_URL } from '@dmrv/testing';
+import { PhoneLanguages } from '../src/ussd/phone-languages';
+import { Handset, startApp, startTcpRelay, useTestStack, viaProxy } from './ussd-test-kit';
 
 const PIN = '47213';
 const stack = useTestStack('ussd-languages', { RATE_LIMIT_PER_IP: '100000' });
@@ -60,6 +63,79 @@ describe('the language of a dial', () => {
     expect(await borrowed.dial()).toBe(MAIN_MENUS.en);
     expect(await borrowed.sendAll('2', '1', customerId, PIN)).toMatch(FLOWS.sw.home);
     expect(await borrowed.send('3')).toBe(`CON Umeondoka kwenye akaunti.\n${MAIN_MENUS.sw.slice(4)}`);
+  });
+});
+
+describe('the copy of remembered languages in Redis', () => {
+  let redis: Redis;
+  const copyKey = (prefix = stack.backing.redis.keyPrefix): string => `${prefix}phone-languages`;
+  /** The language menu's option for each language, and the answer to choosing it. */
+  const CHOICES = {
+    en: { option: '1', answer: /^CON Language: English\.\n/ },
+    fr: { option: '2', answer: /^CON Langue : francais\.\n/ },
+    sw: { option: '3', answer: /^CON Lugha: Kiswahili\.\n/ },
+  };
+
+  beforeAll(() => {
+    redis = new Redis(TEST_REDIS_URL);
+  });
+  afterAll(() => redis.disconnect());
+
+  it('is written by a change after PostgreSQL, and marked complete by a fill (a phone it lacks never chose)', async () => {
+    const handset = new Handset(stack.app, phone('255'));
+    await handset.dial();
+    await handset.sendAll('3', CHOICES.fr.option);
+    expect(await redis.hget(copyKey(), handset.phoneNumber)).toBe('fr');
+    await stack.app.get(PhoneLanguages).fill();
+    expect(await redis.hget(copyKey(), '!complete')).not.toBeNull();
+    expect(await new Handset(stack.app, handset.phoneNumber).dial()).toBe(MAIN_MENUS.fr);
+    expect(await new Handset(stack.app, phone('255')).dial()).toBe(MAIN_MENUS.sw);
+  });
+
+  it('after a change has answered, every new dial of the phone shows it, while dials and fills race the change', async () => {
+    const phoneNumber = phone('254');
+    const rounds = ['fr', 'sw', 'en', 'sw', 'fr', 'en'] as const;
+    for (const [round, language] of rounds.entries()) {
+      // Every other round starts without a copy (flushed): the racing dials read PostgreSQL, and fills race the change.
+      if (round % 2 === 0) await redis.del(copyKey());
+      const changer = new Handset(stack.app, phoneNumber);
+      await changer.dial();
+      await changer.send('3');
+      const racing = [
+        ...Array.from({ length: 8 }, () => new Handset(stack.app, phoneNumber).dial()),
+        stack.app.get(PhoneLanguages).fill(),
+      ];
+      expect(await changer.send(CHOICES[language].option)).toMatch(CHOICES[language].answer);
+      const after = await Promise.all(Array.from({ length: 4 }, () => new Handset(stack.app, phoneNumber).dial()));
+      expect(after).toEqual(Array.from({ length: 4 }, () => MAIN_MENUS[language]));
+      await Promise.all(racing);
+      expect(await new Handset(stack.app, phoneNumber).dial()).toBe(MAIN_MENUS[language]);
+      expect(await redis.hget(copyKey(), phoneNumber)).toBe(language);
+    }
+  });
+
+  it('answers a dial without PostgreSQL once the copy holds the phone; without the copy, an unreadable database costs only the choice', async () => {
+    const relay = await startTcpRelay(Number(new URL(stack.backing.database.url).port || 5432));
+    const prefix = `${stack.backing.redis.keyPrefix}database-down:`;
+    const { app } = await startApp(
+      stack.backing.env({ DATABASE_URL: viaProxy(stack.backing.database.url, { host: '127.0.0.1', port: relay.port }), REDIS_KEY_PREFIX: prefix }),
+    );
+    try {
+      const chooser = new Handset(app, phone('243'));
+      await chooser.dial();
+      await chooser.sendAll('3', CHOICES.sw.option);
+      await app.get(PhoneLanguages).fill();
+      await relay.stop();
+      expect(await new Handset(app, chooser.phoneNumber).dial()).toBe(MAIN_MENUS.sw);
+      expect(await new Handset(app, phone('254')).dial()).toBe(MAIN_MENUS.en);
+      await redis.del(copyKey(prefix));
+      // The country code decides (+243: French), as before the copy existed.
+      expect(await new Handset(app, chooser.phoneNumber).dial()).toBe(MAIN_MENUS.fr);
+    } finally {
+      await relay.start();
+      await app.close();
+      await relay.close();
+    }
   });
 });
 

@@ -44,8 +44,10 @@ afterAll(async () => {
   await cluster?.close();
 });
 
+let isolated = 0;
 describeSessionStoreContract('RedisSessionStore on a 3-master Redis Cluster', () => ({
   create: (now) => new RedisSessionStore(redis, 'contract:', now),
+  isolated: (now) => new RedisSessionStore(redis, `contract-isolated${(isolated += 1)}:`, now),
 }));
 
 describe('the USSD gateway on a 3-master Redis Cluster', () => {

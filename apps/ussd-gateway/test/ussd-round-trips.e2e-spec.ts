@@ -1,7 +1,10 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import Redis from 'ioredis';
+import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
 import { TEST_REDIS_URL } from '@dmrv/testing';
 import { REDIS_CLIENT } from '../src/redis/redis.module';
+import { PhoneLanguages } from '../src/ussd/phone-languages';
 import { Backing, createBacking, Handset, post, SERVICE_CODE, startApp } from './ussd-test-kit';
 
 /** A command as Redis executed it, and who sent it: a client's `address:port`, or `lua` inside a script. */
@@ -18,6 +21,11 @@ let appConnection: string;
 const executed: Executed[] = [];
 const waiters: Array<() => void> = [];
 let sentinels = 0;
+/**
+ * Every connection the app takes from its PostgreSQL pool (TypeORM takes one for each query, whichever way it is
+ * sent): counted, and still taken.
+ */
+let queries: jest.SpiedFunction<Pool['connect']>;
 
 beforeAll(async () => {
   backing = await createBacking('ussd-round-trips');
@@ -31,9 +39,14 @@ beforeAll(async () => {
   const client = app.get<Redis>(REDIS_CLIENT);
   await client.ping();
   appConnection = `${client.stream.localAddress}:${client.stream.localPort}`;
+  // The phone-language copy complete before anything is counted (a dial without it fills it in the background).
+  await app.get(PhoneLanguages).fill();
+  const driver = app.get(DataSource).driver as unknown as { master: Pool };
+  queries = jest.spyOn(driver.master, 'connect');
 });
 
 afterAll(async () => {
+  queries?.mockRestore();
   monitor?.disconnect();
   watcher?.disconnect();
   await app?.close();
@@ -81,6 +94,7 @@ describe('Redis round trips', () => {
     for (const input of [null, '1', '2', '*']) {
       const hop = () => post(app, { sessionId: handset.sessionId, serviceCode: SERVICE_CODE, phoneNumber: handset.phoneNumber, text: handset.text }, { remoteAddress: '10.3.0.2' });
       if (input !== null) handset['inputs'].push(input);
+      queries.mockClear();
       const commands = await commandsDuring(hop);
       const sent = fromApp(commands);
       expect(names(sent)).toEqual(['evalsha', 'evalsha']);
@@ -88,6 +102,9 @@ describe('Redis round trips', () => {
       expect(sent[0]!.args).toEqual(expect.arrayContaining([`${prefix}lock:${handset.sessionId}`, `${prefix}session:${handset.sessionId}`, counter]));
       expect(commands).toContainEqual({ args: ['INCR', counter], source: 'lua' });
       expect(sent[1]!.args).toContain(`${prefix}session:${handset.sessionId}`);
+      // The dial's remembered language comes from the copy, read by the same script: no PostgreSQL query.
+      if (input === null) expect(commands).toContainEqual({ args: ['HMGET', `${prefix}phone-languages`, handset.phoneNumber, '!complete'], source: 'lua' });
+      expect(queries).not.toHaveBeenCalled();
     }
     expect(await watcher.get(counter)).toBe('4');
   });
@@ -99,6 +116,22 @@ describe('Redis round trips', () => {
     );
     expect(names(fromApp(commands))).toEqual(['evalsha', 'evalsha']);
     expect(commands).toContainEqual({ args: ['INCR', `${backing.redis.keyPrefix}rl:phone:+254766666666`], source: 'lua' });
+  });
+
+  it('a dial without the language copy (flushed, evicted, expired) reads PostgreSQL once and fills the copy; then no query', async () => {
+    const prefix = backing.redis.keyPrefix;
+    await watcher.del(`${prefix}phone-languages`);
+    queries.mockClear();
+    const first = new Handset(app, '+254766666601');
+    expect(await first.dial()).toMatch(/^CON Welcome to Clean Cooking\n/);
+    expect(queries).toHaveBeenCalled();
+    // The fill that dial started (one per process at a time: this awaits it).
+    await app.get(PhoneLanguages).fill();
+    expect(await watcher.hget(`${prefix}phone-languages`, '!complete')).not.toBeNull();
+    queries.mockClear();
+    const commands = await commandsDuring(() => new Handset(app, '+254766666602').dial());
+    expect(names(fromApp(commands))).toEqual(['evalsha', 'evalsha']);
+    expect(queries).not.toHaveBeenCalled();
   });
 
   it('costs one for an invalid request, which is counted and answered without touching a session', async () => {

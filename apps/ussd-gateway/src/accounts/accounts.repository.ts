@@ -275,6 +275,15 @@ export class AccountsRepository {
     return row?.language ?? null;
   }
 
+  /** Phones that chose a language, in phone-number order after `after`, at most `limit`: the copy's fill reads these. */
+  async phoneLanguagesAfter(after: string, limit: number): Promise<Array<{ phoneNumber: string; language: string }>> {
+    const rows: Array<{ phone_number: string; language: string }> = await this.dataSource.query(
+      'SELECT phone_number, language FROM ussd_phones WHERE language IS NOT NULL AND phone_number > $1 ORDER BY phone_number LIMIT $2',
+      [after, limit],
+    );
+    return rows.map((row) => ({ phoneNumber: row.phone_number, language: row.language }));
+  }
+
   /**
    * Remembers `language` for `phoneNumber` (a phone row is made if the phone has none) and, when given, for the
    * account `customerId`; one statement (a data-modifying WITH always runs).

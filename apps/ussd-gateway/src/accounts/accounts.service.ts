@@ -175,6 +175,11 @@ export class AccountsService {
     return this.accounts.phoneLanguage(phoneNumber);
   }
 
+  /** Phones that chose a language, in phone-number order after `after` (for the copy in the session store). */
+  phoneLanguagesAfter(after: string, limit: number): Promise<Array<{ phoneNumber: string; language: string }>> {
+    return this.accounts.phoneLanguagesAfter(after, limit);
+  }
+
   /** Remembers a chosen language for the phone and, when signed in, for the account. */
   rememberLanguage(phoneNumber: string, customerId: string | null, language: string): Promise<void> {
     return this.accounts.rememberLanguage(phoneNumber, customerId, language);

@@ -22,11 +22,13 @@ describe('Redis key layout', () => {
       layout.lock('s1'),
       layout.index('s1'),
       layout.rateLimit('phone:+254700000001'),
+      layout.phoneLanguages(),
     ]).toEqual([
       'ussd:session:s1',
       'ussd:lock:s1',
       'ussd:sessions:active',
       ['ussd:rl:phone:+254700000001', 'ussd:rl:phone:+254700000001:block'],
+      'ussd:phone-languages',
     ]);
     expect(layout.indexes()).toEqual(['ussd:sessions:active']);
   });

@@ -24,6 +24,8 @@ export interface RedisKeyLayout {
   indexes(): string[];
   /** The counter and block keys of a rate-limit key. */
   rateLimit(key: string): [counter: string, block: string];
+  /** The hash of phones' remembered languages (one key, so that one mark inside it can say it is complete). */
+  phoneLanguages(): string;
 }
 
 /** FNV-1a: cheap, and the same bucket on every instance. */
@@ -45,6 +47,7 @@ export function singleNodeLayout(prefix: string): RedisKeyLayout {
     index: () => `${prefix}sessions:active`,
     indexes: () => [`${prefix}sessions:active`],
     rateLimit: (key) => [`${prefix}rl:${key}`, `${prefix}rl:${key}:block`],
+    phoneLanguages: () => `${prefix}phone-languages`,
   };
 }
 
@@ -59,6 +62,7 @@ export function clusterLayout(prefix: string): RedisKeyLayout {
     indexes: () => indexes,
     // Both from the same string, so both hash alike whatever the key holds (a phone field may hold braces).
     rateLimit: (key) => [`${prefix}rl:{${key}}`, `${prefix}rl:{${key}}:block`],
+    phoneLanguages: () => `${prefix}{phone-languages}`,
   };
 }
 

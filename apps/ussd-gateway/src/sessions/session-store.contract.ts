@@ -1,6 +1,6 @@
 import { initialState } from '../menus/menu-machine';
 import type { RateLimitHit } from '../rate-limit/rate-limit.policy';
-import { OpenOptions, runOnLease, SessionBusyError, SessionRecord, SessionStore } from './session-store';
+import { OpenOptions, PhoneLanguageCopy, runOnLease, SessionBusyError, SessionRecord, SessionStore } from './session-store';
 
 export const sessionRecord = (
   sessionId: string,
@@ -29,6 +29,8 @@ export const unlimitedHit = (key: string): RateLimitHit => ({
 export interface StoreUnderTest {
   /** A store on the shared backing; `now` is its clock (the Redis store's for its index, its keys expire in Redis). */
   create(now?: () => number): SessionStore;
+  /** A store on a backing of its own, empty (its phone-language copy starts absent). */
+  isolated(now?: () => number): SessionStore;
   close?(): Promise<void>;
 }
 
@@ -169,6 +171,67 @@ export function describeSessionStoreContract(name: string, setup: () => StoreUnd
       const withoutSessionLimit = await store.open(sessionId, options('per-session'));
       expect(withoutSessionLimit.sessionCount).toBeUndefined();
       await withoutSessionLimit.lease!.release();
+    });
+
+    describe('the phone-language copy', () => {
+      // Phone numbers unique per test, E.164 as the service passes them.
+      const phone = (n: number): string => `+2547${String(run * 10 + n).padStart(8, '0')}`;
+      const dialCopy = async (on: SessionStore, label: string, phoneNumber: string): Promise<PhoneLanguageCopy | undefined> => {
+        const { lease } = await on.open(id(label), options(label, { phoneNumber }));
+        await lease!.release();
+        return lease!.phoneLanguage;
+      };
+
+      it("gives a dial the language written through, read with the session; a session that exists gets none", async () => {
+        await store.rememberPhoneLanguage(phone(1), 'fr', 60);
+        expect(await dialCopy(store, 'dial', phone(1))).toEqual({ kind: 'chosen', language: 'fr' });
+        expect(await store.readPhoneLanguage(phone(1))).toEqual({ kind: 'chosen', language: 'fr' });
+        await store.rememberPhoneLanguage(phone(1), 'sw', 60);
+        expect(await dialCopy(store, 'dial-again', phone(1))).toEqual({ kind: 'chosen', language: 'sw' });
+        const { lease } = await store.open(id('existing'), options('existing'));
+        await lease!.commit(sessionRecord(id('existing')), 60);
+        expect(await dialCopy(store, 'existing', phone(1))).toBeUndefined();
+        expect((await store.open(id('no-phone'), options('no-phone'))).lease?.phoneLanguage).toBeUndefined();
+      });
+
+      it('is unknown until a fill completes; a fill keeps changes written meanwhile; then a phone it lacks never chose', async () => {
+        const fresh = backing.isolated();
+        expect(await dialCopy(fresh, 'before', phone(1))).toEqual({ kind: 'unknown' });
+        const token = await fresh.beginPhoneLanguageFill(60_000, 60);
+        expect(token).toEqual(expect.any(String));
+        expect(await fresh.beginPhoneLanguageFill(60_000, 60)).toBeNull();
+        // A change committed after the fill read its batch from PostgreSQL.
+        await fresh.rememberPhoneLanguage(phone(2), 'sw', 60);
+        await expect(
+          fresh.fillPhoneLanguages(token!, [
+            { phoneNumber: phone(1), language: 'fr' },
+            { phoneNumber: phone(2), language: 'en' },
+          ]),
+        ).resolves.toBe(true);
+        expect(await fresh.readPhoneLanguage(phone(3))).toEqual({ kind: 'unknown' });
+        await expect(fresh.completePhoneLanguageFill(token!, 60)).resolves.toBe(true);
+        expect(await dialCopy(fresh, 'after-1', phone(1))).toEqual({ kind: 'chosen', language: 'fr' });
+        expect(await dialCopy(fresh, 'after-2', phone(2))).toEqual({ kind: 'chosen', language: 'sw' });
+        expect(await dialCopy(fresh, 'after-3', phone(3))).toEqual({ kind: 'none' });
+        expect(await fresh.beginPhoneLanguageFill(60_000, 60)).toBeNull();
+      });
+
+      it('lets a fill that stopped writing be taken over, and the overtaken fill never marks the copy complete', async () => {
+        let now = Date.now();
+        const fresh = backing.isolated(() => now);
+        const stalled = await fresh.beginPhoneLanguageFill(60_000, 600);
+        now += 30_000;
+        expect(await fresh.beginPhoneLanguageFill(60_000, 600)).toBeNull();
+        now += 31_000;
+        const next = await fresh.beginPhoneLanguageFill(60_000, 600);
+        expect(next).not.toBeNull();
+        expect(next).not.toBe(stalled);
+        await expect(fresh.fillPhoneLanguages(stalled!, [{ phoneNumber: phone(1), language: 'fr' }])).resolves.toBe(false);
+        await expect(fresh.completePhoneLanguageFill(stalled!, 600)).resolves.toBe(false);
+        expect(await fresh.readPhoneLanguage(phone(1))).toEqual({ kind: 'unknown' });
+        await expect(fresh.completePhoneLanguageFill(next!, 600)).resolves.toBe(true);
+        expect(await fresh.readPhoneLanguage(phone(1))).toEqual({ kind: 'none' });
+      });
     });
   });
 }

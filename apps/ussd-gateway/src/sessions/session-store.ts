@@ -38,7 +38,41 @@ export abstract class SessionStore {
    * aborts, the lock is given back at once and the lease writes nothing any more.
    */
   abstract open(sessionId: string, options: OpenOptions): Promise<OpenedHop>;
+
+  /**
+   * The copy of phones' remembered languages (`ussd_phones.language`) that a dial reads in the round trip of its
+   * lock-and-read (`OpenOptions.phoneNumber`), so that it needs no PostgreSQL query. Write-through: called after
+   * PostgreSQL has committed the phone's new language. Expires with the whole copy (`ttlSeconds`, set when the copy is
+   * created), which bounds the life of a copy that missed a write.
+   */
+  abstract rememberPhoneLanguage(phoneNumber: string, language: string, ttlSeconds: number): Promise<void>;
+  /** The copy's answer for one phone, outside a hop. */
+  abstract readPhoneLanguage(phoneNumber: string): Promise<PhoneLanguageCopy>;
+  /**
+   * Starts filling the copy from PostgreSQL: a fill token, or null when the copy is complete or another fill (of any
+   * instance) has written within `staleAfterMs`.
+   */
+  abstract beginPhoneLanguageFill(staleAfterMs: number, ttlSeconds: number): Promise<string | null>;
+  /**
+   * Adds the phones of one batch read from PostgreSQL, except those the copy already holds (a change written since
+   * the batch was read wins). False: the fill was overtaken (the copy was lost, or another fill took over) and must
+   * stop; it will never be marked complete.
+   */
+  abstract fillPhoneLanguages(token: string, entries: ReadonlyArray<PhoneLanguageEntry>): Promise<boolean>;
+  /** Marks the copy complete (a phone it does not hold never chose), for `ttlSeconds`; false when overtaken. */
+  abstract completePhoneLanguageFill(token: string, ttlSeconds: number): Promise<boolean>;
 }
+
+export interface PhoneLanguageEntry {
+  phoneNumber: string;
+  language: string;
+}
+
+/**
+ * What the copy says of a phone: the language it chose; `none` when the copy is complete and does not hold the phone
+ * (it never chose); `unknown` when there is no complete copy (never filled, expired, evicted, flushed): ask PostgreSQL.
+ */
+export type PhoneLanguageCopy = { kind: 'chosen'; language: string } | { kind: 'none' } | { kind: 'unknown' };
 
 export interface OpenOptions {
   waitMs: number;
@@ -48,6 +82,8 @@ export interface OpenOptions {
   sessionHit?: RateLimitHit;
   /** Aborted when the hop's budget is spent and it has answered "unavailable": nothing more may be saved. */
   signal?: AbortSignal;
+  /** When the session does not exist yet (a dial), the lease also carries this phone's language copy. */
+  phoneNumber?: string;
 }
 
 export interface OpenedHop {
@@ -65,6 +101,8 @@ export interface OpenedHop {
  */
 export interface SessionLease {
   readonly record: SessionRecord | null;
+  /** With `OpenOptions.phoneNumber` and no record yet: what the language copy says of that phone. */
+  readonly phoneLanguage?: PhoneLanguageCopy;
   /**
    * Writes `record` with a fresh TTL and unlocks, only while the lock is still this hop's (fencing:
    * SessionLockLostError otherwise) and never once the hop's signal has aborted.

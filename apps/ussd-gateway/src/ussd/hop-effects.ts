@@ -6,6 +6,7 @@ import { MenuRenderer } from '../menus/menu-renderer';
 import { applyEffectResult, applyInput, Effect, EffectResult, MenuState } from '../menus/menu-machine';
 import { HouseholdsService } from '../orders/households.service';
 import { UssdMetrics } from '../telemetry/ussd-metrics';
+import { PhoneLanguages } from './phone-languages';
 import { SessionDigests } from './session-digests';
 
 /**
@@ -37,6 +38,7 @@ export class HopEffects {
     private readonly digests: SessionDigests,
     private readonly metrics: UssdMetrics,
     private readonly households: HouseholdsService,
+    private readonly phoneLanguages: PhoneLanguages,
   ) {}
 
   async apply(state: MenuState, input: string, context: EffectContext): Promise<MenuState> {
@@ -82,7 +84,7 @@ export class HopEffects {
         });
       case 'setLanguage':
         signal.throwIfAborted();
-        await this.accounts.rememberLanguage(request.phoneNumber, effect.customerId, effect.language);
+        await this.phoneLanguages.remember(request.phoneNumber, effect.customerId, effect.language);
         return { type: 'languageSet', language: effect.language };
       case 'loadCatalogue':
       case 'placeOrder':

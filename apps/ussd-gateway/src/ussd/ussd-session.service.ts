@@ -12,10 +12,11 @@ import { initialState, isEnded, lockedOut } from '../menus/menu-machine';
 import { RateLimitCounter } from '../rate-limit/rate-limit.module';
 import { RateLimitHit, RateLimitPolicy } from '../rate-limit/rate-limit.policy';
 import type { RateLimitCount } from '../rate-limit/rate-limit.storage';
-import { MAX_REMEMBERED_REPLIES, runOnLease, SessionRecord, SessionStore } from '../sessions/session-store';
+import { MAX_REMEMBERED_REPLIES, PhoneLanguageCopy, runOnLease, SessionRecord, SessionStore } from '../sessions/session-store';
 import { HopReport, sessionOutcomeOf, UssdMetrics } from '../telemetry/ussd-metrics';
-import { deriveNewInputs, markOf } from './cumulative-text';
+import { ConsumedMark, deriveNewInputs, markOf } from './cumulative-text';
 import { HopEffects } from './hop-effects';
+import { PhoneLanguages } from './phone-languages';
 import { SessionDigests } from './session-digests';
 import { parseUssdRequest } from './ussd-request';
 
@@ -49,6 +50,11 @@ class HopTimeoutError extends Error {
  */
 @Injectable()
 export class UssdSessionService {
+  /** Worked out once, not on every hop: the configuration does not change while the service runs. */
+  private readonly lockWaitMs: number;
+  /** A new session has consumed the empty text; its keyed digest is the same for every dial. */
+  private readonly nothingConsumed: ConsumedMark;
+
   constructor(
     private readonly store: SessionStore,
     private readonly renderer: MenuRenderer,
@@ -61,7 +67,11 @@ export class UssdSessionService {
     @InjectPinoLogger(UssdSessionService.name) private readonly logger: PinoLogger,
     private readonly metrics: UssdMetrics,
     private readonly countryLanguages: CountryLanguages,
-  ) {}
+    private readonly phoneLanguages: PhoneLanguages,
+  ) {
+    this.lockWaitMs = dependencyTimeouts(config.HOP_TIMEOUT_MS).sessionLockWaitMs;
+    this.nothingConsumed = markOf('', digests.text);
+  }
 
   /**
    * Every request is counted against its rate limit, valid or not; a refused one gets the limit's answer whatever
@@ -119,14 +129,20 @@ export class UssdSessionService {
     caller: HopCaller,
     signal: AbortSignal,
   ): Promise<HopAnswer> {
-    const waitMs = dependencyTimeouts(this.config.HOP_TIMEOUT_MS).sessionLockWaitMs;
+    const waitMs = this.lockWaitMs;
     const sessionHit = this.limits.perSessionHit(request.sessionId);
-    const { count, sessionCount, lease } = await this.store.open(request.sessionId, { waitMs, hit, sessionHit, signal });
+    const { count, sessionCount, lease } = await this.store.open(request.sessionId, {
+      waitMs,
+      hit,
+      sessionHit,
+      signal,
+      phoneNumber: request.phoneNumber,
+    });
     this.admit(hit, count, caller);
     if (sessionCount) this.admit(sessionHit, sessionCount, caller);
     if (!lease) throw new Error('the session store gave no lease for an admitted hop');
     return runOnLease(lease, this.config.SESSION_TTL_SECONDS, (existing) =>
-      this.hop(request, existing, signal),
+      this.hop(request, existing, signal, lease.phoneLanguage),
     );
   }
 
@@ -144,6 +160,7 @@ export class UssdSessionService {
     request: UssdSessionRequest,
     existing: SessionRecord | null,
     signal: AbortSignal,
+    phoneLanguage: PhoneLanguageCopy | undefined,
   ): Promise<{ value: HopAnswer; save?: SessionRecord }> {
     if (existing && existing.phoneNumber !== request.phoneNumber) {
       throw new InvalidInputError('sessionId belongs to another phone number');
@@ -184,8 +201,8 @@ export class UssdSessionService {
       sessionId: request.sessionId,
       phoneNumber: request.phoneNumber,
       serviceCode: request.serviceCode,
-      state: initialState(existing ? undefined : await this.languageOf(request.phoneNumber)),
-      consumed: markOf('', this.digests.text),
+      state: initialState(existing ? undefined : await this.languageOf(request.phoneNumber, phoneLanguage)),
+      consumed: this.nothingConsumed,
       status: 'active',
       replies: [],
       createdAt: now,
@@ -224,12 +241,13 @@ export class UssdSessionService {
   }
 
   /**
-   * The language a new session opens in: the one last chosen on this phone, else its country code's. A database that
-   * cannot say only costs the remembered choice (logged), never the dial: the main menu needs no database.
+   * The language a new session opens in: the one last chosen on this phone (the store's copy, read with the session,
+   * else PostgreSQL), else its country code's. A database that cannot say only costs the remembered choice (logged),
+   * never the dial: the main menu needs no database.
    */
-  private async languageOf(phoneNumber: string): Promise<string> {
+  private async languageOf(phoneNumber: string, copy: PhoneLanguageCopy | undefined): Promise<string> {
     try {
-      const chosen = await this.accounts.phoneLanguage(phoneNumber);
+      const chosen = await this.phoneLanguages.chosen(phoneNumber, copy);
       if (chosen && this.renderer.languageCodes.includes(chosen)) return chosen;
     } catch (error) {
       this.logger.warn({ err: error }, 'the remembered language could not be read: the country code decides');

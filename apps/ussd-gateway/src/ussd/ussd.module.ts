@@ -21,6 +21,7 @@ import { MemorySessionStore } from '../sessions/memory-session.store';
 import { RedisSessionStore } from '../sessions/redis-session.store';
 import { SessionStore } from '../sessions/session-store';
 import { HopEffects } from './hop-effects';
+import { PhoneLanguages } from './phone-languages';
 import { SessionDigests } from './session-digests';
 import { UssdSessionService } from './ussd-session.service';
 
@@ -31,6 +32,7 @@ import { UssdSessionService } from './ussd-session.service';
   providers: [
     UssdSessionService,
     HopEffects,
+    PhoneLanguages,
     SessionDigests,
     OperatorTokenGuard,
     SessionEventsService,
