@@ -59,13 +59,13 @@ describe('UssdConfig', () => {
 
   it('sizes PIN hashing to the cores left to the event loop, on libuv’s pool, with the current scrypt cost, unless told otherwise', () => {
     const config = loadConfig('ussd-gateway', UssdConfig, base);
-    expect(config.PIN_HASH_CONCURRENCY).toBe(Math.max(1, availableParallelism() - 1));
+    expect(config.PIN_HASH_CONCURRENCY).toBe(availableParallelism());
     expect(config.PIN_HASH_CONCURRENCY_IDLE).toBe(0);
     expect(loadConfig('ussd-gateway', UssdConfig, { ...base, PIN_HASH_CONCURRENCY_IDLE: '2' }).PIN_HASH_CONCURRENCY_IDLE).toBe(2);
     expect(config.PIN_HASH_NICE).toBe(0);
     expect(loadConfig('ussd-gateway', UssdConfig, { ...base, PIN_HASH_NICE: '10' }).PIN_HASH_NICE).toBe(10);
     expect(() => loadConfig('ussd-gateway', UssdConfig, { ...base, PIN_HASH_NICE: '20' })).toThrow(/PIN_HASH_NICE/);
-    expect({ queue: config.PIN_HASH_QUEUE, cost: config.PIN_HASH_COST_LOG2 }).toEqual({ queue: 16, cost: 14 });
+    expect({ queue: config.PIN_HASH_QUEUE, cost: config.PIN_HASH_COST_LOG2 }).toEqual({ queue: 64, cost: 14 });
     const set = loadConfig('ussd-gateway', UssdConfig, { ...base, PIN_HASH_CONCURRENCY: '3', PIN_HASH_QUEUE: '0', PIN_HASH_COST_LOG2: '15' });
     expect([set.PIN_HASH_CONCURRENCY, set.PIN_HASH_QUEUE, set.PIN_HASH_COST_LOG2]).toEqual([3, 0, 15]);
   });
