@@ -1,6 +1,5 @@
 import {
   ArgumentMetadata,
-  ArgumentsHost,
   CanActivate,
   ExceptionFilter,
   ExecutionContext,
@@ -34,6 +33,12 @@ export const NEST_METADATA = {
 
 // Nest's RouteParamtypes: the parameter decorators a compiled route accepts.
 const PARAM = { request: 0, response: 1, body: 3, query: 4, param: 5, headers: 6 } as const;
+/** The parameters Nest runs pipes on, and the `type` its pipes see for each. */
+const PIPED_PARAM_TYPES: Partial<Record<number, ArgumentMetadata['type']>> = {
+  [PARAM.body]: 'body',
+  [PARAM.query]: 'query',
+  [PARAM.param]: 'param',
+};
 
 /** The key, in a Fastify route's `config`, that marks a route to compile (set by `@CompiledRoute()`). */
 export const COMPILED_ROUTE = 'dmrvCompiledRoute';
@@ -115,7 +120,7 @@ function settle(value: unknown): MaybePromise<unknown> {
   return value;
 }
 
-/** What the compiler needs from the app: resolved once by `installCompiledRoutes`. */
+/** What the compiler needs from the app: resolved once, by `createHttpApp`, when Nest registers the first route. */
 export interface CompiledRouteDeps {
   moduleRef: ModuleRef;
   config: ApplicationConfig;
@@ -207,30 +212,21 @@ function compileRoute(
     Type<unknown> | undefined
   >;
   const slots: ParamSlot[] = Object.entries(argsMetadata).map(([key, entry]) => {
-    const type = Number(key.split(':')[0]);
+    const typeKey = key.split(':')[0];
+    const type = Number(typeKey);
     if (!Object.values(PARAM).includes(type as (typeof PARAM)[keyof typeof PARAM]))
-      refuse(`parameter ${entry.index} uses a parameter decorator it does not run (${key.split(':')[0]})`);
+      refuse(`parameter ${entry.index} uses a parameter decorator it does not run (${typeKey})`);
     if (entry.data !== undefined && typeof entry.data !== 'string' && type !== PARAM.response)
       refuse(`parameter ${entry.index} has a non-string key`);
-    const pipeable = type === PARAM.body || type === PARAM.query || type === PARAM.param;
+    const data = typeof entry.data === 'string' ? entry.data : undefined;
+    const pipeType = PIPED_PARAM_TYPES[type];
     const paramPipes = (entry.pipes ?? []).map((pipe) => enhancer<PipeTransform>(pipe, 'pipe', 'transform'));
     return {
       index: entry.index,
       type,
-      data: typeof entry.data === 'string' ? entry.data : undefined,
-      pipes: pipeable ? [...routePipes, ...paramPipes] : [],
-      metadata: {
-        type:
-          type === PARAM.body
-            ? 'body'
-            : type === PARAM.query
-              ? 'query'
-              : type === PARAM.param
-                ? 'param'
-                : 'custom',
-        metatype: paramtypes[entry.index],
-        data: typeof entry.data === 'string' ? entry.data : undefined,
-      },
+      data,
+      pipes: pipeType === undefined ? [] : [...routePipes, ...paramPipes],
+      metadata: { type: pipeType ?? 'custom', metatype: paramtypes[entry.index], data },
     };
   });
   const passthrough = Reflect.getMetadata(NEST_METADATA.passthrough, controller, methodName) === true;
@@ -251,7 +247,7 @@ function compileRoute(
   const filter = deps.filter;
 
   const fail = (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
-    filter.catch(error, hostOf(request, reply, controller, callback));
+    filter.catch(error, httpExecutionContext(request, reply, controller, callback));
     return reply;
   };
   const send = (result: unknown, reply: FastifyReply): FastifyReply =>
@@ -289,7 +285,7 @@ function compileRoute(
   ): Promise<FastifyReply> | undefined {
     try {
       const context =
-        guards.length === 0 ? undefined : executionContextOf(request, reply, controller, callback);
+        guards.length === 0 ? undefined : httpExecutionContext(request, reply, controller, callback);
       let index = 0;
       const nextGuard = (): MaybePromise<FastifyReply> => {
         while (index < guards.length) {
@@ -365,12 +361,16 @@ function resolve<T>(moduleRef: ModuleRef, token: Type<T>, otherwise: () => never
   }
 }
 
-/** The guards' view of the request, as Nest's ExecutionContextHost gives it for an HTTP route. */
-function executionContextOf(
+/**
+ * The view of an HTTP request Nest gives its guards (`ExecutionContext`) and exception filters (`ArgumentsHost`),
+ * for Fastify routes Nest's router does not run: compiled routes, and routes an app registers on Fastify itself
+ * whose errors go through the app's filter. `controller` and `handler` are what `getClass()`/`getHandler()` answer.
+ */
+export function httpExecutionContext(
   request: FastifyRequest,
   reply: FastifyReply,
-  controller: Type<unknown>,
-  handler: (...args: unknown[]) => unknown,
+  controller?: Type<unknown>,
+  handler?: (...args: unknown[]) => unknown,
 ): ExecutionContext {
   const args = [request, reply, undefined];
   const http = { getRequest: () => request, getResponse: () => reply, getNext: () => undefined };
@@ -387,13 +387,4 @@ function executionContextOf(
     switchToRpc: notHere('RPC'),
     switchToWs: notHere('WebSocket'),
   } as unknown as ExecutionContext;
-}
-
-function hostOf(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  controller: Type<unknown>,
-  handler: (...args: unknown[]) => unknown,
-): ArgumentsHost {
-  return executionContextOf(request, reply, controller, handler);
 }

@@ -1,4 +1,4 @@
-export { CompiledRoute, CompiledRouteError, FORBIDDEN_RESOURCE } from './compiled-route';
+export { CompiledRoute, CompiledRouteError, FORBIDDEN_RESOURCE, httpExecutionContext } from './compiled-route';
 export * from './create-http-app';
 export { FRAMEWORK_ERROR_MESSAGES } from './framework-errors';
 export * from './run-service';

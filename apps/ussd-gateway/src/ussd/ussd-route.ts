@@ -1,8 +1,8 @@
-import type { ArgumentsHost } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppExceptionFilter } from '@dmrv/errors';
+import { httpExecutionContext } from '@dmrv/http-kit';
 import { renderUssdError } from '../ussd-error.renderer';
 import { HopCaller, UssdSessionService } from './ussd-session.service';
 
@@ -29,26 +29,9 @@ export function installUssdRoute(app: NestFastifyApplication): void {
       try {
         answer = await sessions.handle(request.body, caller);
       } catch (error) {
-        errors.catch(error, hostOf(request, reply));
+        errors.catch(error, httpExecutionContext(request, reply));
         return reply;
       }
       return reply.code(200).header('content-type', TEXT_PLAIN).send(answer);
     });
-}
-
-/** The exception filter's view of a Fastify request, as Nest would give it. */
-function hostOf(request: FastifyRequest, reply: FastifyReply): ArgumentsHost {
-  const http = { getRequest: () => request, getResponse: () => reply, getNext: () => undefined };
-  return {
-    switchToHttp: () => http,
-    getType: () => 'http',
-    getArgs: () => [request, reply],
-    getArgByIndex: (index: number) => [request, reply][index],
-    switchToRpc: () => {
-      throw new Error('not an RPC context');
-    },
-    switchToWs: () => {
-      throw new Error('not a WebSocket context');
-    },
-  } as unknown as ArgumentsHost;
 }
