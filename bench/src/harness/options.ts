@@ -29,6 +29,13 @@ export interface BenchOptions {
   help: boolean;
 }
 
+/**
+ * Shortest measured pass of a row that counts completed sessions, outside smoke mode. At saturation a PIN session
+ * lasts seconds (its hash waits in a queue); a one-second pass of sessions that all start together counts only that
+ * first burst, not the steady state either side settles into.
+ */
+export const SESSION_PASS_MIN_S = 5;
+
 const PRESETS: Record<
   BenchOptions['mode'],
   Pick<BenchOptions, 'durationS' | 'warmupS' | 'households' | 'readings' | 'connections' | 'sessions'>

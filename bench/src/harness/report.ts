@@ -1,4 +1,5 @@
 import { LoadResult, SessionTally } from './load';
+import { SESSION_PASS_MIN_S } from './options';
 
 export interface Measurement {
   result: LoadResult;
@@ -223,7 +224,8 @@ export function renderMarkdown(info: RunInfo, rows: WorkloadResult[], batches: B
   lines.push(
     '',
     `Ratio = service req/s ÷ floor req/s in the same run (1.00 = as fast as the least work that answers the request); ` +
-      `on a row that counts sessions, completed sessions/s ÷ the floor's (shed sessions count for neither side). ` +
+      `on a row that counts sessions, completed sessions/s ÷ the floor's (shed sessions count for neither side), ` +
+      `measured, like the session mix, over passes of at least ${SESSION_PASS_MIN_S} s outside smoke mode (a PIN session lasts seconds at saturation). ` +
       `⚠ marks a ratio below ${FLOOR_RATIO_THRESHOLD} or an aggregate more than ${GROWTH_SLOWDOWN_THRESHOLD}× slower at ten times the data.`,
   );
   if (rows.some((row) => row.reference)) {

@@ -45,6 +45,8 @@ export interface Comparison {
    * hashes) a closed window leaves seconds of it behind, which would otherwise eat into the next pass of either side.
    */
   settleBetweenPasses?: boolean;
+  /** Seconds each measured pass lasts at least, whatever the run's duration (see SESSION_PASS_MIN_S). */
+  minimumPassS?: number;
   floor: Endpoint & { plan: LoadPlan };
   target: Endpoint & { plan: LoadPlan };
 }
@@ -68,6 +70,16 @@ export function selected(ctx: Pick<SuiteContext, 'options'>, workload: string): 
     ctx.options.filters.length === 0 ||
     ctx.options.filters.some((text) => (text.endsWith('$') ? name.endsWith(text.slice(0, -1)) : name.includes(text)))
   );
+}
+
+/**
+ * Whether each side is measured in two passes (floor, service, service, floor) and how long each pass lasts. A run of
+ * two seconds or more is split; autocannon's shortest window is about a second, so a shorter run measures each side
+ * once. A row may ask for longer passes than the run's duration gives (see SESSION_PASS_MIN_S).
+ */
+export function passesOf(durationS: number, minimumPassS = 0): { split: boolean; passS: number } {
+  const split = durationS >= 2;
+  return { split, passS: Math.max(split ? durationS / 2 : durationS, minimumPassS) };
 }
 
 /** Peak RSS of a process over several passes, and the passes' results. */
@@ -142,12 +154,11 @@ export async function compare(
       background ? warmUp(endpoint.baseUrl, background, ctx.options.warmupS) : undefined,
     ]);
   }
-  // autocannon's shortest window is about a second, so a run shorter than two seconds measures each side once.
-  const split = ctx.options.durationS >= 2;
+  const { split, passS } = passesOf(ctx.options.durationS, comparison.minimumPassS);
   const order = split ? [floorSide, targetSide, targetSide, floorSide] : [floorSide, targetSide];
   for (const side of order) {
     await settle();
-    await side.pass(split ? ctx.options.durationS / 2 : ctx.options.durationS);
+    await side.pass(passS);
   }
   const floor = floorSide.measurement();
   const target = targetSide.measurement();

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { assertBuilt, floorScript } from '../harness/paths';
 import { LoadPlan, preflight } from '../harness/load';
+import { SESSION_PASS_MIN_S } from '../harness/options';
 import { runToCompletion } from '../harness/processes';
 import { createDatabase, redisNamespace } from '../harness/resources';
 import { baseEnv, SERVICE_BUILDS, startFloor, startService } from './services';
@@ -146,6 +147,7 @@ export async function ussdSuite(ctx: SuiteContext): Promise<void> {
 
   const runTag = `bench-${randomBytes(3).toString('hex')}`;
   const sessions = ctx.options.sessions;
+  const minimumPassS = ctx.options.mode === 'smoke' ? undefined : SESSION_PASS_MIN_S;
   const needsAccounts = ['session: log in', 'session mix'].some((name) => selected(ctx, name));
   const customerIds = needsAccounts ? await createLoginAccounts(service.baseUrl, runTag, sessions) : [];
   for (const [index, flow] of ussdFlows().entries()) {
@@ -155,7 +157,7 @@ export async function ussdSuite(ctx: SuiteContext): Promise<void> {
     await compare(ctx, {
       service: 'ussd-gateway',
       workload: `session: ${flow.name} (${flow.hops.length} hops; ${pinSessions ? PIN_ROW_MEASURE : 'req/s = hops/s'})`,
-      ...(pinSessions ? { counts: 'sessions' as const, workName: 'scrypt hashes', settleBetweenPasses: true } : {}),
+      ...(pinSessions ? { counts: 'sessions' as const, workName: 'scrypt hashes', settleBetweenPasses: true, minimumPassS } : {}),
       floor: { ...floor, plan: floorPlan },
       target: { ...service, plan: target },
     });
@@ -169,6 +171,7 @@ export async function ussdSuite(ctx: SuiteContext): Promise<void> {
         service: 'ussd-gateway',
         workload: mixed,
         settleBetweenPasses: true,
+        minimumPassS,
         floor: { ...floor, plan: information.floor },
         target: { ...service, plan: information.target },
       },

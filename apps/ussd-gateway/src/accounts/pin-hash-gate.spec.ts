@@ -131,4 +131,14 @@ describe('pinHashGateFromConfig', () => {
     loop.set(0);
     expect(() => gate.admit().release()).not.toThrow();
   });
+
+  it('queues while the expected wait stays within four fifths of the hop budget, and refuses past it', () => {
+    // Before any hash is timed each is assumed to take 50 ms: with one slot, the 80th waiting hash starts after
+    // 80 × 50 ms = 4 s, four fifths of the 5 s budget; the next would wait past it.
+    const gate = pinHashGateFromConfig({ ...config, PIN_HASH_CONCURRENCY: 1, PIN_HASH_CONCURRENCY_IDLE: 1, PIN_HASH_QUEUE: 500 }, loopAt(0.9));
+    void gate.run(pendingHash().run);
+    for (let waiting = 1; waiting <= 80; waiting += 1) void gate.run(pendingHash().run);
+    expect({ active: gate.active, queued: gate.queued, expectedWaitMs: gate.expectedWaitMs }).toEqual({ active: 1, queued: 80, expectedWaitMs: 4050 });
+    expect(() => gate.admit()).toThrow(PinHashBusyError);
+  });
 });
