@@ -9,6 +9,18 @@ export class DeadlineExceededError extends Error {
   }
 }
 
+/**
+ * What a deadline needs of a signal that ends its work early: an `AbortSignal` has it, and so does a hop's own
+ * deadline, which makes no `AbortController` until something needs a real signal (the USSD gateway's hop).
+ */
+export interface AbortLike {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  throwIfAborted(): void;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
 export interface DeadlineOptions {
   /** The budget in milliseconds. */
   ms: number;
@@ -22,7 +34,7 @@ export interface DeadlineOptions {
    * An outer budget (the request's own deadline) that ends this one early: rejects with its reason, and aborts the
    * work's signal too.
    */
-  signal?: AbortSignal;
+  signal?: AbortLike;
 }
 
 /**

@@ -41,6 +41,22 @@ export class SessionRateLimitedError extends DomainError {
 /** The counter key of a limit, shared by the session endpoint and @nestjs/throttler on the others. */
 export const rateLimitKey = (name: string, tracker: string): string => `${name}:${tracker}`;
 
+/** Each limit's header names, spelt once rather than on every request (two limits count every hop). */
+const HEADER_NAMES = Object.fromEntries(
+  [IP_LIMIT, PHONE_LIMIT, SESSION_LIMIT].map((name) => {
+    const suffix = name === IP_LIMIT ? '' : `-${name}`;
+    return [
+      name,
+      {
+        limit: `X-RateLimit-Limit${suffix}`,
+        remaining: `X-RateLimit-Remaining${suffix}`,
+        reset: `X-RateLimit-Reset${suffix}`,
+        retryAfter: `Retry-After${suffix}`,
+      },
+    ];
+  }),
+) as Record<RateLimitHit['name'], { limit: string; remaining: string; reset: string; retryAfter: string }>;
+
 /** Exemption checks are cached per address: aggregators come from a handful of them, on every hop. */
 const EXEMPTION_CACHE_SIZE = 1024;
 
@@ -110,12 +126,12 @@ export class RateLimitPolicy {
 
   /** The headers @nestjs/throttler sends: the budget when admitted, `Retry-After` when refused; suffixed but for `default`. */
   headers(hit: RateLimitHit, count: RateLimitCount): Record<string, string> {
-    const suffix = hit.name === IP_LIMIT ? '' : `-${hit.name}`;
-    if (count.isBlocked) return { [`Retry-After${suffix}`]: String(count.timeToBlockExpire) };
+    const names = HEADER_NAMES[hit.name];
+    if (count.isBlocked) return { [names.retryAfter]: String(count.timeToBlockExpire) };
     return {
-      [`X-RateLimit-Limit${suffix}`]: String(hit.limit),
-      [`X-RateLimit-Remaining${suffix}`]: String(Math.max(0, hit.limit - count.totalHits)),
-      [`X-RateLimit-Reset${suffix}`]: String(count.timeToExpire),
+      [names.limit]: String(hit.limit),
+      [names.remaining]: String(Math.max(0, hit.limit - count.totalHits)),
+      [names.reset]: String(count.timeToExpire),
     };
   }
 

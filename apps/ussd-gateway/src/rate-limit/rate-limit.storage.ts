@@ -7,14 +7,15 @@ export type RateLimitCount = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
 /**
  * Counts one hit of a fixed window, starts the window on its first hit and a block when the limit is passed;
- * returns `{hits, ms left in the window, ms left of the block}`. A Lua function so that the session script can
- * count in the same round trip (redis-session.store.ts): every counter of this service is the same code.
+ * returns `{hits, ms left in the window, ms left of the block}` (a window's first hit has the whole window left: no
+ * PTTL to ask). A Lua function so that the session script can count in the same round trip
+ * (redis-session.store.ts): every counter of this service is the same code.
  */
 export const COUNT_HIT_LUA = `
 local function count_hit(key, block_key, window_ms, limit, block_ms)
   local hits = redis.call('INCR', key)
-  if hits == 1 then redis.call('PEXPIRE', key, window_ms) end
-  local ttl = redis.call('PTTL', key)
+  local ttl = tonumber(window_ms)
+  if hits == 1 then redis.call('PEXPIRE', key, window_ms) else ttl = redis.call('PTTL', key) end
   local blocked = redis.call('PTTL', block_key)
   if blocked <= 0 and hits > tonumber(limit) then
     redis.call('SET', block_key, '1', 'PX', block_ms)

@@ -1,5 +1,5 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import { withDeadline } from '@dmrv/deadline';
+import { AbortLike, withDeadline } from '@dmrv/deadline';
 import { MemoryRateLimitStorage } from '@dmrv/rate-limit';
 import {
   OpenedHop,
@@ -156,7 +156,7 @@ export class MemorySessionStore extends SessionStore {
    * Serialises hops per session within this process (a promise chain per session id); resolves with the function
    * that gives the lock back. Waiting stops at `waitMs` (SessionBusyError) or when `signal` aborts.
    */
-  private async lock(sessionId: string, waitMs: number, signal?: AbortSignal): Promise<() => void> {
+  private async lock(sessionId: string, waitMs: number, signal?: AbortLike): Promise<() => void> {
     const previous = this.locks.get(sessionId) ?? Promise.resolve();
     let unlock!: () => void;
     const mine = new Promise<void>((resolve) => (unlock = resolve));

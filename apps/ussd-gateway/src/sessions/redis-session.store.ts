@@ -51,13 +51,14 @@ local copy = redis.call('HMGET', KEYS[3], ARGV[3], '${COMPLETE_MARK}')
 return {1, false, copy[1], copy[2]}`;
 // Fenced: a hop writes only while the lock is still its own (it may have expired, or been given back when the
 // hop ran out of budget, and another hop may hold it now); 0 = nothing written. Sessions that expired without an
-// END would stay in the index forever: every write trims what has expired since the last one (only those entries
-// are touched).
+// END would stay in the index forever: a write that adds an entry (a new session) trims what has expired since
+// (only those entries are touched), so the index never holds more than the sessions of one TTL plus those expired
+// since the last new one; the hops of a session already in it move its entry and trim nothing.
 const WRITE_AND_UNLOCK = `
 if ARGV[7] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[7] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
-if ARGV[3] == 'active' then redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5]) else redis.call('ZREM', KEYS[2], ARGV[5]) end
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[6])
+if ARGV[3] ~= 'active' then redis.call('ZREM', KEYS[2], ARGV[5])
+elseif redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5]) == 1 then redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[6]) end
 if ARGV[7] ~= '' then redis.call('DEL', KEYS[3]) end
 return 1`;
 const LIST_INDEX = `

@@ -1,3 +1,4 @@
+import type { AbortLike } from '@dmrv/deadline';
 import type { MenuState } from '../menus/menu-machine';
 import type { RateLimitHit } from '../rate-limit/rate-limit.policy';
 import type { RateLimitCount } from '../rate-limit/rate-limit.storage';
@@ -80,8 +81,11 @@ export interface OpenOptions {
   hit: RateLimitHit;
   /** The session's own limit, counted in the same round trip; past either limit, no lock is taken. */
   sessionHit?: RateLimitHit;
-  /** Aborted when the hop's budget is spent and it has answered "unavailable": nothing more may be saved. */
-  signal?: AbortSignal;
+  /**
+   * Aborted when the hop's budget is spent and it has answered "unavailable": nothing more may be saved. An
+   * `AbortSignal`, or the hop's own deadline (which makes none unless its work needs one).
+   */
+  signal?: AbortLike;
   /** When the session does not exist yet (a dial), the lease also carries this phone's language copy. */
   phoneNumber?: string;
 }

@@ -22,11 +22,14 @@ async function busyWhenShed(write: () => Promise<EffectResult>): Promise<EffectR
   }
 }
 
-/** What an effect needs besides itself: the request, where its input ends in `text`, the hop's deadline. */
+/**
+ * What an effect needs besides itself: the request, where its input ends in `text`, the hop's deadline (its
+ * `signal` is made on first use: a hop whose inputs ask for no effect makes none).
+ */
 export interface EffectContext {
   request: UssdSessionRequest;
   through: number;
-  signal: AbortSignal;
+  deadline: { readonly signal: AbortSignal; throwIfAborted(): void };
 }
 
 /** Runs one input through the menu machine, performing the account work it asks for before the next step. */
@@ -48,7 +51,7 @@ export class HopEffects {
   }
 
   private async perform(effect: Effect, context: EffectContext): Promise<EffectResult> {
-    const { request, signal } = context;
+    const { request, deadline } = context;
     const key = (): string => this.digests.effect(effect, request, context.through);
     switch (effect.type) {
       case 'holdPin':
@@ -66,12 +69,12 @@ export class HopEffects {
               heldPin: effect.heldPin,
             },
             key(),
-            signal,
+            deadline.signal,
           ),
         }));
       case 'verifyPin': {
         const attempt = { key: key(), sessionId: request.sessionId, phoneNumber: request.phoneNumber };
-        const outcome = await this.accounts.verify(effect.customerId, effect.pin, attempt, signal);
+        const outcome = await this.accounts.verify(effect.customerId, effect.pin, attempt, deadline.signal);
         this.metrics.pinVerified(outcome);
         return { type: 'verified', outcome };
       }
@@ -79,18 +82,18 @@ export class HopEffects {
         return { type: 'loaded', account: await this.accounts.details(effect.customerId) };
       case 'replacePin':
         return busyWhenShed(async () => {
-          await this.accounts.replacePin(effect.customerId, effect.heldPin, key(), signal);
+          await this.accounts.replacePin(effect.customerId, effect.heldPin, key(), deadline.signal);
           return { type: 'replaced' };
         });
       case 'setLanguage':
-        signal.throwIfAborted();
+        deadline.throwIfAborted();
         await this.phoneLanguages.remember(request.phoneNumber, effect.customerId, effect.language);
         return { type: 'languageSet', language: effect.language };
       case 'loadCatalogue':
       case 'placeOrder':
       case 'loadOrders':
       case 'createTicket':
-        return this.households.perform(effect, { phoneNumber: request.phoneNumber, key: key(), signal });
+        return this.households.perform(effect, { phoneNumber: request.phoneNumber, key: key(), signal: deadline.signal });
     }
   }
 }

@@ -40,5 +40,8 @@ describe('parseUssdRequest', () => {
     expect(parseUssdRequest({ ...valid, text: '😀'.repeat(182) })).toMatchObject({ valid: true });
     expect(parseUssdRequest({ ...valid, text: '😀'.repeat(183) })).toMatchObject({ valid: false });
     expect(parseUssdRequest({ ...valid, sessionId: '😀'.repeat(100) })).toMatchObject({ valid: true });
+    expect(parseUssdRequest({ ...valid, sessionId: '😀'.repeat(101) })).toEqual({ valid: false, invalidFields: ['sessionId'] });
+    expect(parseUssdRequest({ ...valid, sessionId: 'x'.repeat(100), text: '1'.repeat(182) })).toMatchObject({ valid: true });
+    expect(parseUssdRequest({ ...valid, sessionId: '😀' })).toMatchObject({ valid: true });
   });
 });

@@ -1,4 +1,4 @@
-import { isString, matches, maxLength, minLength } from 'class-validator';
+import { isString, maxLength } from 'class-validator';
 import type { UssdSessionRequest } from '@dmrv/contracts';
 
 /** No control characters: `text` is shown back on screens and written to the store. */
@@ -7,16 +7,24 @@ export const SERVICE_CODE = /^\*\d{1,6}(\*\d{1,6})*#$/;
 export const E164 = /^\+[1-9]\d{6,14}$/;
 
 /**
- * The rules of a session request, checked field by field with class-validator's own predicates (lengths count a
- * surrogate pair once, as its decorators do) but without a DTO instance, metadata lookups or a transformation pass
- * on every hop. Aggregators add fields of their own (`networkCode`, …): only the four below are read, the rest
+ * At most `max` characters, counted as class-validator's `maxLength` counts them (a surrogate pair is one). A string
+ * no longer than `max` UTF-16 code units is within it without that count, which matches the text against a pattern
+ * (the common case on every hop); a longer one is counted. A string of one code unit or more has at least one
+ * character, so `minLength(value, 1)` is `value.length > 0`.
+ */
+const atMost = (value: string, max: number): boolean => value.length <= max || maxLength(value, max);
+
+/**
+ * The rules of a session request, checked field by field with class-validator's own rules (lengths count a surrogate
+ * pair once, as its decorators do; a pattern is a plain `test`, as its `matches` is for these patterns) but without a
+ * DTO instance, metadata lookups or a transformation pass on every hop. Aggregators add fields of their own (`networkCode`, …): only the four below are read, the rest
  * ignored, never refused.
  */
 const RULES: Record<keyof UssdSessionRequest, (value: unknown) => boolean> = {
-  sessionId: (value) => isString(value) && minLength(value, 1) && maxLength(value, 100) && matches(value, PRINTABLE),
-  serviceCode: (value) => isString(value) && matches(value, SERVICE_CODE),
-  phoneNumber: (value) => isString(value) && matches(value, E164),
-  text: (value) => isString(value) && maxLength(value, 182) && matches(value, PRINTABLE),
+  sessionId: (value) => isString(value) && value.length > 0 && atMost(value, 100) && PRINTABLE.test(value),
+  serviceCode: (value) => isString(value) && SERVICE_CODE.test(value),
+  phoneNumber: (value) => isString(value) && E164.test(value),
+  text: (value) => isString(value) && atMost(value, 182) && PRINTABLE.test(value),
 };
 const FIELDS = Object.keys(RULES) as Array<keyof UssdSessionRequest>;
 

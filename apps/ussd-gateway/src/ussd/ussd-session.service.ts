@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { UssdSessionRequest } from '@dmrv/contracts';
-import { withDeadline } from '@dmrv/deadline';
 import { DependencyUnavailableError, DomainError, InvalidInputError } from '@dmrv/errors';
 import { InjectPinoLogger, PinoLogger } from '@dmrv/logging';
 import { AccountsService } from '../accounts/accounts.service';
@@ -15,6 +14,7 @@ import type { RateLimitCount } from '../rate-limit/rate-limit.storage';
 import { MAX_REMEMBERED_REPLIES, PhoneLanguageCopy, runOnLease, SessionRecord, SessionStore } from '../sessions/session-store';
 import { HopReport, sessionOutcomeOf, UssdMetrics } from '../telemetry/ussd-metrics';
 import { ConsumedMark, deriveNewInputs, markOf } from './cumulative-text';
+import { HopDeadline } from './hop-deadline';
 import { HopEffects } from './hop-effects';
 import { PhoneLanguages } from './phone-languages';
 import { SessionDigests } from './session-digests';
@@ -89,13 +89,13 @@ export class UssdSessionService {
     const budget = this.config.HOP_TIMEOUT_MS;
     let hop: Promise<HopAnswer> | undefined;
     try {
-      // At the deadline the hop answers "unavailable", and the aborted signal stops whatever it is still doing from
-      // writing anything.
-      const answer = await withDeadline((signal) => (hop = this.run(request, hit, caller, signal)), {
-        ms: budget,
-        what: 'session hop',
-        error: () => new HopTimeoutError(budget),
-      });
+      // At the deadline the hop answers "unavailable", and the aborted deadline stops whatever it is still doing
+      // from writing anything.
+      const answer = await HopDeadline.run(
+        budget,
+        () => new HopTimeoutError(budget),
+        (deadline) => (hop = this.run(request, hit, caller, deadline)),
+      );
       this.metrics.hop(answer.report);
       return answer.reply;
     } catch (error) {
@@ -127,7 +127,7 @@ export class UssdSessionService {
     request: UssdSessionRequest,
     hit: RateLimitHit,
     caller: HopCaller,
-    signal: AbortSignal,
+    deadline: HopDeadline,
   ): Promise<HopAnswer> {
     const waitMs = this.lockWaitMs;
     const sessionHit = this.limits.perSessionHit(request.sessionId);
@@ -135,14 +135,14 @@ export class UssdSessionService {
       waitMs,
       hit,
       sessionHit,
-      signal,
+      signal: deadline,
       phoneNumber: request.phoneNumber,
     });
     this.admit(hit, count, caller);
     if (sessionCount) this.admit(sessionHit, sessionCount, caller);
     if (!lease) throw new Error('the session store gave no lease for an admitted hop');
     return runOnLease(lease, this.config.SESSION_TTL_SECONDS, (existing) =>
-      this.hop(request, existing, signal, lease.phoneLanguage),
+      this.hop(request, existing, deadline, lease.phoneLanguage),
     );
   }
 
@@ -159,7 +159,7 @@ export class UssdSessionService {
   private async hop(
     request: UssdSessionRequest,
     existing: SessionRecord | null,
-    signal: AbortSignal,
+    deadline: HopDeadline,
     phoneLanguage: PhoneLanguageCopy | undefined,
   ): Promise<{ value: HopAnswer; save?: SessionRecord }> {
     if (existing && existing.phoneNumber !== request.phoneNumber) {
@@ -216,7 +216,7 @@ export class UssdSessionService {
     }
     for (const input of derived.inputs) {
       if (isEnded(state)) break;
-      state = await this.effects.apply(state, input.value, { request, through: input.through, signal });
+      state = await this.effects.apply(state, input.value, { request, through: input.through, deadline });
     }
     const screen = this.renderer.render(state);
     const reply = `${screen.kind} ${screen.text}`;
