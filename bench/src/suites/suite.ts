@@ -45,6 +45,11 @@ export interface Comparison {
    * hashes) a closed window leaves seconds of it behind, which would otherwise eat into the next pass of either side.
    */
   settleBetweenPasses?: boolean;
+  /**
+   * Run before each measured pass, after `settleBetweenPasses`: a wait for what the processes' CPU does not show (a
+   * database still running the statements of the last pass).
+   */
+  beforeEachPass?: () => Promise<void>;
   /** Seconds each measured pass lasts at least, whatever the run's duration (see SESSION_PASS_MIN_S). */
   minimumPassS?: number;
   floor: Endpoint & { plan: LoadPlan };
@@ -158,6 +163,7 @@ export async function compare(
   const order = split ? [floorSide, targetSide, targetSide, floorSide] : [floorSide, targetSide];
   for (const side of order) {
     await settle();
+    await comparison.beforeEachPass?.();
     await side.pass(passS);
   }
   const floor = floorSide.measurement();
