@@ -1,5 +1,5 @@
 import { pino, transport, type DestinationStream, type Logger as PinoInstance, type LoggerOptions } from 'pino';
-import { bufferedStdout } from './buffered-log-destination';
+import { bufferedStdout } from './turn-buffered-destination';
 
 export interface ServiceLoggingOptions {
   service: string;
