@@ -6,6 +6,11 @@ import { TEST_PG_ADMIN_URL, TEST_REDIS_PREFIX, TEST_REDIS_URL, testRunId } from 
 import { assertBuilt, BENCH_DIST } from './harness/paths';
 import type { BenchReport } from './run';
 import { SERVICE_BUILDS } from './suites/services';
+import {
+  FASTIFY_CEILING_WORKLOAD,
+  FRAMEWORK_WORKLOAD,
+  NEST_CEILING_WORKLOAD,
+} from './suites/framework.suite';
 import { floorScript } from './harness/paths';
 
 // The whole benchmark in smoke mode, as `npm run bench -- --smoke` runs it: every service built, started, loaded
@@ -114,9 +119,17 @@ describe('benchmark smoke run', () => {
     expect(report.markdown).toContain('| registry-api | cli.js import fuel-readings.csv | 3,000 readings |');
   });
 
-  it('measures the framework reference: a one-route Nest app against node:http writing the same bytes', () => {
-    expect(report.rows.filter((row) => row.service === 'reference').map((row) => row.workload)).toEqual([
-      expect.stringContaining('constant JSON'),
+  it('measures the framework reference and its two ceilings (bare Nest, bare Fastify) against node:http writing the same bytes', () => {
+    const reference = report.rows.filter((row) => row.service === 'reference');
+    expect(reference.map((row) => row.workload)).toEqual([
+      FRAMEWORK_WORKLOAD,
+      NEST_CEILING_WORKLOAD,
+      FASTIFY_CEILING_WORKLOAD,
+    ]);
+    expect(reference.map((row) => [row.reference, row.problems, row.target.result.ok > 0])).toEqual([
+      [true, [], true],
+      [true, [], true],
+      [true, [], true],
     ]);
   });
 
@@ -130,12 +143,17 @@ describe('benchmark smoke run', () => {
     ]);
     // The mix measured its PIN subscribers alongside, on both sides; the single-flow rows read each side's CPU.
     const alongside = ussd[3]!.alongside!;
-    expect({ floor: alongside.floor.ok > 0, service: alongside.target.ok > 0, connections: alongside.connections }).toEqual({
+    expect({
+      floor: alongside.floor.ok > 0,
+      service: alongside.target.ok > 0,
+      connections: alongside.connections,
+    }).toEqual({
       floor: true,
       service: true,
       connections: 8,
     });
-    for (const row of ussd.slice(0, 3)) expect([row.floor.cpuSeconds, row.target.cpuSeconds]).toEqual([expect.any(Number), expect.any(Number)]);
+    for (const row of ussd.slice(0, 3))
+      expect([row.floor.cpuSeconds, row.target.cpuSeconds]).toEqual([expect.any(Number), expect.any(Number)]);
     // The PIN rows are measured by completed sessions on both sides, with sheds and hashes counted apart.
     const tally = {
       completed: expect.any(Number),
@@ -150,7 +168,11 @@ describe('benchmark smoke run', () => {
     };
     expect(ussd.map((row) => row.counts)).toEqual([undefined, 'sessions', 'sessions', undefined]);
     for (const row of ussd.slice(1, 3)) {
-      expect({ floor: row.floor.result.sessions, service: row.target.result.sessions, floorShed: row.floor.result.shed }).toEqual({
+      expect({
+        floor: row.floor.result.sessions,
+        service: row.target.result.sessions,
+        floorShed: row.floor.result.shed,
+      }).toEqual({
         floor: tally,
         service: tally,
         floorShed: 0,

@@ -64,7 +64,7 @@ describe('report', () => {
 
     expect(table).toContain('| reference | GET /constant | – | 10 | 1,000 | 500 | 0.50 | ');
     expect(table).not.toContain('0.50 ⚠');
-    expect(table).toContain('The `reference` row is not a service');
+    expect(table).toContain('The `reference` rows are not services');
   });
 
   it('pairs an aggregate at two data sizes and flags a slowdown above 1.5×', () => {
