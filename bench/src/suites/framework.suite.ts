@@ -3,7 +3,7 @@ import { assertBuilt, BENCH_DIST, floorScript } from '../harness/paths';
 import { LoadPlan } from '../harness/load';
 import { CONSTANT_ANSWER } from '../floors/floor-server';
 import { startFloor, startService } from './services';
-import { compare, Endpoint, selected, SuiteContext } from './suite';
+import { compare, selected, SuiteContext } from './suite';
 
 export const FRAMEWORK_WORKLOAD =
   'constant JSON, no I/O: GET /constant (NestJS + Fastify + @dmrv/http-kit, logs at info)';
@@ -15,9 +15,21 @@ const EXPECTED = JSON.stringify(CONSTANT_ANSWER);
 
 /** Each one-route app of the suite, from the most of ours to none: the same route, the same floor. */
 const APPS: ReadonlyArray<{ name: string; script: string; workload: string }> = [
-  { name: 'nest-reference', script: 'nest-constant.js', workload: FRAMEWORK_WORKLOAD },
-  { name: 'nest-bare', script: 'nest-bare-constant.js', workload: NEST_CEILING_WORKLOAD },
-  { name: 'fastify-bare', script: 'fastify-constant.js', workload: FASTIFY_CEILING_WORKLOAD },
+  {
+    name: 'nest-reference',
+    script: join(BENCH_DIST, 'reference', 'nest-constant.js'),
+    workload: FRAMEWORK_WORKLOAD,
+  },
+  {
+    name: 'nest-bare',
+    script: join(BENCH_DIST, 'reference', 'nest-bare-constant.js'),
+    workload: NEST_CEILING_WORKLOAD,
+  },
+  {
+    name: 'fastify-bare',
+    script: join(BENCH_DIST, 'reference', 'fastify-constant.js'),
+    workload: FASTIFY_CEILING_WORKLOAD,
+  },
 ];
 
 /**
@@ -27,12 +39,11 @@ const APPS: ReadonlyArray<{ name: string; script: string; workload: string }> = 
  * own machine, how much of the first row's gap is ours (docs/performance.md).
  */
 export async function frameworkSuite(ctx: SuiteContext): Promise<void> {
-  const scripts = APPS.map((app) => join(BENCH_DIST, 'reference', app.script));
-  assertBuilt([...scripts, floorScript('constant')]);
+  assertBuilt([...APPS.map((app) => app.script), floorScript('constant')]);
   const apps = APPS.filter((app) => selected(ctx, app.workload));
   if (apps.length === 0) return;
   ctx.progress(
-    `framework reference: ${apps.length} one-route app(s) (ours, bare Nest, bare Fastify) and their floor`,
+    `framework reference: one-route apps ${apps.map((app) => app.name).join(', ')} and their floor`,
   );
   const floor = await startFloor(ctx, 'constant', {});
   const plan: LoadPlan = {
@@ -46,12 +57,7 @@ export async function frameworkSuite(ctx: SuiteContext): Promise<void> {
     connections: ctx.options.connections,
   };
   for (const app of apps) {
-    const service: Endpoint = await startService(
-      ctx,
-      app.name,
-      join(BENCH_DIST, 'reference', app.script),
-      {},
-    );
+    const service = await startService(ctx, app.name, app.script, {});
     await compare(ctx, {
       service: 'reference',
       workload: app.workload,
