@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
-import { exportFiles } from '../loader/exporter';
-import { importFiles } from '../loader/importer';
+import { exportFiles, ExportTargetError } from '../loader/exporter';
+import { importFiles, LoadTimeoutError } from '../loader/importer';
 import { FileFormat, LoadFileError, resolveLoadFiles } from '../loader/load-files';
 import {
   countsLine,
@@ -30,7 +30,12 @@ async function withClient<T>(url: string, work: (client: Client) => Promise<T>):
   }
 }
 
-/** `import <dir|file…> [--report FILE] [--max-errors N] [--quiet] [--staging copy|insert]`; exit 1 when the load fails. */
+const DEFAULT_TIMEOUT_SECONDS = '3600';
+
+/**
+ * `import <dir|file…> [--report FILE] [--max-errors N] [--quiet] [--staging copy|insert] [--timeout SECONDS]`;
+ * exit 1 when the load fails.
+ */
 export async function importCommand(argv: string[], context: CommandContext): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -40,6 +45,7 @@ export async function importCommand(argv: string[], context: CommandContext): Pr
       'max-errors': { type: 'string' },
       quiet: { type: 'boolean', default: false },
       staging: { type: 'string' },
+      timeout: { type: 'string', default: DEFAULT_TIMEOUT_SECONDS },
     },
   });
   if (positionals.length === 0) throw context.usageError('import needs a directory or files to load');
@@ -49,6 +55,9 @@ export async function importCommand(argv: string[], context: CommandContext): Pr
   const staging = values.staging;
   if (staging !== undefined && staging !== 'copy' && staging !== 'insert')
     throw context.usageError('--staging must be copy or insert');
+  const timeoutMs = Math.round(Number(values.timeout) * 1000);
+  if (!/^\d+(\.\d+)?$/.test(values.timeout) || timeoutMs < 1 || timeoutMs > 2_147_483_647)
+    throw context.usageError('--timeout must be a number of seconds (at most 2147483)');
   let files;
   try {
     files = resolveLoadFiles(positionals);
@@ -65,6 +74,7 @@ export async function importCommand(argv: string[], context: CommandContext): Pr
     const result = await withClient(url, (client) =>
       importFiles(client, files, {
         staging: staging as StagingMode | undefined,
+        timeoutMs,
         problemLimit: maxErrors,
         onEveryProblem: report
           ? async (problem) => {
@@ -73,7 +83,16 @@ export async function importCommand(argv: string[], context: CommandContext): Pr
           : undefined,
         onProgress: progressPrinter(process.stderr, values.quiet),
       }),
-    );
+    ).catch((error: unknown) => {
+      if (!(error instanceof LoadTimeoutError)) throw error;
+      return undefined;
+    });
+    if (result === undefined) {
+      process.stderr.write(
+        `import failed: timed out after ${values.timeout} s (--timeout ${values.timeout}); nothing was written\n`,
+      );
+      return 1;
+    }
     if (!result.ok) {
       for (const problem of result.problems) process.stderr.write(`${formatProblem(problem)}\n`);
       process.stderr.write(
@@ -111,12 +130,20 @@ export async function exportCommand(argv: string[], context: CommandContext): Pr
   if (values.format !== 'csv' && values.format !== 'ndjson')
     throw context.usageError('--format must be csv or ndjson');
   const format: FileFormat = values.format;
-  const summaries = await withClient(context.databaseUrl(), (client) =>
-    exportFiles(client, positionals[0]!, format, (summary) => {
-      if (!values.quiet)
-        process.stderr.write(`wrote ${summary.file}: ${summary.rows.toLocaleString('en-US')} rows\n`);
-    }),
-  );
+  let summaries;
+  try {
+    summaries = await withClient(context.databaseUrl(), (client) =>
+      exportFiles(client, positionals[0]!, format, (summary) => {
+        if (!values.quiet)
+          process.stderr.write(`wrote ${summary.file}: ${summary.rows.toLocaleString('en-US')} rows\n`);
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ExportTargetError)) throw error;
+    for (const problem of error.problems) process.stderr.write(`${problem}\n`);
+    process.stderr.write('export failed: nothing was written\n');
+    return 1;
+  }
   for (const summary of summaries) process.stdout.write(`${summary.file}\n`);
   return 0;
 }

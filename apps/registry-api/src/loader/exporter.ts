@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { constants, createWriteStream, lstatSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClientBase } from 'pg';
 import { FUEL_TYPES } from '@dmrv/contracts';
+import { csvField } from './csv-cells';
 import { ENTITY_FORMATS, EntityName, loadOrder } from './entity-formats';
 import { FileFormat } from './load-files';
 
@@ -87,12 +89,6 @@ const QUERIES: Record<EntityName, ExportQuery> = {
   },
 };
 
-/** RFC 4180: a field is quoted when it holds a comma, a quote or a line break; a quote inside is doubled. */
-export function csvField(value: string | null): string {
-  if (value === null) return '';
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
 function ndjsonValue(entity: EntityName, column: number, value: string | null): unknown {
   const type = ENTITY_FORMATS[entity].columns[column]!.type;
   if (type.kind === 'fuels') return value === null ? [] : value.split(' + ');
@@ -108,9 +104,40 @@ export interface ExportSummary {
 
 const PAGE = 10_000;
 
+/** The export would have written through a link or over something that is not a file; it wrote nothing. */
+export class ExportTargetError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+  }
+}
+
+/**
+ * What stands at a target name today. Whoever can write to the directory could plant a link there to make the export
+ * overwrite a file elsewhere (or create one), with the operator's rights: such a name is refused, not followed.
+ */
+function targetProblem(file: string): string | undefined {
+  let stat;
+  try {
+    stat = lstatSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  if (stat.isSymbolicLink())
+    return `${file}: a symbolic link; export never writes through one (remove it, or export into another directory)`;
+  if (!stat.isFile()) return `${file}: not a regular file; export only replaces files`;
+  return undefined;
+}
+
+// A new file only: fails on any existing name, a link included (O_EXCL), and never follows one (O_NOFOLLOW).
+const NEW_FILE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
 /**
  * Writes every entity to `<dir>/<entity>.csv` (or `.ndjson`), in the formats `importFiles` reads, from one
- * consistent snapshot (a read-only REPEATABLE READ transaction), page by page so memory stays flat.
+ * consistent snapshot (a read-only REPEATABLE READ transaction), page by page so memory stays flat. Each file is
+ * written under a new temporary name and renamed over its target once all are written: rename replaces the
+ * directory entry (a link planted after the check included) and never follows it, and a failed export replaces
+ * nothing.
  */
 export async function exportFiles(
   client: ClientBase,
@@ -119,32 +146,43 @@ export async function exportFiles(
   onFile: (summary: ExportSummary) => void = () => undefined,
 ): Promise<ExportSummary[]> {
   mkdirSync(directory, { recursive: true });
+  const targets = loadOrder().map((entity) => ({ entity, file: join(directory, `${entity}.${format}`) }));
+  const problems = targets.flatMap(({ file }) => targetProblem(file) ?? []);
+  if (problems.length > 0) throw new ExportTargetError(problems);
+  const suffix = `${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const written: Array<{ temporary: string; file: string }> = [];
   const summaries: ExportSummary[] = [];
-  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
-    for (const entity of loadOrder()) {
-      const summary = await exportEntity(client, directory, format, entity);
-      summaries.push(summary);
-      onFile(summary);
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    try {
+      for (const { entity, file } of targets) {
+        const temporary = join(directory, `.${entity}.${format}.${suffix}`);
+        written.push({ temporary, file });
+        summaries.push({ ...(await exportEntity(client, temporary, format, entity)), file });
+      }
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
     }
-    await client.query('COMMIT');
+    for (const { temporary, file } of written) renameSync(temporary, file);
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    for (const { temporary } of written) rmSync(temporary, { force: true });
     throw error;
   }
+  for (const summary of summaries) onFile(summary);
   return summaries;
 }
 
 async function exportEntity(
   client: ClientBase,
-  directory: string,
+  file: string,
   format: FileFormat,
   entity: EntityName,
 ): Promise<ExportSummary> {
   const query = QUERIES[entity];
   const columns = ENTITY_FORMATS[entity].columns.map((column) => column.name);
-  const file = join(directory, `${entity}.${format}`);
-  const out = createWriteStream(file, { encoding: 'utf8' });
+  const out = createWriteStream(file, { encoding: 'utf8', fd: openSync(file, NEW_FILE, 0o666) });
   const closed = once(out, 'close');
   const write = async (text: string): Promise<void> => {
     if (!out.write(text)) await once(out, 'drain');

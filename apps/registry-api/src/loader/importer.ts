@@ -19,10 +19,12 @@ import {
   mergeSql,
   stagingColumns,
 } from './load-sql';
+import { unescapeFormula } from './csv-cells';
 import { LoadFile } from './load-files';
 import { CsvRecordReader, JsonRecord, NdjsonRecordReader, SourceRecord } from './record-readers';
 import { displayValue, RowProblem, validateRow } from './row-validator';
 import { detectStagingMode, openStagingSink, StagedRow, StagingMode, StagingSink } from './staging-sink';
+import { StrictTextDecoder } from './text-decoding';
 
 export interface LoadProblem {
   file: string;
@@ -53,7 +55,26 @@ export interface ImportOptions {
   /** Receives every problem, in report order, when a load fails (`--report errors.csv`). */
   onEveryProblem?: (problem: LoadProblem) => void | Promise<void>;
   onProgress?: (progress: LoadProgress) => void;
+  /**
+   * The longest the load may run: file reads and COPY are abandoned when it passes, and PostgreSQL cancels any
+   * statement (a wait for another load's lock included) that runs this long. Nothing is written either way.
+   */
+  timeoutMs: number;
 }
+
+/** The load ran past `timeoutMs`; it wrote nothing. */
+export class LoadTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`the load ran longer than ${timeoutMs} ms`);
+  }
+}
+
+/**
+ * Every load checks and merges under this transaction-scoped advisory lock, so two loads never check against a
+ * registry the other is about to change (two loads of one credit block would otherwise both pass the ledger checks
+ * and one end on a unique index). Reading and staging files, which touch no registry table, still run side by side.
+ */
+export const LOAD_LOCK_KEY = 1919248233;
 
 export type ImportResult =
   | { ok: true; counts: EntityCounts[]; stagingMode: StagingMode }
@@ -65,9 +86,44 @@ const PROBLEM_BUFFER = 5000;
 const READ_CHUNK = 1024 * 1024;
 const PROGRESS_EVERY_ROWS = 8192;
 
+/** The chunks of `source` until `signal` aborts; a read that never completes (a stalled pipe) is not awaited. */
+async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  let onAbort: () => void = () => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => undefined);
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), aborted]);
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** PostgreSQL ended a statement or the session on one of the timeouts the load set. */
+function isLoadTimeout(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    code === '25P03' ||
+    (code === '57014' && error instanceof Error && error.message.includes('statement timeout'))
+  );
+}
+
+/** PostgreSQL text holds no NUL: a problem quoting one shows it as ␀. */
+const storable = (text: string): string => (text.includes('\0') ? text.replace(/\0/g, '\u2400') : text);
+
 /** A file's rows go through here: parsed, validated, staged; problems buffered for the errors table. */
 class FileStager {
   rows = 0;
+  /** The file is not text (not UTF-8, or a NUL in it): reading stopped at the line named in the report. */
+  refused = false;
   private sink: StagingSink;
   private problems: Array<[number, number, string, string, string]> = [];
   private readonly format: EntityFormat;
@@ -86,22 +142,33 @@ class FileStager {
     this.sink = this.openSink();
   }
 
-  async run(onRows: (rows: number) => void): Promise<void> {
+  async run(onRows: (rows: number) => void, signal: AbortSignal): Promise<void> {
     const records: Array<SourceRecord | JsonRecord> = [];
     const reader =
       this.file.format === 'csv'
         ? new CsvRecordReader((record) => records.push(record))
         : new NdjsonRecordReader((record) => records.push(record));
+    const decoder = new StrictTextDecoder();
     let reported = 0;
-    const stream = createReadStream(this.file.path, { encoding: 'utf8', highWaterMark: READ_CHUNK });
-    for await (const chunk of stream as AsyncIterable<string>) {
-      reader.push(chunk);
-      await this.take(records);
-      if (this.rows - reported >= PROGRESS_EVERY_ROWS) {
-        reported = this.rows;
-        onRows(this.rows);
+    const stream = createReadStream(this.file.path, { highWaterMark: READ_CHUNK });
+    try {
+      for await (const chunk of untilAborted(stream as AsyncIterable<Buffer>, signal)) {
+        const decoded = decoder.push(chunk);
+        if (decoded.ok) reader.push(decoded.text);
+        await this.take(records);
+        if (!decoded.ok) return await this.refuse(decoded.line, decoded.rule);
+        if (this.rows - reported >= PROGRESS_EVERY_ROWS) {
+          reported = this.rows;
+          onRows(this.rows);
+        }
       }
+    } catch (error) {
+      stream.destroy();
+      await this.sink.abort();
+      throw error;
     }
+    const last = decoder.end();
+    if (!last.ok) return await this.refuse(last.line, last.rule);
     reader.end();
     await this.take(records);
     if (this.file.format === 'csv' && this.header === undefined && !this.headerFailed) {
@@ -110,6 +177,13 @@ class FileStager {
     await this.sink.end();
     await this.flushProblems();
     onRows(this.rows);
+  }
+
+  private async refuse(line: number, rule: string): Promise<void> {
+    this.refused = true;
+    this.problem(line, '', '', rule);
+    await this.sink.end();
+    await this.flushProblems();
   }
 
   private async take(records: Array<SourceRecord | JsonRecord>): Promise<void> {
@@ -146,7 +220,7 @@ class FileStager {
       line,
       validateRow(this.format, line, (_column, index) => {
         const position = positions[index]!;
-        return position === -1 ? undefined : fields[position];
+        return position === -1 ? undefined : unescapeFormula(fields[position]!);
       }),
     );
   }
@@ -220,8 +294,8 @@ class FileStager {
     this.problems.push([
       line,
       column === '' ? -1 : (this.columnNumbers.get(column) ?? -1),
-      column,
-      value,
+      storable(column),
+      storable(value),
       rule,
     ]);
   }
@@ -327,79 +401,102 @@ export async function importFiles(
   files: LoadFile[],
   options: ImportOptions,
 ): Promise<ImportResult> {
-  const started = Date.now();
-  const elapsedMs = (): number => Date.now() - started;
-  const progress = options.onProgress ?? (() => undefined);
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  await client.query(`SET statement_timeout = ${options.timeoutMs}`);
+  await client.query(`SET idle_in_transaction_session_timeout = ${options.timeoutMs}`);
   const stagingMode = options.staging ?? (await detectStagingMode(client));
   await client.query(dropStagingSql());
   try {
-    for (const statement of createStagingSql()) await client.query(statement);
-    await client.query(
-      `INSERT INTO ${FILES_TABLE} (file_no, name) SELECT * FROM unnest($1::int[], $2::text[])`,
-      [files.map((_, index) => index), files.map((file) => file.name)],
-    );
-    const rowsPerEntity = new Map<EntityName, number>();
-    for (const [fileNo, file] of files.entries()) {
-      const stager = new FileStager(client, stagingMode, file, fileNo);
-      progress({ stage: 'reading', file: file.name, rows: 0, elapsedMs: elapsedMs(), done: false });
-      await stager.run((rows) =>
-        progress({ stage: 'reading', file: file.name, rows, elapsedMs: elapsedMs(), done: false }),
-      );
-      progress({ stage: 'reading', file: file.name, rows: stager.rows, elapsedMs: elapsedMs(), done: true });
-      rowsPerEntity.set(file.entity, (rowsPerEntity.get(file.entity) ?? 0) + stager.rows);
-    }
-    const entities = loadOrder().filter((entity) => rowsPerEntity.has(entity));
-    // Staging tables are temporary: autovacuum never analyzes them, and the checks join them with large tables.
-    for (const entity of entities) await client.query(`ANALYZE ${stagingTable(entity)}`);
-
-    progress({ stage: 'checking', elapsedMs: elapsedMs() });
-    await client.query('BEGIN');
-    try {
-      for (const entity of entities) for (const statement of checkSql(entity)) await client.query(statement);
-      const { rows: totals } = await client.query<{ problems: string; rows: string }>(
-        `SELECT count(*) AS problems, count(DISTINCT (file_no, line)) AS rows FROM ${ERRORS_TABLE}`,
-      );
-      const problemCount = Number(totals[0]!.problems);
-      if (problemCount > 0) {
-        const problems = await fetchProblems(client, files, options.problemLimit, options.onEveryProblem);
-        await client.query('ROLLBACK');
-        return { ok: false, problemCount, badRows: Number(totals[0]!.rows), problems, stagingMode };
-      }
-      const counts: EntityCounts[] = [];
-      for (const entity of entities) {
-        progress({ stage: 'merging', entity, elapsedMs: elapsedMs() });
-        const entry: EntityCounts = {
-          entity,
-          rows: rowsPerEntity.get(entity)!,
-          inserted: 0,
-          updated: 0,
-          unchanged: 0,
-        };
-        const keysLifted = entity === 'fuel-readings' && (await liftReadingKeysWhenEmpty(client));
-        for (const statement of mergeSql(entity)) {
-          const result = await client.query(statement.sql);
-          if (statement.counts) entry[statement.counts] += result.rowCount ?? 0;
-        }
-        if (keysLifted) await client.query(restoreReadingKeysSql());
-        entry.unchanged = Math.max(0, entry.rows - entry.inserted - entry.updated);
-        counts.push(entry);
-      }
-      if (counts.some((entry) => entry.inserted + entry.updated > 0)) {
-        progress({ stage: 'refreshing', elapsedMs: elapsedMs() });
-        await refreshRollups((sql, params) => client.query(sql, params));
-      }
-      await client.query('COMMIT');
-      for (const entry of counts) {
-        if (entry.inserted + entry.updated > 0)
-          await client.query(`ANALYZE ${ENTITY_FORMATS[entry.entity].table}`);
-      }
-      progress({ stage: 'done', elapsedMs: elapsedMs() });
-      return { ok: true, counts, stagingMode };
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    }
+    return await loadStaged(client, files, options, stagingMode, deadline);
+  } catch (error) {
+    if (deadline.aborted || isLoadTimeout(error)) throw new LoadTimeoutError(options.timeoutMs);
+    throw error;
   } finally {
     await client.query(dropStagingSql()).catch(() => undefined);
+  }
+}
+
+async function loadStaged(
+  client: ClientBase,
+  files: LoadFile[],
+  options: ImportOptions,
+  stagingMode: StagingMode,
+  deadline: AbortSignal,
+): Promise<ImportResult> {
+  const started = Date.now();
+  const elapsedMs = (): number => Date.now() - started;
+  const progress = options.onProgress ?? (() => undefined);
+  for (const statement of createStagingSql()) await client.query(statement);
+  await client.query(
+    `INSERT INTO ${FILES_TABLE} (file_no, name) SELECT * FROM unnest($1::int[], $2::text[])`,
+    [files.map((_, index) => index), files.map((file) => file.name)],
+  );
+  const rowsPerEntity = new Map<EntityName, number>();
+  let refused = false;
+  for (const [fileNo, file] of files.entries()) {
+    const stager = new FileStager(client, stagingMode, file, fileNo);
+    progress({ stage: 'reading', file: file.name, rows: 0, elapsedMs: elapsedMs(), done: false });
+    await stager.run(
+      (rows) => progress({ stage: 'reading', file: file.name, rows, elapsedMs: elapsedMs(), done: false }),
+      deadline,
+    );
+    refused ||= stager.refused;
+    progress({ stage: 'reading', file: file.name, rows: stager.rows, elapsedMs: elapsedMs(), done: true });
+    rowsPerEntity.set(file.entity, (rowsPerEntity.get(file.entity) ?? 0) + stager.rows);
+  }
+  const entities = loadOrder().filter((entity) => rowsPerEntity.has(entity));
+  // Staging tables are temporary: autovacuum never analyzes them, and the checks join them with large tables.
+  for (const entity of entities) await client.query(`ANALYZE ${stagingTable(entity)}`);
+
+  progress({ stage: 'checking', elapsedMs: elapsedMs() });
+  await client.query('BEGIN');
+  try {
+    await client.query(`SELECT pg_advisory_xact_lock(${LOAD_LOCK_KEY})`);
+    // Rows a refused file did not get to would only show up as references to nothing.
+    if (!refused)
+      for (const entity of entities) for (const statement of checkSql(entity)) await client.query(statement);
+    const { rows: totals } = await client.query<{ problems: string; rows: string }>(
+      `SELECT count(*) AS problems, count(DISTINCT (file_no, line)) AS rows FROM ${ERRORS_TABLE}`,
+    );
+    const problemCount = Number(totals[0]!.problems);
+    if (problemCount > 0) {
+      const problems = await fetchProblems(client, files, options.problemLimit, options.onEveryProblem);
+      await client.query('ROLLBACK');
+      return { ok: false, problemCount, badRows: Number(totals[0]!.rows), problems, stagingMode };
+    }
+    const counts: EntityCounts[] = [];
+    for (const entity of entities) {
+      progress({ stage: 'merging', entity, elapsedMs: elapsedMs() });
+      const entry: EntityCounts = {
+        entity,
+        rows: rowsPerEntity.get(entity)!,
+        inserted: 0,
+        updated: 0,
+        unchanged: 0,
+      };
+      const keysLifted = entity === 'fuel-readings' && (await liftReadingKeysWhenEmpty(client));
+      for (const statement of mergeSql(entity)) {
+        const result = await client.query(statement.sql);
+        if (statement.counts) entry[statement.counts] += result.rowCount ?? 0;
+      }
+      if (keysLifted) await client.query(restoreReadingKeysSql());
+      entry.unchanged = Math.max(0, entry.rows - entry.inserted - entry.updated);
+      counts.push(entry);
+    }
+    if (counts.some((entry) => entry.inserted + entry.updated > 0)) {
+      progress({ stage: 'refreshing', elapsedMs: elapsedMs() });
+      await refreshRollups((sql, params) => client.query(sql, params));
+    }
+    deadline.throwIfAborted();
+    await client.query('COMMIT');
+    for (const entry of counts) {
+      if (entry.inserted + entry.updated > 0)
+        await client.query(`ANALYZE ${ENTITY_FORMATS[entry.entity].table}`);
+    }
+    progress({ stage: 'done', elapsedMs: elapsedMs() });
+    return { ok: true, counts, stagingMode };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
   }
 }

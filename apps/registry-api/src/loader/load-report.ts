@@ -1,4 +1,4 @@
-import { csvField } from './exporter';
+import { csvField } from './csv-cells';
 import type { EntityCounts, LoadProblem, LoadProgress } from './importer';
 
 const MAX_SHOWN_VALUE = 80;

@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { CsvRecordReader, JsonRecord, NdjsonRecordReader, SourceRecord } from './record-readers';
+import {
+  CsvRecordReader,
+  JsonRecord,
+  MAX_FIELD_CHARS,
+  MAX_RECORD_CHARS,
+  NdjsonRecordReader,
+  SourceRecord,
+} from './record-readers';
 
 function readCsv(chunks: string[]): SourceRecord[] {
   const records: SourceRecord[] = [];
@@ -194,4 +201,52 @@ describe('NdjsonRecordReader', () => {
       }),
     );
   });
+});
+
+describe('size limits', () => {
+  const FIELD = 'a field longer than 10,000 characters (the most a data file may hold in one field)';
+  const RECORD = 'a record longer than 100,000 characters (the most a data file may hold in one record)';
+  const LINE = 'a line longer than 100,000 characters (the most a data file may hold in one record)';
+  const chunked = (text: string, size: number): string[] =>
+    Array.from({ length: Math.ceil(text.length / size) }, (_, index) =>
+      text.slice(index * size, (index + 1) * size),
+    );
+
+  it.each([1000, 4093, 1 << 20])(
+    'refuses CSV fields and records over the limits and reads on (chunks of %i)',
+    (size) => {
+      const text = [
+        'a,b',
+        `${'x'.repeat(MAX_FIELD_CHARS)},ok`,
+        `"${'x'.repeat(MAX_FIELD_CHARS)}\n${'y'.repeat(10)}",z`,
+        `${'x'.repeat(MAX_FIELD_CHARS + 1)},z`,
+        Array.from({ length: 11 }, () => 'r'.repeat(MAX_RECORD_CHARS / 10)).join(','),
+        '1,2',
+        `"never closed${'\r\nq'.repeat(20_000)}`,
+      ].join('\r\n');
+      expect(readCsv(chunked(text, size))).toEqual([
+        { line: 1, fields: ['a', 'b'] },
+        { line: 2, fields: ['x'.repeat(MAX_FIELD_CHARS), 'ok'] },
+        { line: 3, error: FIELD },
+        { line: 5, error: FIELD },
+        { line: 6, error: RECORD },
+        { line: 7, fields: ['1', '2'] },
+        { line: 8, error: FIELD },
+      ]);
+    },
+  );
+
+  it.each([1000, 4093, 1 << 20])(
+    'refuses an NDJSON line over the limit and reads on (chunks of %i)',
+    (size) => {
+      const long = `{"a":"${'x'.repeat(MAX_RECORD_CHARS)}"}`;
+      const text = ['{"a":1}', long, '{"a":2}', long].join('\n');
+      expect(readNdjson(chunked(text, size))).toEqual([
+        { line: 1, value: { a: 1 } },
+        { line: 2, error: LINE },
+        { line: 3, value: { a: 2 } },
+        { line: 4, error: LINE },
+      ]);
+    },
+  );
 });

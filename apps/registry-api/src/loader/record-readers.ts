@@ -18,6 +18,18 @@ const LF = 0x0a;
 const CR = 0x0d;
 const BOM = 0xfeff;
 
+/**
+ * The longest field and record (an NDJSON line) a data file may hold, in characters. The longest valid field is a
+ * 200-character text and a row a few hundred characters, so these never refuse a good file; they keep a field
+ * without end (a quote never closed, a 600 MB value) from filling memory: past them the reader only looks for the
+ * record's end, and the record is an error.
+ */
+export const MAX_FIELD_CHARS = 10_000;
+export const MAX_RECORD_CHARS = 100_000;
+const FIELD_TOO_LONG = `a field longer than ${MAX_FIELD_CHARS.toLocaleString('en-US')} characters (the most a data file may hold in one field)`;
+const RECORD_TOO_LONG = `a record longer than ${MAX_RECORD_CHARS.toLocaleString('en-US')} characters (the most a data file may hold in one record)`;
+const LINE_TOO_LONG = `a line longer than ${MAX_RECORD_CHARS.toLocaleString('en-US')} characters (the most a data file may hold in one record)`;
+
 const enum State {
   FieldStart,
   Unquoted,
@@ -41,6 +53,8 @@ export class CsvRecordReader {
   private quoted = false;
   private skipLf = false;
   private atStart = true;
+  private recordChars = 0;
+  private oversized = false;
 
   constructor(private readonly emit: (record: SourceRecord) => void) {}
 
@@ -68,10 +82,10 @@ export class CsvRecordReader {
             this.quoted = true;
             start = ++i;
           } else if (c === COMMA) {
-            this.fields.push('');
+            this.pushField();
             start = ++i;
           } else if (c === LF || c === CR) {
-            this.fields.push('');
+            this.pushField();
             this.endRecord(c === CR);
             start = ++i;
           } else {
@@ -92,8 +106,8 @@ export class CsvRecordReader {
             i += 1;
             break;
           }
-          this.fields.push(this.field + chunk.slice(start, i));
-          this.field = '';
+          this.append(chunk.slice(start, i));
+          this.pushField();
           if (c === COMMA) this.state = State.FieldStart;
           else this.endRecord(c === CR);
           start = ++i;
@@ -106,18 +120,17 @@ export class CsvRecordReader {
             i += 1;
           }
           if (i === n) break;
-          this.field += chunk.slice(start, i);
+          this.append(chunk.slice(start, i));
           this.state = State.AfterQuote;
           start = ++i;
           break;
         case State.AfterQuote:
           if (c === QUOTE) {
-            this.field += '"';
+            this.append('"');
             this.state = State.Quoted;
             start = ++i;
           } else if (c === COMMA || c === LF || c === CR) {
-            this.fields.push(this.field);
-            this.field = '';
+            this.pushField();
             if (c === COMMA) this.state = State.FieldStart;
             else this.endRecord(c === CR);
             start = ++i;
@@ -130,22 +143,43 @@ export class CsvRecordReader {
       }
     }
     if ((this.state === State.Unquoted || this.state === State.Quoted) && start < n)
-      this.field += chunk.slice(start, n);
+      this.append(chunk.slice(start, n));
   }
 
   /** The input is complete: a last record without a line break is still a record; an open quote is an error. */
   end(): void {
     if (this.state === State.Quoted) {
-      this.error = 'a quoted field is never closed (an odd number of quotes)';
-      this.fields.push(this.field);
-      this.field = '';
+      if (!this.oversized) this.error = 'a quoted field is never closed (an odd number of quotes)';
+      this.pushField();
       this.endRecord(false);
       return;
     }
-    if (this.state === State.FieldStart && this.fields.length === 0) return;
-    this.fields.push(this.field);
-    this.field = '';
+    if (this.state === State.FieldStart && this.fields.length === 0 && !this.oversized) return;
+    this.pushField();
     this.endRecord(false);
+  }
+
+  private append(text: string): void {
+    if (this.oversized) return;
+    if (this.field.length + text.length > MAX_FIELD_CHARS) this.oversize(FIELD_TOO_LONG);
+    else this.field += text;
+  }
+
+  private pushField(): void {
+    if (!this.oversized) {
+      this.recordChars += this.field.length;
+      if (this.recordChars > MAX_RECORD_CHARS) this.oversize(RECORD_TOO_LONG);
+      else this.fields.push(this.field);
+    }
+    this.field = '';
+  }
+
+  /** From here to the record's end nothing is kept: the record is reported, not read. */
+  private oversize(rule: string): void {
+    this.oversized = true;
+    this.error ??= rule;
+    this.fields = [];
+    this.field = '';
   }
 
   private endRecord(cr: boolean): void {
@@ -161,6 +195,8 @@ export class CsvRecordReader {
     this.fields = [];
     this.error = undefined;
     this.quoted = false;
+    this.recordChars = 0;
+    this.oversized = false;
     this.state = State.FieldStart;
     this.line += 1;
     this.recordLine = this.line;
@@ -173,6 +209,8 @@ export class NdjsonRecordReader {
   private pending = '';
   private line = 0;
   private atStart = true;
+  /** Inside a line already reported as too long: everything up to its line feed is dropped. */
+  private skipping = false;
 
   constructor(private readonly emit: (record: JsonRecord) => void) {}
 
@@ -183,20 +221,39 @@ export class NdjsonRecordReader {
       if (text.charCodeAt(0) === BOM) text = text.slice(1);
     }
     let start = 0;
-    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+    if (this.skipping) {
+      const end = text.indexOf('\n');
+      if (end === -1) {
+        this.pending = '';
+        return;
+      }
+      this.skipping = false;
+      start = end + 1;
+    }
+    for (let end = text.indexOf('\n', start); end !== -1; end = text.indexOf('\n', start)) {
       this.record(text.slice(start, end));
       start = end + 1;
     }
     this.pending = text.slice(start);
+    if (this.pending.length > MAX_RECORD_CHARS) {
+      this.line += 1;
+      this.emit({ line: this.line, error: LINE_TOO_LONG });
+      this.pending = '';
+      this.skipping = true;
+    }
   }
 
   end(): void {
-    if (this.pending !== '') this.record(this.pending);
+    if (this.pending !== '' && !this.skipping) this.record(this.pending);
     this.pending = '';
   }
 
   private record(raw: string): void {
     this.line += 1;
+    if (raw.length > MAX_RECORD_CHARS) {
+      this.emit({ line: this.line, error: LINE_TOO_LONG });
+      return;
+    }
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (text.trim() === '') return;
     let value: unknown;

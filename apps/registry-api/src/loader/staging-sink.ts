@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import type { Writable } from 'node:stream';
 import type { ClientBase } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 
@@ -14,6 +15,8 @@ export interface StagingSink {
   /** A promise when the caller must wait (a full buffer on its way), otherwise nothing to wait for. */
   write(row: StagedRow): Promise<void> | undefined;
   end(): Promise<void>;
+  /** Drops what is not yet written and leaves the connection free for the next statement. */
+  abort(): Promise<void>;
 }
 
 export type StagingMode = 'copy' | 'insert';
@@ -51,7 +54,7 @@ class CopySink implements StagingSink {
   private buffer = '';
   private failure: Error | undefined;
   private readonly done: Promise<void>;
-  private readonly stream: NodeJS.WritableStream;
+  private readonly stream: Writable;
 
   constructor(client: ClientBase, table: string, columns: readonly string[]) {
     this.stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
@@ -75,6 +78,15 @@ class CopySink implements StagingSink {
     await this.flush();
     this.stream.end();
     await this.done;
+  }
+
+  /** pg-copy-streams answers destroy() with CopyFail: the server ends the COPY and the connection takes queries again. */
+  async abort(): Promise<void> {
+    this.buffer = '';
+    if (this.failure || this.stream.closed) return;
+    const closed = new Promise((resolve) => this.stream.once('close', resolve));
+    this.stream.destroy();
+    await closed;
   }
 
   private async flush(): Promise<void> {
@@ -105,6 +117,11 @@ class InsertSink implements StagingSink {
 
   async end(): Promise<void> {
     await this.flush();
+  }
+
+  abort(): Promise<void> {
+    this.batch = [];
+    return Promise.resolve();
   }
 
   private async flush(): Promise<void> {
