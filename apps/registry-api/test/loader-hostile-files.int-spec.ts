@@ -345,23 +345,28 @@ describe('cli.js import/export against hostile files (real PostgreSQL)', () => {
       }
     };
 
-    it('serialises imports of the same ledger file: one writes it, the others find every row unchanged', async () => {
-      // Holding the ledger in SHARE mode lets every load stage and check its rows but write none: all of them reach
-      // the merge before any commits, the interleaving that raced on the issuance index.
+    /**
+     * Holding the ledger in SHARE mode lets every load stage and check its rows but write none: all of them reach the
+     * merge before any commits, the interleaving that raced on the ledger's unique indexes.
+     */
+    const loadsHeldAtTheMerge = async (argvs: string[][]): Promise<CliRun[]> => {
       const holder = new Client({ connectionString: race.url });
       await holder.connect();
-      let runs: CliRun[];
       try {
         await holder.query('BEGIN');
         await holder.query('LOCK TABLE credit_events IN SHARE MODE');
-        const file = join(EXAMPLES, 'credit-events.csv');
-        const loads = Promise.all([1, 2, 3].map(() => cli(['import', file, '--quiet'], race.url)));
-        await waitingLoads(3);
+        const loads = Promise.all(argvs.map((argv) => cli(argv, race.url)));
+        await waitingLoads(argvs.length);
         await holder.query('COMMIT');
-        runs = await loads;
+        return await loads;
       } finally {
         await holder.end();
       }
+    };
+
+    it('serialises imports of the same ledger file: one writes it, the others find every row unchanged', async () => {
+      const file = join(EXAMPLES, 'credit-events.csv');
+      const runs = await loadsHeldAtTheMerge([1, 2, 3].map(() => ['import', file, '--quiet']));
       expect(runs.map(outcome).sort((a, b) => a.stdout.localeCompare(b.stdout))).toEqual([
         { code: 0, stdout: 'credit-events: 6 rows, 0 new, 0 changed, 6 unchanged\n', stderr: [] },
         { code: 0, stdout: 'credit-events: 6 rows, 0 new, 0 changed, 6 unchanged\n', stderr: [] },
@@ -370,6 +375,51 @@ describe('cli.js import/export against hostile files (real PostgreSQL)', () => {
       expect(
         await sql(race.url, `SELECT count(*)::int AS n FROM credit_events WHERE kind = 'issued'`),
       ).toEqual([{ n: 3 }]);
+    });
+
+    it('gives the second of two issuances of one block, loaded at once, the ledger report', async () => {
+      const directory = emptyDir('race-issuance');
+      writeFileSync(
+        join(directory, 'credit-blocks.csv'),
+        'id,project_id,vintage,serial_start,serial_end,quantity\r\nKES-2024-Q3-001,kafue-stoves,2024,100,101,2\r\n',
+      );
+      expect((await cli(['import', directory, '--quiet'], race.url)).code).toBe(0);
+      const header = 'id,block_id,kind,event_date,quantity,sender,recipient\r\n';
+      writeFileSync(
+        join(directory, 'credit-events.a.csv'),
+        `${header}101,KES-2024-Q3-001,issued,2024-09-01,2,,\r\n`,
+      );
+      writeFileSync(
+        join(directory, 'credit-events.b.csv'),
+        `${header}102,KES-2024-Q3-001,issued,2024-09-02,2,,\r\n`,
+      );
+      const [a, b] = await loadsHeldAtTheMerge(
+        ['a', 'b'].map((name) => ['import', join(directory, `credit-events.${name}.csv`), '--quiet']),
+      );
+      const refused = (file: string, other: number): ReturnType<typeof outcome> => ({
+        code: 1,
+        stdout: '',
+        stderr: [
+          `${file}:2: kind "issued": block KES-2024-Q3-001 is already issued by event ${other}`,
+          'import failed: 1 problem in 1 row; nothing was written',
+        ],
+      });
+      const loaded = {
+        code: 0,
+        stdout: 'credit-events: 1 rows, 1 new, 0 changed, 0 unchanged\n',
+        stderr: [],
+      };
+      expect([outcome(a!), outcome(b!)]).toEqual(
+        a!.code === 0
+          ? [loaded, refused('credit-events.b.csv', 101)]
+          : [refused('credit-events.a.csv', 102), loaded],
+      );
+      expect(
+        await sql(
+          race.url,
+          `SELECT count(*)::int AS n FROM credit_events WHERE block_id = 'KES-2024-Q3-001'`,
+        ),
+      ).toEqual([{ n: 1 }]);
     });
   });
 });
