@@ -13,7 +13,7 @@ const USAGE = `usage: node dist/cli.js <command>
   migrate                                   apply pending migrations to DATABASE_URL
   seed --households N [--seed S] [--batch B] generate deterministic data (empty database), then refresh
   refresh                                   refresh rollups and quarterly claims after loading records
-  import <dir|file…> [--report FILE] [--max-errors N] [--quiet] [--staging copy|insert]
+  import <dir|file…> [--report FILE] [--max-errors N] [--quiet] [--staging copy|insert] [--timeout SECONDS]
                                             load data files (docs/data-formats.md): all rows or none
   export <dir> [--format csv|ndjson]        write every entity in the formats import reads
   clients create --name NAME [--json]       create an API client and print its secret once
