@@ -35,6 +35,8 @@ const INTEGER = /^-?\d+$/;
 // C0 controls and DEL: a name with a tab or a newline in it is a broken export, not a name.
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
+// A lone UTF-16 surrogate (an NDJSON "\ud800" escape) has no UTF-8 form: PostgreSQL would get U+FFFD instead.
+const LONE_SURROGATE = /\p{Cs}/u;
 
 const ok = (value: string | null): Parsed => ({ ok: true, value });
 const fail = (rule: string): Parsed => ({ ok: false, rule });
@@ -122,6 +124,8 @@ export function parseField(type: FieldType, raw: unknown, required: boolean): Pa
       if (typeof raw !== 'string') return fail('must be text');
       if (raw.trim() !== raw) return fail('must not start or end with spaces');
       if (CONTROL.test(raw)) return fail('must not contain control characters (tab, newline …)');
+      if (LONE_SURROGATE.test(raw))
+        return fail('must be Unicode text (a lone surrogate such as \\ud800 has no UTF-8 form)');
       return raw.length > type.maxLength ? fail(`must be at most ${type.maxLength} characters`) : ok(raw);
     case 'enum':
       return typeof raw === 'string' && type.values.includes(raw)

@@ -29,6 +29,12 @@ describe('parseField', () => {
       { ok: false, rule: 'must not contain control characters (tab, newline …)' },
     ],
     [
+      'text with a lone surrogate (an NDJSON "\\ud800"), which has no UTF-8 form',
+      { kind: 'text', maxLength: 50 },
+      'Kafu\ud800',
+      { ok: false, rule: 'must be Unicode text (a lone surrogate such as \\ud800 has no UTF-8 form)' },
+    ],
+    [
       'text with outer spaces',
       { kind: 'text', maxLength: 50 },
       ' a',
