@@ -271,6 +271,17 @@ describe('cli.js import/export against hostile files (real PostgreSQL)', () => {
       });
     });
 
+    it.each(['0', '1.5x', 'soon', '3000000'])(
+      'refuses --timeout %s as a usage error (exit 2)',
+      async (value) => {
+        const run = await cli(['import', EXAMPLES, '--timeout', value], database.url);
+        expect({ code: run.code, first: run.stderr.split('\n')[0] }).toEqual({
+          code: 2,
+          first: '--timeout must be a number of seconds (at most 2147483)',
+        });
+      },
+    );
+
     it('gives up on a stream that stalls with its COPY open once --timeout passes, and leaves nothing open', async () => {
       const directory = emptyDir('stall');
       const fifo = join(directory, 'households.csv');
