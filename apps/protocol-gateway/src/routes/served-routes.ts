@@ -95,7 +95,7 @@ export class ServedRoutes {
     const root = route.responseType.root;
     let printer = this.printers.get(root);
     if (printer === undefined) {
-      printer = new JsonPrinter(root);
+      printer = new JsonPrinter(root, this.compiled);
       this.printers.set(root, printer);
     }
     return printer;
