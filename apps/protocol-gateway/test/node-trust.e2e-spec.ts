@@ -1,5 +1,6 @@
 import type { Exposition } from '@dmrv/testing';
 import { RouteSet, ServedRoutes } from '../src/routes/served-routes';
+import { ReflectionMonitor } from '../src/upstream/reflection-monitor';
 import { advertisedServiceFile } from './advertised-service';
 import { Gateway, LocalChainNode, observedGateway, startGateway, startNode } from './harness';
 
@@ -211,5 +212,69 @@ describe('a node advertising bindings other than GET (the gateway is read-only)'
     const exposition = await metrics();
     // Params of token: POST, DELETE, PUT, PATCH and HEAD; Params of claims: DELETE; BroadcastTx: POST.
     expect(exposition.value('dmrv_protocol_routes_skipped', { reason: 'not-get' })).toBe(7);
+  });
+});
+
+describe("bounds on the node's descriptors", () => {
+  it('20,000 advertised routes are refused past REFLECTION_MAX_ROUTES: the routes stay, it is logged and counted', async () => {
+    const methods = Array.from({ length: 20_000 }, (_, index) => ({
+      name: `M${index}`,
+      rule: { get: `/flood/m${index}/{id}` },
+    }));
+    const node = await startNode({
+      advertise: { services: ['flood.v1.Query'], files: [advertisedServiceFile('flood.v1', methods)] },
+    });
+    const { gateway, metrics } = await observedGateway({ GRPC_UPSTREAM: node.address });
+    try {
+      const { status, body } = await gateway.get('/');
+      expect(status).toBe(200);
+      expect(body.routesVersion).toBe(1);
+      expect(new Set(body.routes.map((route: { source: string }) => route.source))).toEqual(
+        new Set(['compiled-in']),
+      );
+      const document = await gateway.get('/ixo/openapi.json');
+      expect(Object.keys(document.body.paths as object).some((path) => path.startsWith('/flood/'))).toBe(
+        false,
+      );
+      const flood = await gateway.get('/flood/m1/x');
+      expect([flood.status, flood.body]).toEqual([404, noRoute('/flood/m1/x')]);
+      expect((await gateway.get('/ixo/token/params')).status).toBe(200);
+      const exposition = await metrics();
+      expect(exposition.value('dmrv_protocol_reflection_refused_total', { reason: 'too-many-routes' })).toBe(
+        1,
+      );
+      // The same descriptors again are not parsed or counted again.
+      await gateway.app.get(ReflectionMonitor).refresh();
+      expect(
+        (await metrics()).value('dmrv_protocol_reflection_refused_total', { reason: 'too-many-routes' }),
+      ).toBe(1);
+    } finally {
+      await gateway.close();
+      await node.stop();
+    }
+  });
+
+  it('answers past REFLECTION_MAX_BYTES are not read further: the routes stay, it is logged and counted', async () => {
+    const node = await startNode();
+    const { gateway, metrics } = await observedGateway({
+      GRPC_UPSTREAM: node.address,
+      REFLECTION_MAX_BYTES: '4096',
+    });
+    try {
+      const { body } = await gateway.get('/');
+      expect([body.upstream.reflection, body.routesVersion]).toEqual(['known', 1]);
+      expect(new Set(body.routes.map((route: { source: string }) => route.source))).toEqual(
+        new Set(['compiled-in']),
+      );
+      expect((await gateway.get('/ixo/token/params')).status).toBe(200);
+      const exposition = await metrics();
+      expect(exposition.value('dmrv_protocol_reflection_refused_total', { reason: 'too-large' })).toBe(1);
+      expect(exposition.value('dmrv_protocol_reflection_refused_total', { reason: 'too-many-routes' })).toBe(
+        0,
+      );
+    } finally {
+      await gateway.close();
+      await node.stop();
+    }
   });
 });
