@@ -14,7 +14,8 @@ import { OpenApiDocuments } from './openapi/openapi-document';
 import { appVersion } from './app-version';
 import { GatewayController } from './http/gateway.controller';
 import { RootController } from './http/root.controller';
-import { ServedRoutes } from './routes/served-routes';
+import { SKIP_REASONS } from './routes/route-table';
+import { REFUSAL_REASONS, ServedRoutes } from './routes/served-routes';
 import { UnknownFieldReport } from './transcoding/unknown-field-report';
 import { ReflectionMonitor } from './upstream/reflection-monitor';
 import { UpstreamClient } from './upstream/upstream-client';
@@ -76,6 +77,7 @@ function answerCache(config: ProtocolGatewayConfig, metrics: Metrics): AnswerCac
         const monitor = new ReflectionMonitor(
           () => pool.primary.client,
           Math.min(config.UPSTREAM_DEADLINE_MS, 5_000),
+          config.REFLECTION_MAX_BYTES,
         );
         metrics.watchReflection(
           () => pool.primary.address,
@@ -141,9 +143,30 @@ export class AppModule {
         { provide: PROTO_DESCRIPTORS, useFactory: () => loadProtoRoot(QUERY_PROTO_FILES) },
         {
           provide: ServedRoutes,
-          inject: [PROTO_DESCRIPTORS, ReflectionMonitor],
-          useFactory: (root: Root, reflection: ReflectionMonitor) => {
-            const served = new ServedRoutes(root, QUERY_SERVICES, config.PROTOCOL_PREFIX);
+          inject: [PROTO_DESCRIPTORS, ReflectionMonitor, Metrics],
+          useFactory: (root: Root, reflection: ReflectionMonitor, metrics: Metrics) => {
+            const refused = metrics.counter(
+              'dmrv_protocol_reflection_refused_total',
+              "Sets of the node's descriptors not used (the routes in service stayed), by reason",
+              ['reason'],
+            );
+            for (const reason of REFUSAL_REASONS) refused.labels(reason);
+            const served = new ServedRoutes(root, QUERY_SERVICES, {
+              prefix: config.PROTOCOL_PREFIX,
+              maxReflectedRoutes: config.REFLECTION_MAX_ROUTES,
+              onRefused: (reason) => refused.inc(reason),
+            });
+            metrics.gauge({
+              name: 'dmrv_protocol_routes_skipped',
+              help: 'HTTP bindings the node advertises that the gateway does not serve, by reason',
+              labelNames: ['reason'],
+              collect: (gauge) => {
+                for (const reason of SKIP_REASONS) {
+                  const count = served.current.skipped.filter((binding) => binding.reason === reason).length;
+                  gauge.set({ reason }, count);
+                }
+              },
+            });
             reflection.onRefresh((state) => served.update(state));
             return served;
           },

@@ -1,7 +1,9 @@
 import { loadProtoRoot, QUERY_PROTO_FILES, QUERY_SERVICES } from '@dmrv/proto';
+import { CUSTOMTYPE_OPTION, fileDescriptors } from '@dmrv/proto';
 import { Enum, Field, Root, Type } from 'protobufjs';
+import { rootFromFileDescriptors } from '../src/routes/node-descriptors';
 import { RouteTable } from '../src/routes/route-table';
-import { CHAIN_EMPTY_MESSAGES, CHAIN_ENUM_VALUES, CHAIN_FIELDS } from './chain-fields';
+import { CHAIN_CUSTOM_TYPES, CHAIN_EMPTY_MESSAGES, CHAIN_ENUM_VALUES, CHAIN_FIELDS } from './chain-fields';
 
 function typeOf(field: Field): string {
   const resolved = field.resolvedType;
@@ -52,6 +54,17 @@ function descriptorGaps(root: Root): string[] {
   return gaps;
 }
 
+/** Every `(gogoproto.customtype)` of a field the routes reach: `message #number customtype`. */
+function customTypes(root: Root): string[] {
+  return reachableMessages(root)
+    .flatMap((type) =>
+      type.fieldsArray.map((field) => [type.fullName.slice(1), field.id, field.getOption(CUSTOMTYPE_OPTION)]),
+    )
+    .filter(([, , customtype]) => customtype !== undefined)
+    .map(([message, number, customtype]) => `${String(message)} #${String(number)} ${String(customtype)}`)
+    .sort();
+}
+
 describe("compiled-in descriptors against the chain's public definition (test/chain-fields.ts)", () => {
   it('every field of every message of every served route: present, same number, name and type', () => {
     expect(descriptorGaps(loadProtoRoot(QUERY_PROTO_FILES))).toEqual([]);
@@ -93,6 +106,15 @@ describe("compiled-in descriptors against the chain's public definition (test/ch
       'ixo.claims.v1beta1.EvaluationStatus.FLAGGED = 5: missing',
       'ixo.claims.v1beta1.Intent #15: memberAddress string, the chain has member_address string',
     ]);
+  });
+
+  it("carries the chain's customtype of every field (LegacyDec, Int, Uint), and the node's descriptors keep them", () => {
+    const expected = CHAIN_CUSTOM_TYPES.map(
+      ([message, number, customtype]) => `${message} #${number} ${customtype}`,
+    ).sort();
+    const compiled = loadProtoRoot(QUERY_PROTO_FILES);
+    expect(customTypes(compiled)).toEqual(expected);
+    expect(customTypes(rootFromFileDescriptors(fileDescriptors(compiled)))).toEqual(expected);
   });
 
   it('every enum value of the table is an Enum of the loaded root', () => {

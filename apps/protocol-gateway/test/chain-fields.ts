@@ -438,6 +438,23 @@ export const CHAIN_FIELDS: ReadonlyArray<readonly [string, number, string, strin
   ['ixo.claims.v1beta1.Contract1155Payment', 3, 'amount', 'uint32'],
 ];
 
+/**
+ * [message, field number, `(gogoproto.customtype)`]: the fields of the table whose Go type is a Cosmos SDK customtype.
+ * The LegacyDec ones travel as the value scaled by 10^18 and a node's REST prints them with 18 decimals; Int and Uint
+ * travel and print as their decimal text.
+ */
+export const CHAIN_CUSTOM_TYPES: ReadonlyArray<readonly [string, number, string]> = [
+  ['ixo.claims.v1beta1.Params', 3, 'cosmossdk.io/math.LegacyDec'],
+  ['ixo.claims.v1beta1.Params', 4, 'cosmossdk.io/math.LegacyDec'],
+  ['ixo.claims.v1beta1.AdjudicationDid', 2, 'cosmossdk.io/math.LegacyDec'],
+  ['cosmos.base.v1beta1.Coin', 2, 'cosmossdk.io/math.Int'],
+  ['ixo.token.v1beta1.Token', 8, 'cosmossdk.io/math.Uint'],
+  ['ixo.token.v1beta1.Token', 9, 'cosmossdk.io/math.Uint'],
+  ['ixo.token.v1beta1.TokensRetired', 4, 'cosmossdk.io/math.Uint'],
+  ['ixo.token.v1beta1.TokensCancelled', 3, 'cosmossdk.io/math.Uint'],
+  ['ixo.token.v1beta1.CreditsTransferred', 4, 'cosmossdk.io/math.Uint'],
+];
+
 /** Messages with no field at all (the Params requests). */
 export const CHAIN_EMPTY_MESSAGES: readonly string[] = [
   'ixo.entity.v1beta1.QueryParamsRequest',

@@ -1,4 +1,5 @@
 import { Enum, Field, Root, Type } from 'protobufjs';
+import { cosmosScalarOfField } from '../src/transcoding/cosmos-scalars';
 
 type Plain = Record<string, unknown>;
 
@@ -280,7 +281,17 @@ export function randomMessage(root: Root, type: Type, random: Random, depth = 0)
   return out;
 }
 
+/** A LegacyDec as the wire carries it: its value scaled by 10^18, in digits. */
+function randomLegacyDec(random: Random): string {
+  const digits = random.pick(['0', '1', '5', '1000000000000000000', random.digits(18), random.digits(40)]);
+  return random.chance(0.2) && digits !== '0' ? `-${digits}` : digits;
+}
+
 function randomValue(root: Root, field: Field, random: Random, depth: number): unknown {
+  if (cosmosScalarOfField(field) === 'legacy-dec') {
+    const wire = randomLegacyDec(random);
+    return field.type === 'bytes' ? Buffer.from(wire) : wire;
+  }
   const resolved = field.resolvedType;
   if (resolved instanceof Enum) return randomEnum(resolved, random);
   if (resolved instanceof Type) {

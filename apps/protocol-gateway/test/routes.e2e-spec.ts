@@ -121,7 +121,7 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
         params: {
           collection_sequence: '13',
           ixo_account: expect.stringMatching(/^ixo1/),
-          network_fee_percentage: '1.000000000000000000',
+          network_fee_percentage: '1.500000000000000000',
           node_fee_percentage: '0.500000000000000000',
           intent_sequence: '31',
         },

@@ -82,21 +82,35 @@ export function loadPackageDefinition(
 export const HTTP_ANNOTATIONS_PROTO_FILE = 'google/api/annotations.proto';
 /** `google.api.http`'s field in MethodOptions, as protobufjs names an extension field. */
 export const HTTP_OPTION_FIELD = '.google.api.http';
+export const GOGO_PROTO_FILE = 'gogoproto/gogo.proto';
+/** `(gogoproto.customtype)`'s field in FieldOptions, as protobufjs names an extension field. */
+export const CUSTOMTYPE_OPTION_FIELD = '.gogoproto.customtype';
+/** The same option on a field of a root parsed from .proto text (`field.getOption(...)`). */
+export const CUSTOMTYPE_OPTION = '(gogoproto.customtype)';
+// The gogoproto field options copied into the descriptors a node hands out, by their name in a parsed root.
+const GOGO_FIELD_OPTIONS: ReadonlyArray<[parsed: string, field: string]> = [
+  ['(gogoproto.nullable)', '.gogoproto.nullable'],
+  [CUSTOMTYPE_OPTION, CUSTOMTYPE_OPTION_FIELD],
+];
 
 export interface DescriptorTypes {
-  /** `google.protobuf.FileDescriptorProto` with the `google.api.http` extension known, field names as declared. */
+  /**
+   * `google.protobuf.FileDescriptorProto` with the `google.api.http` and gogoproto field extensions known, field names
+   * as declared.
+   */
   fileDescriptorProto: Type;
 }
 
 let cached: DescriptorTypes | undefined;
 
 /**
- * descriptor.proto as it is on the wire, extended by google/api/annotations.proto: protobufjs' own descriptor types
- * (`protobufjs/ext/descriptor`) skip every option they do not know, the `google.api.http` rules among them.
+ * descriptor.proto as it is on the wire, extended by google/api/annotations.proto and gogoproto/gogo.proto: protobufjs'
+ * own descriptor types (`protobufjs/ext/descriptor`) skip every option they do not know, the `google.api.http` rules
+ * and `(gogoproto.customtype)` among them.
  */
 export function descriptorTypes(): DescriptorTypes {
   cached ??= {
-    fileDescriptorProto: loadProtoRoot([HTTP_ANNOTATIONS_PROTO_FILE]).lookupType(
+    fileDescriptorProto: loadProtoRoot([HTTP_ANNOTATIONS_PROTO_FILE, GOGO_PROTO_FILE]).lookupType(
       'google.protobuf.FileDescriptorProto',
     ),
   };
@@ -107,15 +121,39 @@ interface PlainMethod {
   name?: string;
   options?: Record<string, unknown>;
 }
+interface PlainMessage {
+  name?: string;
+  field?: Array<{ name?: string; options?: Record<string, unknown> }>;
+  nested_type?: PlainMessage[];
+}
 interface PlainFile {
   package?: string;
+  message_type?: PlainMessage[];
   service?: Array<{ name?: string; method?: PlainMethod[] }>;
+}
+
+/** Copies the gogoproto options of `scope`'s fields (a parsed root keeps them) into the plain descriptors. */
+function copyFieldOptions(root: Root, scope: string, messages: readonly PlainMessage[]): void {
+  for (const message of messages) {
+    const name = `${scope}.${message.name ?? ''}`;
+    const declared = root.lookup(name);
+    if (declared instanceof Type) {
+      for (const field of message.field ?? []) {
+        const own = declared.fields[field.name ?? ''];
+        for (const [parsed, extension] of GOGO_FIELD_OPTIONS) {
+          const value = own?.getOption(parsed);
+          if (value !== undefined) field.options = { ...field.options, [extension]: value };
+        }
+      }
+    }
+    copyFieldOptions(root, name, message.nested_type ?? []);
+  }
 }
 
 /**
  * The serialized FileDescriptorProtos of every type and service in `root` (one file per package, as
- * @grpc/proto-loader writes them), each method carrying its `google.api.http` rule: what a node's server reflection
- * hands out.
+ * @grpc/proto-loader writes them), each method carrying its `google.api.http` rule and each field its gogoproto
+ * options (`customtype`): what a node's server reflection hands out.
  */
 export function fileDescriptors(root: Root): Buffer[] {
   const set = root.toDescriptor('proto3');
@@ -123,6 +161,7 @@ export function fileDescriptors(root: Root): Buffer[] {
   return (set.file ?? []).map((file) => {
     const bytes = descriptorExtension.FileDescriptorProto.encode(file).finish();
     const plain = fileDescriptorProto.toObject(fileDescriptorProto.decode(bytes)) as PlainFile;
+    copyFieldOptions(root, plain.package ?? '', plain.message_type ?? []);
     for (const service of plain.service ?? []) {
       const declared = root.lookupService(`${plain.package ?? ''}.${service.name ?? ''}`);
       for (const method of service.method ?? []) {

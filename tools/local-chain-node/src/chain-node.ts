@@ -21,7 +21,7 @@ import {
 import type { Message, Method, Service, Type } from 'protobufjs';
 import { buildHandlers, QueryHandler } from './handlers';
 import { ChainNodeError } from './paginate';
-import { addReflection } from './reflection';
+import { addReflection, AdvertisedDescriptors } from './reflection';
 import { buildSeed, SeedData } from './seed';
 
 export interface LocalChainNodeOptions {
@@ -44,6 +44,8 @@ export interface LocalChainNodeOptions {
   extraModules?: readonly ExtraModule[];
   /** Serve gRPC server reflection (default true), as Cosmos nodes do. */
   reflection?: boolean;
+  /** What reflection advertises beyond what the node serves: other HTTP rules, more services and files. */
+  advertise?: AdvertisedDescriptors;
   /** Latest block height reported in `x-cosmos-block-height` (default from the seed). */
   blockHeight?: number;
   /** Lowest height still held, as on a pruning node: below it a pinned query fails as a node's does. */
@@ -260,7 +262,8 @@ export async function startLocalChainNode(options: LocalChainNodeOptions = {}): 
     },
   });
 
-  if (options.reflection !== false) addReflection(server, root, [...served, HEALTH_SERVICE]);
+  if (options.reflection !== false)
+    addReflection(server, root, [...served, HEALTH_SERVICE], options.advertise);
 
   const port = await new Promise<number>((resolve, reject) => {
     const serverCredentials = options.tls

@@ -1,8 +1,55 @@
 import { Server, ServerDuplexStream, ServiceDefinition, status } from '@grpc/grpc-js';
-import { fileDescriptors, loadProtoRoot, REFLECTION_PROTO_FILE } from '@dmrv/proto';
+import {
+  descriptorTypes,
+  fileDescriptors,
+  HTTP_OPTION_FIELD,
+  loadProtoRoot,
+  REFLECTION_PROTO_FILE,
+} from '@dmrv/proto';
 import type { Root } from 'protobufjs';
 
 type Plain = Record<string, unknown>;
+
+/** What the node's reflection says beyond the services it serves (a node whose descriptors a gateway must survive). */
+export interface AdvertisedDescriptors {
+  /**
+   * `service/Method` → the `google.api.http` rule (a plain google.api.HttpRule: `{ get: '/…', additional_bindings:
+   * [{ post: '/…' }] }`) advertised instead of the method's own; null advertises none. The method is served as before.
+   */
+  httpRules?: Readonly<Record<string, Plain | null>>;
+  /** More services listed, and serialized FileDescriptorProtos handed out with every file; nothing serves them. */
+  services?: readonly string[];
+  files?: readonly Uint8Array[];
+}
+
+interface PlainFile {
+  package?: string;
+  service?: Array<{ name?: string; method?: Array<{ name?: string; options?: Plain }> }>;
+}
+
+/** The files with the rules of `httpRules` in place of their own. */
+function withRules(files: readonly Buffer[], httpRules: Readonly<Record<string, Plain | null>>): Buffer[] {
+  const { fileDescriptorProto } = descriptorTypes();
+  return files.map((bytes) => {
+    const plain = fileDescriptorProto.toObject(fileDescriptorProto.decode(bytes)) as PlainFile;
+    let changed = false;
+    for (const service of plain.service ?? []) {
+      for (const method of service.method ?? []) {
+        const selector = `${plain.package ?? ''}.${service.name ?? ''}/${method.name ?? ''}`;
+        if (!Object.hasOwn(httpRules, selector)) continue;
+        const rule = httpRules[selector];
+        const options = { ...method.options };
+        if (rule === null || rule === undefined) delete options[HTTP_OPTION_FIELD];
+        else options[HTTP_OPTION_FIELD] = rule;
+        method.options = options;
+        changed = true;
+      }
+    }
+    return changed
+      ? Buffer.from(fileDescriptorProto.encode(fileDescriptorProto.fromObject(plain)).finish())
+      : bytes;
+  });
+}
 
 // v1 and v1alpha carry the same messages; Cosmos nodes serve v1alpha, newer tools ask v1.
 const REFLECTION_SERVICES = [
@@ -18,14 +65,24 @@ const REFLECTION_SERVICES = [
  * A `file_containing_symbol` or `file_by_filename` request is answered with every file the node has (one per
  * package), dependencies included: more than grpc-go sends, which a client has to accept anyway.
  */
-export function addReflection(server: Server, root: Root, services: readonly string[]): void {
-  const files = fileDescriptors(root);
+export function addReflection(
+  server: Server,
+  root: Root,
+  services: readonly string[],
+  advertised: AdvertisedDescriptors = {},
+): void {
+  const files = [
+    ...withRules(fileDescriptors(root), advertised.httpRules ?? {}),
+    ...(advertised.files ?? []).map((bytes) => Buffer.from(bytes)),
+  ];
+  const extraServices = new Set(advertised.services ?? []);
   const types = loadProtoRoot([REFLECTION_PROTO_FILE]);
   const requestType = types.lookupType('grpc.reflection.v1alpha.ServerReflectionRequest');
   const responseType = types.lookupType('grpc.reflection.v1alpha.ServerReflectionResponse');
-  const listed = [...services, ...REFLECTION_SERVICES].map((name) => ({ name }));
+  const listed = [...services, ...extraServices, ...REFLECTION_SERVICES].map((name) => ({ name }));
 
   const symbolKnown = (symbol: string): boolean => {
+    if (extraServices.has(symbol)) return true;
     try {
       return root.lookup(symbol) !== null;
     } catch {

@@ -63,6 +63,14 @@ export function entityDid(index: number): string {
   return `did:ixo:entity:${hex(`entity:${index}`)}`;
 }
 
+/**
+ * A cosmossdk.io/math.LegacyDec as the chain puts it on the wire: `units / 10^decimals` scaled by 10^18, as a string
+ * of digits (legacyDecWire(15, 1) is 1.5: "1500000000000000000").
+ */
+export function legacyDecWire(units: number, decimals: number): string {
+  return (BigInt(units) * 10n ** BigInt(18 - decimals)).toString();
+}
+
 /** The account address of agent `index` (what its DID carries, and what holds its balances). */
 export function agentAddress(index: number): string {
   return address(`agent:${index}`);
@@ -195,7 +203,9 @@ export function buildSeed(): SeedData {
       intents: i % 4,
       dispute_deposit_amount: i % 2 === 0 ? [{ denom: 'uixo', amount: '5000000' }] : [],
       min_deposit_period: { seconds: i % 2 === 0 ? 604_800 : 0, nanos: 0 },
-      adjudicators: i % 2 === 0 ? [{ did: entityDid(4), reward_percentage: '0.100000000000000000' }] : [],
+      // LegacyDec on the wire, as the chain sends it: the value scaled by 10^18 (collection 2: 0, then 0.05, 0.1 …).
+      adjudicators:
+        i % 2 === 0 ? [{ did: entityDid(4), reward_percentage: legacyDecWire((i - 2) * 25, 3) }] : [],
     });
   }
 
@@ -384,8 +394,8 @@ export function buildSeed(): SeedData {
     claimsParams: {
       collection_sequence: String(SEED_COUNTS.collections + 1),
       ixo_account: address('ixo-network'),
-      network_fee_percentage: '1.000000000000000000',
-      node_fee_percentage: '0.500000000000000000',
+      network_fee_percentage: legacyDecWire(15, 1),
+      node_fee_percentage: legacyDecWire(5, 1),
       intent_sequence: String(SEED_COUNTS.intents + 1),
     },
     tokenParams: { ixo1155_contract_code: '25' },

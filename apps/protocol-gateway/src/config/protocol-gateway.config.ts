@@ -107,6 +107,21 @@ export class ProtocolGatewayConfig extends BaseServiceConfig {
   REFLECTION_REFRESH_MS = 60_000;
 
   /**
+   * Most routes taken from the node's descriptors (a full Cosmos node serves a few hundred). A node advertising more
+   * is refused whole: the routes in service stay, and the refusal is logged and counted. It bounds the route table,
+   * `/` and the OpenAPI document against a node that advertises without end.
+   */
+  @IntegerVariable({ min: 1, max: 1_000_000 })
+  REFLECTION_MAX_ROUTES = 2_000;
+
+  /**
+   * Most bytes read from the node's reflection answers in one refresh (file descriptors, duplicates included); past it
+   * the answers are not read further, and the descriptors are refused as above.
+   */
+  @IntegerVariable({ min: 1024 })
+  REFLECTION_MAX_BYTES = 16 * 1024 * 1024;
+
+  /**
    * How long an answer at the latest height is kept and served again (identical requests within it cost no upstream
    * call); 0 keeps none. Answers at a pinned height never change and are kept regardless.
    */

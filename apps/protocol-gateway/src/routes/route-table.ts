@@ -31,6 +31,26 @@ export interface RouteSourceSet {
   source: RouteSource;
 }
 
+/** Why an advertised HTTP binding is not served. */
+export type SkipReason =
+  /** Any verb but GET: the gateway is read-only whatever a node advertises (`POST /cosmos/tx/v1beta1/txs`). */
+  | 'not-get'
+  /** A path template that does not parse (`get: "/"`). */
+  | 'invalid-template'
+  /** A GET with a request `body` or a `response_body`, which this gateway does not transcode; or a streaming method. */
+  | 'unsupported';
+
+export const SKIP_REASONS: readonly SkipReason[] = ['not-get', 'invalid-template', 'unsupported'];
+
+/** An HTTP binding of the descriptors that is not a route, and why. */
+export interface SkippedBinding {
+  fullMethod: string;
+  /** `POST /cosmos/tx/v1beta1/txs`, as advertised (before the prefix is applied). */
+  binding: string;
+  reason: SkipReason;
+  detail: string;
+}
+
 export interface RouteMatch {
   route: Route;
   /** Field path → raw (percent-decoded) value from the path. */
@@ -38,6 +58,8 @@ export interface RouteMatch {
 }
 
 interface HttpRuleOption {
+  body?: string;
+  response_body?: string;
   get?: string;
   put?: string;
   post?: string;
@@ -64,7 +86,20 @@ function verbAndPath(rule: HttpRuleOption): [string, string] | undefined {
     const path = rule[verb];
     if (typeof path === 'string') return [verb.toUpperCase(), path];
   }
-  if (rule.custom?.kind && rule.custom.path) return [rule.custom.kind.toUpperCase(), rule.custom.path];
+  if (typeof rule.custom?.kind === 'string' && typeof rule.custom.path === 'string')
+    return [`CUSTOM ${rule.custom.kind}`, rule.custom.path];
+  return undefined;
+}
+
+/** Why `rule` (bound as `verb`) cannot be served; undefined when it can. */
+function unservable(verb: string, rule: HttpRuleOption): [SkipReason, string] | undefined {
+  if (verb !== 'GET') return ['not-get', 'only GET bindings are served: the gateway is read-only'];
+  // grpc-gateway prints only the named field of the answer, and a GET carries no body: served as the whole message
+  // from the query string, either would answer differently from the node's own REST.
+  if (typeof rule.body === 'string' && rule.body !== '')
+    return ['unsupported', 'a GET binding with a request body'];
+  if (typeof rule.response_body === 'string' && rule.response_body !== '')
+    return ['unsupported', 'response_body is not supported'];
   return undefined;
 }
 
@@ -152,6 +187,8 @@ function matchSegments(route: Route, parts: string[]): RouteMatch | undefined {
 export class RouteTable {
   readonly routes: readonly Route[];
   readonly prefix: string;
+  /** The bindings of the descriptors that are not routes (read-only rule, bad templates…). */
+  readonly skipped: readonly SkippedBinding[];
   /**
    * By a path's number of segments, the routes that can match it, in specificity order: only a template ending in
    * `**` spans a varying number of segments, so a request is tried against a handful of routes instead of all.
@@ -160,9 +197,10 @@ export class RouteTable {
   /** The candidates of paths longer than every fixed-length template. */
   private readonly restRoutes: readonly Route[];
 
-  private constructor(routes: Route[], prefix: string) {
+  private constructor(routes: Route[], prefix: string, skipped: SkippedBinding[]) {
     this.routes = routes.sort(compareSpecificity);
     this.prefix = prefix;
+    this.skipped = skipped;
     const longest = Math.max(0, ...this.routes.map((route) => route.template.segments.length));
     this.candidatesBySegments = Array.from({ length: longest + 1 }, (_, count) =>
       this.routes.filter((route) =>
@@ -178,28 +216,51 @@ export class RouteTable {
     return RouteTable.fromSources([{ root, services, source: 'compiled-in' }], prefix);
   }
 
-  /** One table from several sets of descriptors (the node's, and ours for the services it did not describe). */
+  /**
+   * One table from several sets of descriptors (the node's, and ours for the services it did not describe). A binding
+   * that cannot be served is left out and listed in `skipped`: nothing in the descriptors makes this throw.
+   */
   static fromSources(sets: readonly RouteSourceSet[], prefix: string = ANNOTATION_PREFIX): RouteTable {
     const routes: Route[] = [];
+    const skipped: SkippedBinding[] = [];
     for (const { root, services, source } of sets) {
       for (const name of services) {
         const service: Service = root.lookupService(name);
         const serviceName = service.fullName.replace(/^\./, '');
         for (const method of service.methodsArray) {
-          if (method.requestStream || method.responseStream) continue;
+          const fullMethod = `${serviceName}/${method.name}`;
           for (const rule of httpRules(method)) {
             const binding = verbAndPath(rule);
             if (!binding) continue;
             const [httpMethod, path] = binding;
+            const skip = (reason: SkipReason, detail: string): void => {
+              skipped.push({ fullMethod, binding: `${httpMethod} ${path}`, reason, detail });
+            };
+            if (method.requestStream || method.responseStream) {
+              skip('unsupported', 'a streaming method');
+              continue;
+            }
+            const problem = unservable(httpMethod, rule);
+            if (problem) {
+              skip(...problem);
+              continue;
+            }
             const pattern = mount(path, prefix);
+            let template: PathTemplate;
+            try {
+              template = parsePathTemplate(pattern);
+            } catch (error) {
+              skip('invalid-template', error instanceof Error ? error.message : String(error));
+              continue;
+            }
             routes.push({
               service: serviceName,
               method: method.name,
-              fullMethod: `${serviceName}/${method.name}`,
+              fullMethod,
               grpcPath: `/${serviceName}/${method.name}`,
               httpMethod,
               pattern,
-              template: parsePathTemplate(pattern),
+              template,
               requestType: method.resolvedRequestType as Type,
               responseType: method.resolvedResponseType as Type,
               source,
@@ -208,7 +269,7 @@ export class RouteTable {
         }
       }
     }
-    return new RouteTable(routes, prefix);
+    return new RouteTable(routes, prefix, skipped);
   }
 
   /** All routes whose path matches, for any HTTP method (405 needs to know the path exists). */

@@ -1,5 +1,6 @@
 import { Enum, Field, Message, Root, Type } from 'protobufjs';
 import { decodeAnswer } from './answer-decoder';
+import { CosmosScalar, cosmosScalarOfField, legacyDecText } from './cosmos-scalars';
 import { utcDateTime } from './rfc3339';
 
 /** A response that cannot be printed (e.g. an Any of a type we have no descriptor for). */
@@ -121,6 +122,33 @@ function bytesJson(value: unknown): string {
   return '""';
 }
 
+/** The text a Cosmos customtype travels as: the string itself, or the bytes read as UTF-8. */
+function wireText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value instanceof Uint8Array)
+    return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
+  return '';
+}
+
+function cosmosScalarWriter(scalar: CosmosScalar, field: Field): Writer {
+  if (scalar === 'integer') {
+    // Int's MarshalJSON prints its zero value as "0"; a string field is printed as it is, as before.
+    return field.type === 'bytes'
+      ? (value) => jsonString(wireText(value) || '0')
+      : (value) => jsonString(wireText(value));
+  }
+  return (value) => {
+    const wire = wireText(value);
+    const text = legacyDecText(wire);
+    if (text === undefined) {
+      throw new PrintError(
+        `${field.fullName.slice(1)}: ${JSON.stringify(wire.slice(0, 40))} is not a LegacyDec as the wire carries it (an integer scaled by 10^18)`,
+      );
+    }
+    return `"${text}"`;
+  };
+}
+
 /** 0, 3, 6 or 9 fractional digits, as Go's jsonpb and the canonical mapping print them. */
 function fraction(nanos: number): string {
   if (nanos === 0) return '';
@@ -196,6 +224,9 @@ function messageWriter(fields: readonly CompiledField[]): MessageWriter {
  * fields and empty bytes fields print as null (jsonpb's EmitDefaults on Go's nil values), where the canonical proto3
  * mapping would leave the first out and print "" for the second.
  *
+ * Fields whose `(gogoproto.customtype)` is a Cosmos decimal (LegacyDec) print as the node's REST prints them, not as
+ * the scaled integer their string carries on the wire (cosmos-scalars.ts).
+ *
  * The result is the JSON text itself, written as the message is walked, so a response is not first built as an
  * object and then serialised a second time. Each message type is compiled once into a writer (one closure per
  * field), so printing a page of 50 claims does not re-inspect descriptors for every value.
@@ -204,7 +235,11 @@ export class JsonPrinter {
   // Keyed by the descriptor itself: protobufjs computes `fullName` afresh on every read.
   private readonly writers = new Map<Type, MessageWriter>();
 
-  constructor(private readonly root: Root) {}
+  constructor(
+    private readonly root: Root,
+    /** Protos whose customtype options stand in for those a node's descriptors lack (cosmos-scalars.ts). */
+    private readonly fallback?: Root,
+  ) {}
 
   /** The JSON text of `message`. */
   print(type: Type, message: Message | Record<string, unknown>): string {
@@ -261,7 +296,8 @@ export class JsonPrinter {
   }
 
   private fieldWriter(field: Field): Writer {
-    const one = this.valueWriter(field);
+    const scalar = cosmosScalarOfField(field, this.fallback);
+    const one = scalar === undefined ? this.valueWriter(field) : cosmosScalarWriter(scalar, field);
     if (field.map) {
       // Keys in Object.entries order: integer-like keys first, as JSON.stringify orders an object's keys.
       return (value) => {
@@ -281,7 +317,7 @@ export class JsonPrinter {
         return `${out}]`;
       };
     }
-    if (field.type === 'bytes' && field.partOf === null) {
+    if (field.type === 'bytes' && field.partOf === null && scalar === undefined) {
       // A Go node holds an empty bytes field as a nil slice, which its JSON marshaller prints as null
       // ("next_key": null). Set oneof members, list items and map values are empty but not nil: "".
       return (value) => (isEmptyBytes(value) ? 'null' : one(value));
