@@ -129,7 +129,7 @@ export class ProtocolGatewayConfig extends BaseServiceConfig {
   @IsIn(ACCESS_MODES)
   ACCESS_MODE: AccessMode = 'open';
 
-  /** Request header carrying the API key (`authorization` accepts `Bearer <key>`). */
+  /** Request header carrying the API key; `Authorization: Bearer <key>` is accepted as well (see AccessPolicy). */
   @Matches(/^[a-z0-9-]+$/i, { message: 'must be an HTTP header name' })
   API_KEY_HEADER = 'x-api-key';
 

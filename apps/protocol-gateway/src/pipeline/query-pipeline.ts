@@ -250,9 +250,8 @@ export class QueryPipeline {
       }
       metadata.set(BLOCK_HEIGHT_HEADER, digits.replace(/^0+(?=\d)/, ''));
     }
-    // Authorization is the caller's business with the node, unless it carries our own API key.
     const authorization = firstValue(request.headers.authorization);
-    if (authorization !== undefined && this.access.header !== 'authorization')
+    if (authorization !== undefined && this.access.forwardsAuthorization)
       metadata.set('authorization', authorization);
     metadata.set('x-request-id', request.requestId);
     return metadata;
