@@ -113,7 +113,10 @@ export class ProtocolGatewayConfig extends BaseServiceConfig {
   @IntegerVariable({ min: 0, max: 600_000 })
   CACHE_LATEST_TTL_MS = 1_000;
 
-  /** Bytes of answers the gateway keeps at most (least recently used out first); 0 keeps nothing. */
+  /**
+   * Bytes the kept answers may hold at most, keys, headers, bodies and the objects around them all counted (expired and
+   * least recently used out first); 0 keeps nothing. The process's memory limit must leave room for it.
+   */
   @IntegerVariable({ min: 0 })
   CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
