@@ -7,6 +7,7 @@ import { loadProtoRoot, QUERY_PROTO_FILES, QUERY_SERVICES } from '@dmrv/proto';
 import type { Root } from 'protobufjs';
 import { AccessPolicy, parseApiKeys } from './access/access-policy';
 import { AnswerCache } from './caching/answer-cache';
+import { CachePolicy } from './caching/cache-policy';
 import { ProtocolGatewayConfig } from './config/protocol-gateway.config';
 import { ProtocolGatewayConfigModule } from './config/protocol-gateway-config.module';
 import { QueryPipeline } from './pipeline/query-pipeline';
@@ -44,8 +45,16 @@ function answerCache(config: ProtocolGatewayConfig, metrics: Metrics): AnswerCac
   });
   metrics.gauge({
     name: 'dmrv_protocol_cache_bytes',
-    help: 'Bytes of answers the gateway keeps',
-    collect: (gauge) => gauge.set(cache.bytesKept),
+    help: 'Bytes the answers the gateway keeps hold: keys, headers, bodies and the objects around them',
+    collect: (gauge) => {
+      cache.evictExpired();
+      gauge.set(cache.bytesKept);
+    },
+  });
+  metrics.gauge({
+    name: 'dmrv_protocol_cache_entries',
+    help: 'Answers the gateway keeps',
+    collect: (gauge) => gauge.set(cache.entriesKept),
   });
   return cache;
 }
@@ -214,6 +223,7 @@ export class AppModule {
                 legacyRoutes: config.LEGACY_ROUTES,
               },
               answerCache(config, metrics),
+              new CachePolicy({ accessMode: config.ACCESS_MODE, apiKeyHeader: config.API_KEY_HEADER }),
             ),
         },
       ],

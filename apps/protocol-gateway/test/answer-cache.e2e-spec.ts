@@ -6,6 +6,8 @@ const LATEST = 4_200_000;
 const ENTITY = `/ixo/entity/${entityDid(5)}`;
 const ENTITY_METHOD = 'ixo.entity.v1beta1.Query/Entity';
 const PARAMS_METHOD = 'ixo.token.v1beta1.Query/Params';
+// Every request header an answer depends on: both ways of asking for a height, and credentials.
+const VARY = 'x-cosmos-block-height, grpc-metadata-x-cosmos-block-height, authorization';
 
 jest.setTimeout(60_000);
 
@@ -75,7 +77,7 @@ describe('identical concurrent queries coalesced (real gRPC, latest-height cache
     const answer = await gateway.get('/ixo/token/params');
     expect(answer.headers['cache-control']).toBe('public, no-cache');
     expect(answer.headers.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
-    expect(answer.headers.vary).toBe('x-cosmos-block-height');
+    expect(answer.headers.vary).toBe(VARY);
   });
 });
 
@@ -95,7 +97,7 @@ describe('answers kept (real gRPC)', () => {
 
   const calls = (method: string): number => node.calls.get(method) ?? 0;
 
-  it('a height-pinned answer is immutable: kept, Cache-Control immutable, ETag revalidates to 304', async () => {
+  it('a height-pinned answer is immutable: kept, private immutable, ETag revalidates to 304', async () => {
     const pinned = { 'x-cosmos-block-height': String(LATEST - 10) };
     const before = calls(PARAMS_METHOD);
     const first = await gateway.get('/ixo/token/params', pinned);
@@ -103,7 +105,8 @@ describe('answers kept (real gRPC)', () => {
     expect([first.status, second.status]).toEqual([200, 200]);
     expect(calls(PARAMS_METHOD) - before).toBe(1);
     expect(second.body).toEqual(first.body);
-    expect(first.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(first.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+    expect(first.headers.vary).toBe(VARY);
     expect(second.headers.etag).toBe(first.headers.etag);
     expect(second.headers['x-cosmos-block-height']).toBe(String(LATEST - 10));
 
@@ -114,6 +117,8 @@ describe('answers kept (real gRPC)', () => {
     });
     expect([revalidated.statusCode, revalidated.body]).toEqual([304, '']);
     expect(revalidated.headers.etag).toBe(first.headers.etag);
+    expect(revalidated.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+    expect(revalidated.headers.vary).toBe(VARY);
     expect(calls(PARAMS_METHOD) - before).toBe(1);
   });
 
@@ -126,11 +131,126 @@ describe('answers kept (real gRPC)', () => {
     expect(second.body).toEqual(first.body);
     expect(first.headers['cache-control']).toMatch(/^public, max-age=(59|60)$/);
     expect(second.headers['cache-control']).toMatch(/^public, max-age=(59|60)$/);
+    expect([first.headers.vary, second.headers.vary]).toEqual([VARY, VARY]);
   });
 
-  it('marks an answer private when the request carried credentials for the node', async () => {
-    const answer = await gateway.get('/ixo/token/params', { authorization: 'Bearer node-token' });
-    expect(answer.headers['cache-control']).toMatch(/^private, max-age=\d+$/);
+  it('a height asked through Grpc-Metadata-X-Cosmos-Block-Height is pinned like the header, and one question with it', async () => {
+    const height = LATEST - 20;
+    const before = calls(PARAMS_METHOD);
+    const byMetadata = await gateway.get('/ixo/token/params', {
+      'grpc-metadata-x-cosmos-block-height': String(height),
+    });
+    const byHeader = await gateway.get('/ixo/token/params', { 'x-cosmos-block-height': `000${height}` });
+    expect([byMetadata.status, byHeader.status]).toEqual([200, 200]);
+    expect(calls(PARAMS_METHOD) - before).toBe(1);
+    expect(byMetadata.headers['x-cosmos-block-height']).toBe(String(height));
+    for (const answer of [byMetadata, byHeader]) {
+      expect(answer.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+      expect(answer.headers.vary).toBe(VARY);
+    }
+    // The latest answer is a question of its own, not the pinned one.
+    const latest = await gateway.get('/ixo/token/params');
+    expect(latest.headers['x-cosmos-block-height']).toBe(String(LATEST));
+    expect(latest.headers['cache-control']).toMatch(/^public, max-age=(59|60)$/);
+  });
+
+  it('refuses a height in Grpc-Metadata-X-Cosmos-Block-Height that is not digits, as it refuses the header', async () => {
+    const refused = await gateway.get('/ixo/token/params', { 'grpc-metadata-x-cosmos-block-height': '+7' });
+    expect([refused.status, refused.body]).toEqual([
+      400,
+      { code: 3, message: 'x-cosmos-block-height must be a non-negative integer', details: [] },
+    ]);
+  });
+
+  it.each([
+    ['Authorization for the node', { authorization: 'Bearer node-token' }],
+    ['a Grpc-Metadata-* header', { 'grpc-metadata-tenant': 'acme' }],
+    ['Grpc-Metadata-Authorization', { 'grpc-metadata-authorization': 'Bearer node-token' }],
+    [
+      'a pinned height and a Grpc-Metadata-* header',
+      { 'x-cosmos-block-height': String(LATEST - 30), 'grpc-metadata-tenant': 'acme' },
+    ],
+  ])(
+    'does not keep, and marks private no-cache, an answer to a request carrying %s',
+    async (_case, headers) => {
+      const before = calls(PARAMS_METHOD);
+      const first = await gateway.get('/ixo/token/params', headers);
+      const second = await gateway.get('/ixo/token/params', headers);
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(calls(PARAMS_METHOD) - before).toBe(2);
+      for (const answer of [first, second]) {
+        expect(answer.headers['cache-control']).toBe('private, no-cache');
+        expect(answer.headers.vary).toBe(VARY);
+      }
+    },
+  );
+});
+
+describe('what the gateway keeps is bounded in bytes (real gRPC)', () => {
+  const MAX_BYTES = 64 * 1024;
+  let node: LocalChainNode;
+  let gateway: Gateway;
+  let metrics: () => Promise<Exposition>;
+
+  beforeAll(async () => {
+    node = await startNode();
+    ({ gateway, metrics } = await observedGateway({
+      GRPC_UPSTREAM: node.address,
+      CACHE_LATEST_TTL_MS: '60000',
+      CACHE_MAX_BYTES: String(MAX_BYTES),
+    }));
+  });
+
+  afterAll(async () => {
+    await gateway.close();
+    await node.stop();
+  });
+
+  const calls = (): number => node.calls.get(PARAMS_METHOD) ?? 0;
+  const kept = async (): Promise<[number, number]> => {
+    const exposed = await metrics();
+    return [exposed.value('dmrv_protocol_cache_bytes'), exposed.value('dmrv_protocol_cache_entries')];
+  };
+
+  it('keeps nothing of unique 8 KB Grpc-Metadata-* questions: every one asks the node, none is held', async () => {
+    const before = calls();
+    const pad = 'p'.repeat(8 * 1024);
+    for (let batch = 0; batch < 10; batch += 1) {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          gateway.get('/ixo/token/params', { 'grpc-metadata-x-pad': `${pad}${batch * 20 + i}` }),
+        ),
+      );
+      expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([200]));
+      expect(new Set(answers.map((answer) => answer.headers['cache-control']))).toEqual(
+        new Set(['private, no-cache']),
+      );
+      expect(await kept()).toEqual([0, 0]);
+    }
+    expect(calls() - before).toBe(200);
+  });
+
+  it('holds unique pinned heights within the bound, the least recently used pushed out', async () => {
+    const heights = Array.from({ length: 300 }, (_, i) => LATEST - 1_000 - i);
+    let most = 0;
+    for (let start = 0; start < heights.length; start += 20) {
+      const answers = await Promise.all(
+        heights
+          .slice(start, start + 20)
+          .map((height) => gateway.get('/ixo/token/params', { 'x-cosmos-block-height': String(height) })),
+      );
+      expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([200]));
+      const [bytes, entries] = await kept();
+      expect(bytes).toBeLessThanOrEqual(MAX_BYTES);
+      most = Math.max(most, entries);
+    }
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThan(heights.length);
+    const before = calls();
+    await gateway.get('/ixo/token/params', { 'x-cosmos-block-height': String(heights.at(-1)) });
+    expect(calls() - before).toBe(0);
+    await gateway.get('/ixo/token/params', { 'x-cosmos-block-height': String(heights[0]) });
+    expect(calls() - before).toBe(1);
   });
 });
 
@@ -146,7 +266,8 @@ describe('answers kept behind API keys', () => {
     });
     try {
       const answer = await gateway.get('/ixo/token/params', { 'x-api-key': key });
-      expect(answer.headers['cache-control']).toMatch(/^private, max-age=\d+$/);
+      expect(answer.headers['cache-control']).toMatch(/^private, max-age=(59|60)$/);
+      expect(answer.headers.vary).toBe(`${VARY}, x-api-key`);
       // The key is checked before the kept answer is served.
       expect((await gateway.get('/ixo/token/params')).status).toBe(401);
     } finally {

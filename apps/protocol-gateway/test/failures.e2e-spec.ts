@@ -165,10 +165,10 @@ describe('failure paths, each triggered for real', () => {
       await withSetup({}, env, async (gateway) => {
         const missing = await gateway.get('/ixo/token/params');
         expect(missing.status).toBe(401);
-        expect(missing.headers['www-authenticate']).toBe('ApiKey header="x-api-key"');
+        expect(missing.headers['www-authenticate']).toBe('ApiKey header="x-api-key", Bearer');
         expect(missing.body).toEqual({
           code: 16,
-          message: 'an API key is required in the x-api-key header',
+          message: 'an API key is required in the x-api-key header or as Authorization: Bearer <key>',
           details: [],
         });
         const wrong = await gateway.get('/ixo/token/params', { 'x-api-key': 'wrong-0123456789abcdef' });
@@ -209,6 +209,58 @@ describe('failure paths, each triggered for real', () => {
         expect(response.statusCode).toBe(204);
         expect(response.headers['access-control-allow-origin']).toBe('*');
         expect(String(response.headers['access-control-allow-headers'])).toContain('x-api-key');
+      });
+    });
+
+    it('accepts Authorization: Bearer <key> besides the key header, and refuses unknown or malformed Bearer tokens', async () => {
+      await withSetup({}, env, async (gateway, node) => {
+        const before = node!.calls.get('ixo.token.v1beta1.Query/Params') ?? 0;
+        const accepted = await gateway.get('/ixo/token/params', { authorization: `Bearer ${KEY}` });
+        expect(accepted.status).toBe(200);
+        expect(accepted.body.params).toBeDefined();
+        expect(accepted.headers['grpc-metadata-x-echo-authorization']).toBeUndefined();
+        expect(accepted.headers['cache-control']).toBe('private, no-cache');
+        expect(accepted.headers.vary).toBe(
+          'x-cosmos-block-height, grpc-metadata-x-cosmos-block-height, authorization, x-api-key',
+        );
+
+        const unknown = await gateway.get('/ixo/token/params', {
+          authorization: 'Bearer wrong-0123456789abcdef',
+        });
+        expect([unknown.status, unknown.body]).toEqual([
+          403,
+          { code: 7, message: 'the API key is not valid', details: [] },
+        ]);
+        const scoped = await gateway.get('/ixo/token/params', { authorization: `Bearer ${CLAIMS_ONLY}` });
+        expect([scoped.status, scoped.body]).toEqual([
+          403,
+          {
+            code: 7,
+            message: 'the API key is not permitted to call ixo.token.v1beta1.Query/Params',
+            details: [],
+          },
+        ]);
+        for (const malformed of ['Basic dXNlcjpwYXNz', 'Bearer', `Bearer ${KEY} extra`, KEY]) {
+          const refused = await gateway.get('/ixo/token/params', { authorization: malformed });
+          expect([refused.status, refused.headers['www-authenticate'], refused.body]).toEqual([
+            401,
+            'ApiKey header="x-api-key", Bearer',
+            { code: 16, message: 'the Authorization header must be "Bearer <API key>"', details: [] },
+          ]);
+        }
+        expect((node!.calls.get('ixo.token.v1beta1.Query/Params') ?? 0) - before).toBe(1);
+      });
+    });
+
+    it('never forwards Authorization to the node behind API keys, even beside the key header', async () => {
+      await withSetup({}, env, async (gateway) => {
+        const answer = await gateway.get('/ixo/token/params', {
+          'x-api-key': KEY,
+          authorization: 'Bearer node-token-0123456789',
+        });
+        expect(answer.status).toBe(200);
+        expect(answer.headers['grpc-metadata-x-echo-authorization']).toBeUndefined();
+        expect(answer.headers['grpc-metadata-x-echo-x-api-key']).toBeUndefined();
       });
     });
 

@@ -8,15 +8,24 @@ const SCOPED = 's-0123456789abcdef';
 
 function failure(
   run: () => void,
-): { status: number; code: number; headers: Record<string, string> } | undefined {
+): { status: number; code: number; message: string; headers: Record<string, string> } | undefined {
   try {
     run();
     return undefined;
   } catch (error) {
     const gateway = error as GatewayError;
-    return { status: gateway.status, code: gateway.grpcCode, headers: gateway.headers };
+    return {
+      status: gateway.status,
+      code: gateway.grpcCode,
+      message: gateway.message,
+      headers: gateway.headers,
+    };
   }
 }
+
+const CHALLENGE = { 'www-authenticate': 'ApiKey header="x-api-key", Bearer' };
+const MISSING = 'an API key is required in the x-api-key header or as Authorization: Bearer <key>';
+const NOT_BEARER = 'the Authorization header must be "Bearer <API key>"';
 
 describe('access policy', () => {
   const policy = new AccessPolicy({
@@ -34,10 +43,67 @@ describe('access policy', () => {
     expect(failure(() => policy.authorize(headers, route))).toMatchObject({ status, code });
   });
 
-  it('names the header in the 401 challenge', () => {
-    expect(failure(() => policy.authorize({}, claim))?.headers).toEqual({
-      'www-authenticate': 'ApiKey header="x-api-key"',
+  it('names the header and Bearer in the 401 challenge', () => {
+    expect(failure(() => policy.authorize({}, claim))).toEqual({
+      status: 401,
+      code: 16,
+      message: MISSING,
+      headers: CHALLENGE,
     });
+  });
+
+  it.each([
+    ['Bearer', `Bearer ${KEY}`],
+    ['the scheme in lower case', `bearer ${KEY}`],
+    ['spaces around the token', `Bearer   ${KEY} `],
+  ])('accepts a known key as Authorization: Bearer, with %s', (_name, authorization) => {
+    expect(failure(() => policy.authorize({ authorization }, claim))).toBeUndefined();
+  });
+
+  it('takes the configured header first when both are sent', () => {
+    expect(
+      failure(() => policy.authorize({ 'x-api-key': KEY, authorization: 'Basic dXNlcjpwYXNz' }, claim)),
+    ).toBeUndefined();
+    expect(
+      failure(() => policy.authorize({ 'x-api-key': SCOPED, authorization: `Bearer ${KEY}` }, token)),
+    ).toEqual({
+      status: 403,
+      code: 7,
+      message: 'the API key is not permitted to call ixo.token.v1beta1.Query/Params',
+      headers: {},
+    });
+  });
+
+  it.each([
+    ['an unknown key', 'Bearer wrong-0123456789abcdef', 403, 7, 'the API key is not valid', {}],
+    [
+      'a scoped key outside its scope',
+      `Bearer ${SCOPED}`,
+      403,
+      7,
+      'the API key is not permitted to call ixo.token.v1beta1.Query/Params',
+      {},
+    ],
+    ['another scheme', 'Basic dXNlcjpwYXNz', 401, 16, NOT_BEARER, CHALLENGE],
+    ['the bare key', KEY, 401, 16, NOT_BEARER, CHALLENGE],
+    ['Bearer without a token', 'Bearer', 401, 16, NOT_BEARER, CHALLENGE],
+    ['Bearer with two tokens', `Bearer ${KEY} ${KEY}`, 401, 16, NOT_BEARER, CHALLENGE],
+    ['Bearer with a character outside b64token', `Bearer ${KEY}!`, 401, 16, NOT_BEARER, CHALLENGE],
+    ['an empty header', ' ', 401, 16, MISSING, CHALLENGE],
+  ])('refuses Authorization with %s', (_name, authorization, status, code, message, headers) => {
+    expect(failure(() => policy.authorize({ authorization }, token))).toEqual({
+      status,
+      code,
+      message,
+      headers,
+    });
+  });
+
+  it('never lets Authorization through to the node behind API keys, and always on an open gateway', () => {
+    expect(policy.forwardsAuthorization).toBe(false);
+    expect(new AccessPolicy({ mode: 'open', header: 'x-api-key', grants: [] }).forwardsAuthorization).toBe(
+      true,
+    );
   });
 
   it.each([
@@ -48,13 +114,26 @@ describe('access policy', () => {
     expect(failure(() => policy.authorize({ 'x-api-key': key }, route))).toBeUndefined();
   });
 
-  it('accepts a Bearer token when the header is Authorization', () => {
+  it('accepts a Bearer token, or the bare key, when the header is Authorization', () => {
     const bearer = new AccessPolicy({
       mode: 'api-key',
-      header: 'authorization',
+      header: 'Authorization',
       grants: parseApiKeys([KEY]),
     });
     expect(failure(() => bearer.authorize({ authorization: `Bearer ${KEY}` }, claim))).toBeUndefined();
+    expect(failure(() => bearer.authorize({ authorization: KEY }, claim))).toBeUndefined();
+    expect(failure(() => bearer.authorize({}, claim))).toEqual({
+      status: 401,
+      code: 16,
+      message: 'an API key is required as Authorization: Bearer <key>',
+      headers: { 'www-authenticate': 'Bearer' },
+    });
+    expect(failure(() => bearer.authorize({ authorization: 'Bearer' }, claim))).toEqual({
+      status: 401,
+      code: 16,
+      message: NOT_BEARER,
+      headers: { 'www-authenticate': 'Bearer' },
+    });
   });
 
   it('lets everything through when open', () => {

@@ -50,32 +50,49 @@ export interface AccessPolicyOptions {
   grants: ApiKeyGrant[];
 }
 
+type Headers = Record<string, string | string[] | undefined>;
+
+// RFC 6750 §2.1: the scheme is case-insensitive, the token a b64token.
+const BEARER_SCHEME = /^Bearer(?:\s+(.*))?$/i;
+const B64TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
+
+function firstValue(headers: Headers, name: string): string | undefined {
+  const raw = headers[name];
+  return (Array.isArray(raw) ? raw[0] : raw)?.trim();
+}
+
 /**
- * Decides, before any upstream call, whether a request may use a route: open, or an API key in a header.
- * Missing key → 401 (with a challenge naming the header); a key we do not know, or one not granted this route → 403.
+ * Decides, before any upstream call, whether a request may use a route: open, or an API key in the configured header
+ * or as `Authorization: Bearer <key>` (the configured header wins when both are sent).
+ * Missing key, or an Authorization header that is not a Bearer token → 401 (with a challenge naming both ways); a key
+ * we do not know, or one not granted this route → 403.
  */
 export class AccessPolicy {
   readonly header: string;
-  /** Open: an answer may be kept by shared caches (see AnswerCache); by key, only by the caller's own. */
   readonly mode: AccessPolicyOptions['mode'];
+  /**
+   * Whether the Authorization header goes to the node as metadata: on an open gateway it is the caller's business
+   * with the node; behind API keys it may carry our own key, which the node must never see.
+   */
+  readonly forwardsAuthorization: boolean;
+  private readonly challenge: string;
+  private readonly missing: string;
 
   constructor(private readonly options: AccessPolicyOptions) {
     this.header = options.header.toLowerCase();
     this.mode = options.mode;
+    this.forwardsAuthorization = options.mode === 'open';
+    const ownHeader = this.header !== 'authorization';
+    this.challenge = ownHeader ? `ApiKey header="${this.header}", Bearer` : 'Bearer';
+    this.missing = ownHeader
+      ? `an API key is required in the ${this.header} header or as Authorization: Bearer <key>`
+      : 'an API key is required as Authorization: Bearer <key>';
   }
 
-  authorize(headers: Record<string, string | string[] | undefined>, route: RouteIdentity): void {
+  authorize(headers: Headers, route: RouteIdentity): void {
     if (this.options.mode === 'open') return;
-    const raw = headers[this.header];
-    let presented = (Array.isArray(raw) ? raw[0] : raw)?.trim();
-    if (presented && this.header === 'authorization') presented = presented.replace(/^Bearer\s+/i, '');
-    if (!presented) {
-      throw new GatewayError({
-        grpcCode: GrpcCode.UNAUTHENTICATED,
-        message: `an API key is required in the ${this.header} header`,
-        headers: { 'www-authenticate': `ApiKey header="${this.header}"` },
-      });
-    }
+    const presented = this.presentedKey(headers);
+    if (!presented) this.unauthenticated(this.missing);
     const candidate = digest(presented);
     const grant = this.options.grants.find((entry) => timingSafeEqual(entry.digest, candidate));
     if (!grant)
@@ -86,5 +103,31 @@ export class AccessPolicy {
         message: `the API key is not permitted to call ${route.service}/${route.method}`,
       });
     }
+  }
+
+  private presentedKey(headers: Headers): string | undefined {
+    if (this.header !== 'authorization') {
+      const own = firstValue(headers, this.header);
+      if (own) return own;
+    }
+    const authorization = firstValue(headers, 'authorization');
+    if (!authorization) return undefined;
+    const bearer = BEARER_SCHEME.exec(authorization);
+    if (bearer) {
+      const token = bearer[1]?.trim() ?? '';
+      if (B64TOKEN.test(token)) return token;
+    } else if (this.header === 'authorization') {
+      // With the key header set to Authorization, the bare key has always been accepted there too.
+      return authorization;
+    }
+    return this.unauthenticated('the Authorization header must be "Bearer <API key>"');
+  }
+
+  private unauthenticated(message: string): never {
+    throw new GatewayError({
+      grpcCode: GrpcCode.UNAUTHENTICATED,
+      message,
+      headers: { 'www-authenticate': this.challenge },
+    });
   }
 }

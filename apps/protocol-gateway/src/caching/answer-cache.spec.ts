@@ -4,9 +4,10 @@ import {
   AnswerCache,
   AnswerSource,
   answerKey,
-  cacheHeaders,
+  entryBytes,
   etagOf,
   notModified,
+  StoredAnswer,
 } from './answer-cache';
 
 function deferred(): { promise: Promise<Answer>; resolve: (a: Answer) => void; reject: (e: Error) => void } {
@@ -20,11 +21,12 @@ function deferred(): { promise: Promise<Answer>; resolve: (a: Answer) => void; r
 }
 
 const answer = (body: string): Answer => ({ status: 200, headers: { 'x-cosmos-block-height': '7' }, body });
+const stored = (body: string): StoredAnswer => ({ ...answer(body), etag: etagOf(body) });
 
 describe('AnswerCache', () => {
   let now: number;
   let seen: AnswerSource[];
-  const cache = (latestTtlMs: number, maxBytes = 1_000): AnswerCache =>
+  const cache = (latestTtlMs: number, maxBytes = 100_000): AnswerCache =>
     new AnswerCache({ latestTtlMs, maxBytes, now: () => now, observe: (source) => seen.push(source) });
 
   beforeEach(() => {
@@ -40,7 +42,7 @@ describe('AnswerCache', () => {
       calls += 1;
       return upstream.promise;
     };
-    const all = Promise.all([1, 2, 3].map(() => answers.lookup('k', false, call)));
+    const all = Promise.all([1, 2, 3].map(() => answers.lookup('k', 'latest', call)));
     upstream.resolve(answer('{"a":1}'));
     const results = await all;
     expect(calls).toBe(1);
@@ -51,59 +53,126 @@ describe('AnswerCache', () => {
     ]);
     expect(seen).toEqual(['miss', 'coalesced', 'coalesced']);
     // Not kept (TTL 0): the next question calls again.
-    await answers.lookup('k', false, () => Promise.resolve(answer('{"a":2}')));
+    await answers.lookup('k', 'latest', () => Promise.resolve(answer('{"a":2}')));
     expect(seen[3]).toBe('miss');
   });
 
   it('shares an error with the questions that joined the call, and keeps nothing of it', async () => {
     const answers = cache(60_000);
     const upstream = deferred();
-    const first = answers.lookup('k', false, () => upstream.promise);
-    const second = answers.lookup('k', false, () => Promise.resolve(answer('never')));
+    const first = answers.lookup('k', 'latest', () => upstream.promise);
+    const second = answers.lookup('k', 'latest', () => Promise.resolve(answer('never')));
     upstream.reject(new Error('node down'));
     await expect(first).rejects.toThrow('node down');
     await expect(second).rejects.toThrow('node down');
-    const after = await answers.lookup('k', false, () => Promise.resolve(answer('{}')));
+    const after = await answers.lookup('k', 'latest', () => Promise.resolve(answer('{}')));
     expect(after.source).toBe('miss');
   });
 
   it('keeps a latest-height answer for the TTL, then asks again', async () => {
     const answers = cache(1_000);
-    await answers.lookup('k', false, () => Promise.resolve(answer('{"v":1}')));
+    await answers.lookup('k', 'latest', () => Promise.resolve(answer('{"v":1}')));
     now += 999;
-    const hit = await answers.lookup('k', false, () => Promise.resolve(answer('{"v":2}')));
+    const hit = await answers.lookup('k', 'latest', () => Promise.resolve(answer('{"v":2}')));
     expect([hit.source, hit.answer.body, hit.freshForMs]).toEqual(['hit', '{"v":1}', 1]);
     now += 1;
-    const expired = await answers.lookup('k', false, () => Promise.resolve(answer('{"v":2}')));
+    const expired = await answers.lookup('k', 'latest', () => Promise.resolve(answer('{"v":2}')));
     expect([expired.source, expired.answer.body]).toEqual(['miss', '{"v":2}']);
-    expect(answers.bytesKept).toBe('{"v":2}'.length);
+    expect(answers.bytesKept).toBe(entryBytes('k', stored('{"v":2}')));
   });
 
   it('keeps a height-pinned answer for good, even with the latest TTL at 0', async () => {
     const answers = cache(0);
-    await answers.lookup('k', true, () => Promise.resolve(answer('{"h":1}')));
+    await answers.lookup('k', 'pinned', () => Promise.resolve(answer('{"h":1}')));
     now += 365 * 24 * 3600 * 1000;
-    const hit = await answers.lookup('k', true, () => Promise.resolve(answer('other')));
+    const hit = await answers.lookup('k', 'pinned', () => Promise.resolve(answer('other')));
     expect([hit.source, hit.answer.body, hit.freshForMs]).toEqual(['hit', '{"h":1}', Infinity]);
   });
 
-  it('pushes the least recently used answers out past the byte budget, and never keeps one bigger than it', async () => {
-    const answers = cache(60_000, 10);
-    await answers.lookup('a', true, () => Promise.resolve(answer('aaaa')));
-    await answers.lookup('b', true, () => Promise.resolve(answer('bbbb')));
-    await answers.lookup('a', true, () => Promise.resolve(answer('never')));
-    await answers.lookup('c', true, () => Promise.resolve(answer('cccc')));
-    expect(answers.bytesKept).toBe(8);
-    expect((await answers.lookup('a', true, () => Promise.resolve(answer('new')))).source).toBe('hit');
-    expect((await answers.lookup('b', true, () => Promise.resolve(answer('bbbb')))).source).toBe('miss');
-    await answers.lookup('big', true, () => Promise.resolve(answer('x'.repeat(11))));
-    expect((await answers.lookup('big', true, () => Promise.resolve(answer('x')))).source).toBe('miss');
-    expect(cache(60_000, 0).bytesKept).toBe(0);
+  it('pushes the least recently used answers out past the byte bound, and never keeps one bigger than it', async () => {
+    const size = entryBytes('a', stored('aaaa'));
+    const answers = cache(60_000, 2 * size);
+    await answers.lookup('a', 'pinned', () => Promise.resolve(answer('aaaa')));
+    await answers.lookup('b', 'pinned', () => Promise.resolve(answer('bbbb')));
+    await answers.lookup('a', 'pinned', () => Promise.resolve(answer('never')));
+    await answers.lookup('c', 'pinned', () => Promise.resolve(answer('cccc')));
+    expect([answers.bytesKept, answers.entriesKept]).toEqual([2 * size, 2]);
+    expect((await answers.lookup('a', 'pinned', () => Promise.resolve(answer('new')))).source).toBe('hit');
+    expect((await answers.lookup('b', 'pinned', () => Promise.resolve(answer('bbbb')))).source).toBe('miss');
+    await answers.lookup('big', 'pinned', () => Promise.resolve(answer('x'.repeat(2 * size))));
+    expect((await answers.lookup('big', 'pinned', () => Promise.resolve(answer('x')))).source).toBe('miss');
+    const none = cache(60_000, 0);
+    await none.lookup('a', 'pinned', () => Promise.resolve(answer('aaaa')));
+    expect([none.bytesKept, none.entriesKept]).toEqual([0, 0]);
+  });
+
+  it('counts keys and headers in the bound, not only bodies: unique 8 KB questions never hold more than it', async () => {
+    const maxBytes = 256 * 1024;
+    const answers = cache(60_000, maxBytes);
+    const pad = 'p'.repeat(8 * 1024);
+    let kept = 0;
+    for (let i = 0; i < 400; i += 1) {
+      const key = `/ixo.token.v1beta1.Query/Params\n\nx-pad=${pad}${i}`;
+      const big: Answer = {
+        status: 200,
+        headers: { 'grpc-metadata-x-echo-x-pad': `${pad}${i}` },
+        body: '{}',
+      };
+      await answers.lookup(key, i % 2 === 0 ? 'pinned' : 'latest', () => Promise.resolve(big));
+      expect(answers.bytesKept).toBeLessThanOrEqual(maxBytes);
+      kept = Math.max(kept, answers.entriesKept);
+    }
+    // Each entry holds two 8 KB strings: about 15 fit, whatever their bodies weigh.
+    expect(kept).toBeLessThanOrEqual(maxBytes / (16 * 1024));
+    expect(answers.entriesKept).toBeGreaterThan(0);
+    expect(answers.bytesKept).toBeGreaterThan(answers.entriesKept * 16 * 1024);
+  });
+
+  it('counts a string with characters above U+00FF at two bytes per character, as V8 stores it', () => {
+    const latin = entryBytes('k', stored('é'.repeat(100)));
+    const wide = entryBytes('k', stored('€'.repeat(100)));
+    expect(wide - latin).toBe(100);
+  });
+
+  it('drops expired latest-height answers on the next lookup of any question, and on evictExpired', async () => {
+    const answers = cache(1_000);
+    await answers.lookup('a', 'latest', () => Promise.resolve(answer('{"a":1}')));
+    await answers.lookup('p', 'pinned', () => Promise.resolve(answer('{"p":1}')));
+    now += 500;
+    await answers.lookup('b', 'latest', () => Promise.resolve(answer('{"b":1}')));
+    now += 500;
+    await answers.lookup('c', 'latest', () => Promise.resolve(answer('{"c":1}')));
+    expect(answers.entriesKept).toBe(3);
+    expect(answers.bytesKept).toBe(
+      entryBytes('p', stored('{"p":1}')) +
+        entryBytes('b', stored('{"b":1}')) +
+        entryBytes('c', stored('{"c":1}')),
+    );
+    now += 1_000;
+    answers.evictExpired();
+    expect([answers.entriesKept, answers.bytesKept]).toEqual([1, entryBytes('p', stored('{"p":1}'))]);
+  });
+
+  it('keeps nothing of an answer whose retention is none, yet joins identical questions in flight', async () => {
+    const answers = cache(60_000);
+    const upstream = deferred();
+    let calls = 0;
+    const call = (): Promise<Answer> => {
+      calls += 1;
+      return upstream.promise;
+    };
+    const both = Promise.all([answers.lookup('k', 'none', call), answers.lookup('k', 'none', call)]);
+    upstream.resolve(answer('{"n":1}'));
+    expect((await both).map((r) => [r.source, r.freshForMs])).toEqual([
+      ['miss', 0],
+      ['coalesced', 0],
+    ]);
+    expect([calls, answers.entriesKept, answers.bytesKept]).toEqual([1, 0, 0]);
   });
 
   it('gives each kept answer a strong ETag of its body', async () => {
     const answers = cache(60_000);
-    const { answer: kept } = await answers.lookup('k', false, () => Promise.resolve(answer('{"a":1}')));
+    const { answer: kept } = await answers.lookup('k', 'latest', () => Promise.resolve(answer('{"a":1}')));
     expect(kept.etag).toBe(etagOf('{"a":1}'));
     expect(kept.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
     expect(etagOf('{"a":2}')).not.toBe(kept.etag);
@@ -135,27 +204,7 @@ describe('answerKey', () => {
   });
 });
 
-describe('cacheHeaders and notModified', () => {
-  const lookup = (freshForMs: number) => ({
-    answer: { status: 200, headers: {}, body: '{}', etag: '"abc"' },
-    source: 'miss' as const,
-    freshForMs,
-  });
-
-  it.each([
-    [Infinity, true, true, 'public, max-age=31536000, immutable'],
-    [0, true, false, 'private, max-age=31536000, immutable'],
-    [4_999, false, true, 'public, max-age=4'],
-    [999, false, true, 'public, no-cache'],
-    [0, false, false, 'private, no-cache'],
-  ])('fresh for %d ms, pinned %s, shared %s → %s', (fresh, pinned, shared, control) => {
-    expect(cacheHeaders(lookup(fresh), pinned, shared)).toEqual({
-      etag: '"abc"',
-      'cache-control': control,
-      vary: 'x-cosmos-block-height',
-    });
-  });
-
+describe('notModified', () => {
   it.each([
     [undefined, false],
     ['"abc"', true],

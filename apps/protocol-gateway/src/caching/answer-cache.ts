@@ -16,6 +16,12 @@ export interface StoredAnswer extends Answer {
 /** How a request got its answer: from the store, by joining an identical call in flight, or by its own call. */
 export type AnswerSource = 'hit' | 'coalesced' | 'miss';
 
+/**
+ * How long an answer may be kept by the gateway: `pinned` (a height's state is final) until the byte bound pushes it
+ * out, `latest` for the latest-height TTL, `none` (only joined while in flight).
+ */
+export type Retention = 'pinned' | 'latest' | 'none';
+
 export interface CachedLookup {
   answer: StoredAnswer;
   source: AnswerSource;
@@ -26,7 +32,7 @@ export interface CachedLookup {
 export interface AnswerCacheOptions {
   /** How long a latest-height answer is kept; 0 keeps none (identical calls in flight are still joined). */
   latestTtlMs: number;
-  /** Bytes of answer bodies kept at most, least recently used out first; 0 keeps nothing. */
+  /** Bytes kept at most, everything an entry holds counted (see `entryBytes`); 0 keeps nothing. */
   maxBytes: number;
   now?: () => number;
   observe?: (source: AnswerSource) => void;
@@ -38,6 +44,25 @@ interface Entry {
   bytes: number;
 }
 
+// What V8 spends on a kept entry besides the characters of its strings: the slots in both maps, the entry, answer and
+// headers objects (measured at about 480 bytes for an entry with eight strings), and each string's own header.
+const ENTRY_OVERHEAD_BYTES = 256;
+const STRING_OVERHEAD_BYTES = 32;
+// A string with any character above U+00FF is stored at two bytes per character, the others at one.
+const TWO_BYTE_CHARACTER = /[\u0100-\uffff]/;
+
+function stringBytes(text: string): number {
+  return STRING_OVERHEAD_BYTES + (TWO_BYTE_CHARACTER.test(text) ? 2 : 1) * text.length;
+}
+
+/** The heap an entry holds: its key, the body, the ETag, every header name and value, and the objects around them. */
+export function entryBytes(key: string, answer: StoredAnswer): number {
+  let bytes = ENTRY_OVERHEAD_BYTES + stringBytes(key) + stringBytes(answer.body) + stringBytes(answer.etag);
+  for (const name of Object.keys(answer.headers))
+    bytes += stringBytes(name) + stringBytes(answer.headers[name]!);
+  return bytes;
+}
+
 export function etagOf(body: string): string {
   return `"${createHash('sha1').update(body).digest('base64url')}"`;
 }
@@ -45,12 +70,18 @@ export function etagOf(body: string): string {
 /**
  * Identical questions (same gRPC method, same request bytes, same forwarded metadata) get one upstream call: a
  * question asked while the same one is in flight waits for that call (its answer or its error), and a successful
- * answer is kept: an answer at a pinned height never changes (the chain's state at a height is final), so it is kept
- * until the byte budget pushes it out; a latest-height answer for `latestTtlMs`. Errors are shared but never kept.
+ * answer is kept as its retention says. Errors are shared but never kept.
+ *
+ * What is kept never exceeds `maxBytes`, counted as everything an entry holds: an attacker who makes every question
+ * unique (a new height, a new query) only pushes older answers out. Expired latest-height answers are dropped on the
+ * next lookup or scrape, least recently used ones when a new answer needs their room.
  */
 export class AnswerCache {
   private readonly inFlight = new Map<string, Promise<StoredAnswer>>();
+  /** Every kept entry; the Map's order is the recency order (a hit moves its entry to the young end). */
   private readonly entries = new Map<string, Entry>();
+  /** The latest-height entries in the order they were stored, which is their expiry order: the TTL is one for all. */
+  private readonly expiring = new Map<string, Entry>();
   private bytes = 0;
   private readonly now: () => number;
 
@@ -62,18 +93,21 @@ export class AnswerCache {
     return this.bytes;
   }
 
-  async lookup(key: string, pinned: boolean, call: () => Promise<Answer>): Promise<CachedLookup> {
+  get entriesKept(): number {
+    return this.entries.size;
+  }
+
+  async lookup(key: string, retention: Retention, call: () => Promise<Answer>): Promise<CachedLookup> {
     const now = this.now();
+    this.evictExpired(now);
     const entry = this.entries.get(key);
-    if (entry !== undefined) {
-      if (entry.expiresAt > now) {
-        // Map order is the recency order: a hit moves the entry to the young end.
-        this.entries.delete(key);
-        this.entries.set(key, entry);
-        this.options.observe?.('hit');
-        return { answer: entry.answer, source: 'hit', freshForMs: entry.expiresAt - now };
-      }
-      this.remove(key, entry);
+    // The clock can step back, so an expired entry may still sit behind a fresher one in the expiry order.
+    if (entry !== undefined && entry.expiresAt <= now) this.remove(key, entry);
+    else if (entry !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      this.options.observe?.('hit');
+      return { answer: entry.answer, source: 'hit', freshForMs: entry.expiresAt - now };
     }
     const pending = this.inFlight.get(key);
     if (pending !== undefined) {
@@ -86,7 +120,7 @@ export class AnswerCache {
       try {
         const answer = await call();
         const stored: StoredAnswer = { ...answer, etag: etagOf(answer.body) };
-        this.store(key, stored, pinned);
+        this.store(key, stored, retention);
         return stored;
       } finally {
         this.inFlight.delete(key);
@@ -97,34 +131,47 @@ export class AnswerCache {
     return { answer, source: 'miss', freshForMs: this.freshFor(key) };
   }
 
+  /** Drops the latest-height answers whose time is up. */
+  evictExpired(now: number = this.now()): void {
+    for (const [key, entry] of this.expiring) {
+      if (entry.expiresAt > now) break;
+      this.remove(key, entry);
+    }
+  }
+
   private freshFor(key: string): number {
     const entry = this.entries.get(key);
     return entry === undefined ? 0 : Math.max(0, entry.expiresAt - this.now());
   }
 
-  private store(key: string, answer: StoredAnswer, pinned: boolean): void {
-    const ttl = pinned ? Infinity : this.options.latestTtlMs;
-    // Bodies are mostly ASCII JSON: their length is close enough to their size in bytes for a budget.
-    const bytes = answer.body.length;
-    if (ttl <= 0 || bytes > this.options.maxBytes) return;
+  private store(key: string, answer: StoredAnswer, retention: Retention): void {
+    const ttl = retention === 'pinned' ? Infinity : retention === 'latest' ? this.options.latestTtlMs : 0;
+    if (ttl <= 0) return;
+    const bytes = entryBytes(key, answer);
+    if (bytes > this.options.maxBytes) return;
     const previous = this.entries.get(key);
     if (previous !== undefined) this.remove(key, previous);
-    this.entries.set(key, { answer, expiresAt: this.now() + ttl, bytes });
-    this.bytes += bytes;
+    const now = this.now();
+    this.evictExpired(now);
     for (const [oldKey, oldEntry] of this.entries) {
-      if (this.bytes <= this.options.maxBytes) break;
+      if (this.bytes + bytes <= this.options.maxBytes) break;
       this.remove(oldKey, oldEntry);
     }
+    const entry: Entry = { answer, expiresAt: now + ttl, bytes };
+    this.entries.set(key, entry);
+    if (retention === 'latest') this.expiring.set(key, entry);
+    this.bytes += bytes;
   }
 
   private remove(key: string, entry: Entry): void {
     this.entries.delete(key);
+    this.expiring.delete(key);
     this.bytes -= entry.bytes;
   }
 }
 
 /** Metadata that differs on every request without changing the answer. */
-const NOT_IN_KEY = new Set(['x-request-id', 'traceparent', 'tracestate']);
+export const NOT_IN_KEY: ReadonlySet<string> = new Set(['x-request-id', 'traceparent', 'tracestate']);
 
 /** What makes two questions identical: the method, the request bytes and every forwarded metadata entry. */
 export function answerKey(grpcPath: string, payload: Buffer, metadata: Metadata): string {
@@ -133,24 +180,6 @@ export function answerKey(grpcPath: string, payload: Buffer, metadata: Metadata)
     .map(([name, value]) => `${name}=${String(value)}`)
     .sort();
   return `${grpcPath}\n${payload.toString('base64')}\n${entries.join('\n')}`;
-}
-
-/** A year: what "never changes" is written as (RFC 9111 recommends no more). */
-const IMMUTABLE_MAX_AGE_S = 31_536_000;
-
-/**
- * The validator and freshness headers of an answer. `shared`: whether a shared cache (a CDN, a proxy) may keep it,
- * false when access is by API key or the request carried credentials for the node.
- */
-export function cacheHeaders(lookup: CachedLookup, pinned: boolean, shared: boolean): Record<string, string> {
-  const scope = shared ? 'public' : 'private';
-  const seconds = Math.floor(lookup.freshForMs / 1000);
-  const control = pinned
-    ? `${scope}, max-age=${IMMUTABLE_MAX_AGE_S}, immutable`
-    : seconds > 0
-      ? `${scope}, max-age=${seconds}`
-      : `${scope}, no-cache`;
-  return { etag: lookup.answer.etag, 'cache-control': control, vary: 'x-cosmos-block-height' };
 }
 
 /** If-None-Match (RFC 9110 §13.1.2): weak comparison, a list, or `*`. */

@@ -128,7 +128,10 @@ export class ProtocolGatewayConfig extends BaseServiceConfig {
   @IntegerVariable({ min: 0, max: 600_000 })
   CACHE_LATEST_TTL_MS = 1_000;
 
-  /** Bytes of answers the gateway keeps at most (least recently used out first); 0 keeps nothing. */
+  /**
+   * Bytes the kept answers may hold at most, keys, headers, bodies and the objects around them all counted (expired and
+   * least recently used out first); 0 keeps nothing. The process's memory limit must leave room for it.
+   */
   @IntegerVariable({ min: 0 })
   CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -144,7 +147,7 @@ export class ProtocolGatewayConfig extends BaseServiceConfig {
   @IsIn(ACCESS_MODES)
   ACCESS_MODE: AccessMode = 'open';
 
-  /** Request header carrying the API key (`authorization` accepts `Bearer <key>`). */
+  /** Request header carrying the API key; `Authorization: Bearer <key>` is accepted as well (see AccessPolicy). */
   @Matches(/^[a-z0-9-]+$/i, { message: 'must be an HTTP header name' })
   API_KEY_HEADER = 'x-api-key';
 

@@ -1,7 +1,8 @@
 import { Metadata, status } from '@grpc/grpc-js';
 import { Logger } from '@nestjs/common';
 import { AccessPolicy, selectorMatches } from '../access/access-policy';
-import { Answer, AnswerCache, answerKey, cacheHeaders, notModified } from '../caching/answer-cache';
+import { Answer, AnswerCache, answerKey, notModified } from '../caching/answer-cache';
+import { CachePolicy } from '../caching/cache-policy';
 import { GatewayError } from '../errors/gateway-error';
 import { GrpcCode, grpcCodeName, httpStatusForUpstream } from '../errors/grpc-status';
 import { LegacyRoutes } from '../routes/legacy-routes';
@@ -91,6 +92,7 @@ export class QueryPipeline {
     private readonly unknownFields: UnknownFieldReport,
     private readonly options: QueryPipelineOptions,
     private readonly answers: AnswerCache,
+    private readonly caching: CachePolicy,
   ) {}
 
   async handle(request: GatewayRequest): Promise<GatewayResponse> {
@@ -128,13 +130,14 @@ export class QueryPipeline {
 
     const payload = this.encode(route, pathParams, query);
     const metadata = this.metadataFor(request);
-    const pinned = Number(metadata.get(BLOCK_HEIGHT_HEADER)[0] ?? 0) > 0;
-    const lookup = await this.answers.lookup(answerKey(route.grpcPath, payload, metadata), pinned, () =>
-      this.call(route, payload, metadata),
+    const decision = this.caching.decide(metadata);
+    const lookup = await this.answers.lookup(
+      answerKey(route.grpcPath, payload, metadata),
+      decision.retention,
+      () => this.call(route, payload, metadata),
     );
     const { answer } = lookup;
-    const shared = this.access.mode === 'open' && request.headers.authorization === undefined;
-    const headers = { ...answer.headers, ...cacheHeaders(lookup, pinned, shared) };
+    const headers = { ...answer.headers, ...this.caching.headers(lookup, decision) };
     if (notModified(firstValue(request.headers['if-none-match']), answer.etag))
       return { status: 304, headers, body: '' };
     return { status: answer.status, headers, body: answer.body };
@@ -234,19 +237,21 @@ export class QueryPipeline {
         metadata.add(key, text);
       }
     }
-    const height = firstValue(request.headers[BLOCK_HEIGHT_HEADER]);
+    // The height asked for either way (the header wins) is checked and written one way only: `7` and `007` are one
+    // question to the node, and must be one to the answer cache.
+    const height = firstValue(request.headers[BLOCK_HEIGHT_HEADER]) ?? metadata.get(BLOCK_HEIGHT_HEADER)[0];
     if (height !== undefined) {
-      if (!/^\d{1,19}$/.test(height.trim())) {
+      const digits = String(height).trim();
+      if (!/^\d{1,19}$/.test(digits)) {
         throw new GatewayError({
           grpcCode: GrpcCode.INVALID_ARGUMENT,
           message: `${BLOCK_HEIGHT_HEADER} must be a non-negative integer`,
         });
       }
-      metadata.set(BLOCK_HEIGHT_HEADER, height.trim());
+      metadata.set(BLOCK_HEIGHT_HEADER, digits.replace(/^0+(?=\d)/, ''));
     }
-    // Authorization is the caller's business with the node, unless it carries our own API key.
     const authorization = firstValue(request.headers.authorization);
-    if (authorization !== undefined && this.access.header !== 'authorization')
+    if (authorization !== undefined && this.access.forwardsAuthorization)
       metadata.set('authorization', authorization);
     metadata.set('x-request-id', request.requestId);
     return metadata;
