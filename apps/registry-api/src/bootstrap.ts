@@ -4,7 +4,6 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import { loadConfig, trustedProxies } from '@dmrv/config';
 import { createHttpApp, StartedService, strictValidationPipe } from '@dmrv/http-kit';
 import { AppModule } from './app.module';
-import { CompiledQueryPipe } from './http/compiled-query-pipe';
 import { apiBasePath, RegistryConfig } from './config/registry.config';
 import { registerHttpCaching } from './http/http-cache';
 import { renderRegistryError } from './http/registry-error-renderer';
@@ -25,7 +24,7 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
       { path: 'health/ready', method: RequestMethod.GET },
     ],
   });
-  app.useGlobalPipes(new CompiledQueryPipe(strictValidationPipe()));
+  app.useGlobalPipes(strictValidationPipe());
   registerHttpCaching(app.getHttpAdapter().getInstance(), config.CACHE_MAX_AGE_SECONDS);
   SwaggerModule.setup(`${basePath}/api-docs`, app, app.get<OpenAPIObject>(OPENAPI_DOCUMENT), {
     raw: false,

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Controller, Get, Module } from '@nestjs/common';
-import { announceListening, CompiledRoute, createHttpApp, installGracefulShutdown } from '@dmrv/http-kit';
+import { announceListening, createHttpApp, installGracefulShutdown } from '@dmrv/http-kit';
 import { LoggingModule } from '@dmrv/logging';
 import { MetricsModule } from '@dmrv/metrics';
 import { CONSTANT_ANSWER, requireEnv } from '../floors/floor-server';
@@ -14,7 +14,6 @@ import { CONSTANT_ANSWER, requireEnv } from '../floors/floor-server';
 @Controller()
 class ConstantController {
   @Get('constant')
-  @CompiledRoute()
   constant(): typeof CONSTANT_ANSWER {
     return CONSTANT_ANSWER;
   }

@@ -6,7 +6,7 @@ import {
   ServiceUnavailableException,
   Type,
 } from '@nestjs/common';
-import { ApplicationConfig, HttpAdapterHost, ModuleRef, NestFactory } from '@nestjs/core';
+import { HttpAdapterHost, ModuleRef, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController, type FastifyInstance } from 'fastify';
 import { AppExceptionFilter, ErrorRenderer, renderMessageBody } from '@dmrv/errors';
@@ -19,7 +19,6 @@ import {
   MetricsModuleOptions,
 } from '@dmrv/metrics';
 import { RequestSpan, SpanTracer, Tracing } from '@dmrv/tracing';
-import { compileMarkedRoute, type CompiledRouteDeps } from './compiled-route';
 import { FRAMEWORK_ERROR_MESSAGES, FrameworkErrorResponder } from './framework-errors';
 
 export interface HttpAppOptions {
@@ -108,21 +107,7 @@ export async function createHttpApp(
     if (token !== undefined) installMetricsRoute(fastify, app.get(Metrics), token);
   }
   installRequestHooks(fastify, requestLogging, metrics, optionalProvider(app, Tracing)?.tracer);
-  const filter = new AppExceptionFilter(app.get(HttpAdapterHost), render);
-  app.useGlobalFilters(filter);
-  // Routes are registered by init(), after the app's global pipes and guards are known: resolved then, once.
-  let deps: CompiledRouteDeps | undefined;
-  fastify.addHook('onRoute', (route) =>
-    compileMarkedRoute(route, () => {
-      deps ??= {
-        moduleRef: app.get(ModuleRef),
-        config: app.get(ApplicationConfig),
-        adapterHost: app.get(HttpAdapterHost),
-        filter,
-      };
-      return deps;
-    }),
-  );
+  app.useGlobalFilters(new AppExceptionFilter(app.get(HttpAdapterHost), render));
   return app;
 }
 

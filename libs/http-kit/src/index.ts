@@ -1,4 +1,4 @@
-export { CompiledRoute, CompiledRouteError, FORBIDDEN_RESOURCE, httpExecutionContext } from './compiled-route';
+export { httpExecutionContext } from './http-execution-context';
 export * from './create-http-app';
 export { FRAMEWORK_ERROR_MESSAGES } from './framework-errors';
 export * from './run-service';

@@ -1,4 +1,4 @@
-import { Enum, Field, Message, Root, Type } from 'protobufjs';
+import { Enum, Field, Message, Root, Type, util } from 'protobufjs';
 import { decodeAnswer } from './answer-decoder';
 import { CosmosScalar, cosmosScalarOfField, legacyDecText } from './cosmos-scalars';
 import { utcDateTime } from './rfc3339';
@@ -38,9 +38,7 @@ interface Long {
 }
 
 function isLong(value: unknown): value is Long {
-  return (
-    typeof value === 'object' && value !== null && (value as { __isLong__?: unknown }).__isLong__ === true
-  );
+  return value instanceof util.Long;
 }
 
 /** The Long's value as a double: exact below 2^53, correctly rounded above (as Number(BigInt) rounds). */

@@ -7,20 +7,26 @@ export function etagOf(json: string): string {
 }
 
 /** A JSON body already serialised, with its entity tag: served as is, neither serialised nor hashed again. */
-export interface RenderedJson {
-  json: string;
-  etag: string;
+export class RenderedJson {
+  constructor(
+    readonly json: string,
+    readonly etag: string,
+  ) {}
 }
 
 export function renderJson(body: unknown): RenderedJson {
   const json = JSON.stringify(body);
-  return { json, etag: etagOf(json) };
+  return new RenderedJson(json, etagOf(json));
 }
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-/** Hands a rendered body to Fastify: with a JSON content type a string payload is sent without serialising. */
-export function sendRendered(reply: FastifyReply, rendered: RenderedJson): string {
-  void reply.header('etag', rendered.etag).header('content-type', JSON_CONTENT_TYPE);
-  return rendered.json;
+/**
+ * What a route hands to Nest for an answer: a rendered body as its text, with its tag and a JSON content type (so
+ * Fastify sends the string without serialising it again); any other answer as it is, for Fastify to serialise.
+ */
+export function sendAnswer(reply: FastifyReply, answer: unknown): unknown {
+  if (!(answer instanceof RenderedJson)) return answer;
+  void reply.header('etag', answer.etag).header('content-type', JSON_CONTENT_TYPE);
+  return answer.json;
 }

@@ -1,12 +1,13 @@
-import 'reflect-metadata';
-import { PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
-import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { ArgumentMetadata, Module, PipeTransform } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import { HelloController } from '../hello/hello.controller';
 import { RecordsController } from '../registry/records.controller';
+import { RegistryAnswers } from '../registry/registry-answers.service';
 import { RegistryController } from '../registry/registry.controller';
 import { buildOpenApiDocument } from './openapi-document';
-import { OpenApiController } from './openapi.controller';
+import { OPENAPI_DOCUMENT, OpenApiController } from './openapi.controller';
 
 // The served document is written by hand for the aggregate operations and derived from declarations for the record
 // resources; this ties both to what the routes really accept. A parameter documented but refused (the pipe answers
@@ -30,30 +31,61 @@ function acceptedParameters(queryClass: new () => unknown): Map<string, boolean>
   return accepted;
 }
 
-/** Every GET route of the app's controllers, with the query class its `@Query()` parameter is validated against. */
-function servedRoutes(): Route[] {
-  const routes: Route[] = [];
-  for (const controller of [RegistryController, RecordsController, HelloController, OpenApiController]) {
-    const prototype = controller.prototype as unknown as Record<string, unknown>;
-    for (const name of Object.getOwnPropertyNames(prototype)) {
-      const handler = prototype[name];
-      if (name === 'constructor' || typeof handler !== 'function') continue;
-      const paths = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
-      if (paths === undefined) continue;
-      const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<string, { index: number }>;
-      const query = Object.entries(args).find(([key]) => key.startsWith(`${RouteParamtypes.QUERY}:`))?.[1];
-      const types = Reflect.getMetadata('design:paramtypes', prototype, name) as Array<new () => unknown>;
-      const accepts = query ? acceptedParameters(types[query.index]!) : null;
-      for (const path of [paths].flat()) routes.push({ path: `/${path}`, accepts });
-    }
+/** Stops a request at the pipe, after it has seen what the route's `@Query()` parameter is validated against. */
+class QueryClassProbe implements PipeTransform {
+  seen: ArgumentMetadata['metatype'] | null = null;
+
+  transform(_value: unknown, metadata: ArgumentMetadata): never {
+    if (metadata.type === 'query') this.seen = metadata.metatype;
+    throw new Error('probed');
   }
-  return routes;
+}
+
+@Module({
+  controllers: [RegistryController, RecordsController, HelloController, OpenApiController],
+  providers: [
+    { provide: RegistryAnswers, useValue: {} },
+    { provide: OPENAPI_DOCUMENT, useValue: {} },
+  ],
+})
+class RoutesOnlyModule {}
+
+/**
+ * Every GET route of the app's controllers as Nest registers them on Fastify, with the query class its `@Query()`
+ * parameter is validated against, as the global pipe is handed it: nothing answers, no I/O.
+ */
+async function servedRoutes(): Promise<Route[]> {
+  const adapter = new FastifyAdapter();
+  const paths: string[] = [];
+  adapter.getInstance().addHook('onRoute', (route) => {
+    if (route.method === 'GET') paths.push(route.url);
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(RoutesOnlyModule, adapter, { logger: false });
+  const probe = new QueryClassProbe();
+  app.useGlobalPipes(probe);
+  await app.init();
+  try {
+    const routes: Route[] = [];
+    for (const path of paths) {
+      probe.seen = null;
+      await app.inject({ method: 'GET', url: path });
+      const queryClass = probe.seen as (new () => unknown) | null;
+      routes.push({ path, accepts: queryClass ? acceptedParameters(queryClass) : null });
+    }
+    return routes;
+  } finally {
+    await app.close();
+  }
 }
 
 describe('OpenAPI parameters against the routes', () => {
   const document = buildOpenApiDocument('/v1') as Json;
-  const routes = servedRoutes();
   const documented = Object.keys(document.paths as Json);
+  let routes: Route[];
+
+  beforeAll(async () => {
+    routes = await servedRoutes();
+  });
 
   it('documents every served path, /fuel/usage included, and serves every documented one', () => {
     const served = routes.map((route) => route.path).filter((path) => path !== '/openapi.json');

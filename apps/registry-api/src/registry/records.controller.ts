@@ -1,19 +1,17 @@
 import { Controller, Get, Query, Res, Type } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import type { CollectionPage } from '@dmrv/contracts';
-import { CompiledRoute } from '@dmrv/http-kit';
-import { sendRendered } from '../http/rendered-json';
+import { sendAnswer } from '../http/rendered-json';
 import { CollectionParams, recordQueryClasses } from './dto/registry-queries';
-import { EmptySelections } from './empty-selections';
 import { RECORD_RESOURCES, RecordResource } from './record-resources';
-import { RecordRequest, RegistryService } from './registry.service';
+import { RegistryAnswers } from './registry-answers.service';
+import { RecordRequest } from './registry.service';
 
 type Handler = (this: RecordsController, query: RecordRequest & CollectionParams, reply: FastifyReply) => Promise<unknown>;
 
 /**
- * Declares one GET route on the controller as `@Get(path) @CompiledRoute() method(@Query() query: QueryClass,
- * @Res({ passthrough: true }) reply)` would: the global validation pipe reads the query class from
- * `design:paramtypes`, which TypeScript emits only for written methods.
+ * Declares one GET route on the controller as `@Get(path) method(@Query() query: QueryClass, @Res({ passthrough: true })
+ * reply)` would: the global validation pipe reads the query class from `design:paramtypes`, which TypeScript emits
+ * only for written methods.
  */
 function route(name: string, path: string, queryClass: Type<unknown>, handler: Handler): void {
   const prototype = RecordsController.prototype as unknown as Record<string, unknown>;
@@ -21,9 +19,7 @@ function route(name: string, path: string, queryClass: Type<unknown>, handler: H
   Reflect.defineMetadata('design:paramtypes', [queryClass, Object], prototype, name);
   Query()(prototype, name, 0);
   Res({ passthrough: true })(prototype, name, 1);
-  const descriptor = Object.getOwnPropertyDescriptor(prototype, name)!;
-  CompiledRoute()(prototype, name, descriptor);
-  Get(path.slice(1))(prototype, name, descriptor);
+  Get(path.slice(1))(prototype, name, Object.getOwnPropertyDescriptor(prototype, name)!);
 }
 
 /**
@@ -32,24 +28,19 @@ function route(name: string, path: string, queryClass: Type<unknown>, handler: H
  */
 @Controller()
 export class RecordsController {
-  constructor(
-    readonly registry: RegistryService,
-    readonly empty: EmptySelections,
-  ) {}
+  constructor(readonly answers: RegistryAnswers) {}
 }
 
 function addRecordRoutes(resource: RecordResource<unknown>): void {
   const queries = recordQueryClasses(resource);
   const name = resource.endpoint.operationId.replace(/^get/, '');
   if (resource.endpoint.latest === 'records') {
-    route(`latest${name}`, resource.endpoint.path, queries.latest, function (query, reply) {
-      return this.empty.answer(resource.endpoint.operationId, async () =>
-        sendRendered(reply, await this.registry.latestRendered(resource, { ...query })),
-      );
+    route(`latest${name}`, resource.endpoint.path, queries.latest, async function (query, reply) {
+      return sendAnswer(reply, await this.answers.latestRecord(resource, query));
     });
   }
-  route(`list${name}`, `${resource.endpoint.path}/list`, queries.list, function (query): Promise<CollectionPage<unknown> | unknown> {
-    return this.empty.answer(resource.endpoint.listOperationId, () => this.registry.page(resource, { ...query }), query.limit);
+  route(`list${name}`, `${resource.endpoint.path}/list`, queries.list, async function (query, reply) {
+    return sendAnswer(reply, await this.answers.recordPage(resource, query));
   });
 }
 

@@ -16,6 +16,7 @@ import {
 import { RecordsController } from './records.controller';
 import { RegistryController } from './registry.controller';
 import { RegistryRepository } from './registry.repository';
+import { RegistryAnswers } from './registry-answers.service';
 import { RegistryService } from './registry.service';
 
 /**
@@ -54,6 +55,7 @@ function recordCacheProvider<C extends RecordAnswerCache<unknown>>(
 @Module({
   controllers: [RegistryController, RecordsController],
   providers: [
+    RegistryAnswers,
     RegistryService,
     RegistryRepository,
     {
