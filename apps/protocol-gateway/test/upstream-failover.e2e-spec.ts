@@ -1,4 +1,4 @@
-import type { Exposition } from '@dmrv/testing';
+import { Exposition, FaultProxy, startFaultProxy } from '@dmrv/testing';
 import { entityDid } from '../../../tools/local-chain-node/src';
 import { Gateway, GatewayAnswer, LocalChainNode, observedGateway, startGateway, startNode } from './harness';
 
@@ -78,6 +78,76 @@ describe('several upstream nodes (GRPC_UPSTREAM=a,b) over real gRPC', () => {
       ).toBeGreaterThanOrEqual(1);
       const ready = await gateway.get('/health/ready');
       expect(ready.status).toBe(200);
+    });
+  });
+
+  describe('one of two nodes going silent (no reset) with calls in flight on it', () => {
+    const DEADLINE_MS = 5_000;
+    let silent: LocalChainNode;
+    let healthy: LocalChainNode;
+    let proxy: FaultProxy;
+    let gateway: Gateway;
+    let metrics: () => Promise<Exposition>;
+
+    beforeAll(async () => {
+      // Answers take a little while, so that calls are in flight on the node when it goes silent.
+      silent = await startNode({ delayMs: 20 });
+      healthy = await startNode({ delayMs: 20 });
+      proxy = await startFaultProxy({ port: silent.port });
+      ({ gateway, metrics } = await observedGateway({
+        GRPC_UPSTREAM: `${proxy.host}:${proxy.port},${healthy.address}`,
+        UPSTREAM_DEADLINE_MS: String(DEADLINE_MS),
+        UPSTREAM_HEDGE_MS: '250',
+        // Health checks far apart: the calls already sent to the silent node, and those sent before any check
+        // notices, are what is under test.
+        UPSTREAM_HEALTH_INTERVAL_MS: '600000',
+      }));
+    });
+
+    afterAll(async () => {
+      await gateway.close();
+      await proxy.close();
+      await Promise.all([silent.stop(), healthy.stop()]);
+    });
+
+    it('answers every request 200 from the other node within its own deadline (a 504 would mean it waited it out)', async () => {
+      const CLIENTS = 12;
+      const REQUESTS_AFTER_STALL = 60;
+      const answers: GatewayAnswer[] = [];
+      let stalled = false;
+      let answeredAfterStall = 0;
+      let done = false;
+      // Requests sent before the stall and answered after it: the ones already in flight when the node went silent.
+      let straddling = 0;
+      let resolveEnough: () => void = () => undefined;
+      const enough = new Promise<void>((resolve) => (resolveEnough = resolve));
+
+      const client = async (index: number): Promise<void> => {
+        for (let i = 0; !done; i += 1) {
+          const sentBeforeStall = !stalled;
+          const answer = await gateway.get(ROUTES[(index + i) % ROUTES.length]!);
+          answers.push(answer);
+          if (sentBeforeStall && stalled) straddling += 1;
+          if (!stalled && totalCalls(silent) >= 30 && totalCalls(healthy) >= 30) {
+            stalled = true;
+            proxy.setMode({ kind: 'stale' });
+          } else if (stalled && (answeredAfterStall += 1) >= REQUESTS_AFTER_STALL) {
+            done = true;
+            resolveEnough();
+          }
+        }
+      };
+      const clients = Array.from({ length: CLIENTS }, (_, index) => client(index));
+      await enough;
+      await Promise.all(clients);
+
+      expect(stalled).toBe(true);
+      expect(straddling).toBeGreaterThanOrEqual(1);
+      expect(answers.filter((answer) => answer.status !== 200).map((a) => [a.status, a.body])).toEqual([]);
+      const exposition = await metrics();
+      expect(
+        exposition.value('dmrv_protocol_upstream_hedges_total', { upstream: `${proxy.host}:${proxy.port}` }),
+      ).toBeGreaterThanOrEqual(1);
     });
   });
 

@@ -56,10 +56,8 @@ export class AppModule {
         HealthModule.forRoot({
           service: 'registry-api',
           inject: [DataSource, SqlReader],
-          probes: (dataSource: DataSource, reader: SqlReader) => [
-            postgresProbe((sql) => dataSource.query(sql)),
-            ...reader.replicaProbes(),
-          ],
+          probes: (dataSource: DataSource, reader: SqlReader) =>
+            reader.probes(postgresProbe((sql) => dataSource.query(sql))),
         }),
         ThrottlerModule.forRoot({
           throttlers: [{ name: 'default', ttl: 60_000, limit: Math.max(config.RATE_LIMIT_PER_MINUTE, 1) }],

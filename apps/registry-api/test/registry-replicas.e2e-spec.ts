@@ -112,8 +112,11 @@ describe('registry-api on a primary and a streaming read replica', () => {
       checks: {
         database: { status: 'up', latencyMs: expect.any(Number) },
         'database-replica-1': { status: 'up', latencyMs: expect.any(Number) },
+        'database-reads': { status: 'up', latencyMs: expect.any(Number) },
       },
     });
+    expect(metrics.body).toMatch(/^dmrv_registry_database_up\{database="primary"[^}]*\} 1$/m);
+    expect(metrics.body).toMatch(/^dmrv_registry_database_up\{database="replica-1"[^}]*\} 1$/m);
   });
 
   it('fails no request when the network to the replica goes silent: reads move to the primary after the query timeout', async () => {
@@ -191,4 +194,38 @@ describe('registry-api on a primary and a streaming read replica', () => {
     expect(await status('/v1/devices/status?device_id=device-after')).toBe(404);
     await cluster.resumeReplay();
   });
+
+  it('keeps answering reads from the replica while the primary is down, and says so in readiness and metrics', async () => {
+    await cluster.replicaCaughtUp();
+    await cluster.primary.stop('immediate');
+    try {
+      const urls = [
+        '/v1/devices/status',
+        '/v1/credits/retired/list?limit=5',
+        '/v1/claims/household-onboarding',
+        `/v1/fuel-usage?household_id=${HOUSEHOLDS[1]!.id}`,
+      ];
+      const answers = await runConcurrently(80, 4, async (index) => {
+        const response = await get(app, urls[index % urls.length]!, auth);
+        return response.statusCode === 200 ? 200 : `${response.statusCode} ${response.body}`;
+      });
+      expect(answers.filter((answer) => answer !== 200)).toEqual([]);
+      const ready = await get(app, '/health/ready');
+      expect(ready.statusCode).toBe(200);
+      expect(ready.json()).toMatchObject({
+        status: 'ok',
+        checks: {
+          database: { status: 'down' },
+          'database-replica-1': { status: 'up' },
+          'database-reads': { status: 'up' },
+        },
+      });
+      const metrics = await get(app, '/metrics', { authorization: `Bearer ${METRICS_TOKEN}` });
+      expect(metrics.body).toMatch(/^dmrv_registry_database_up\{database="primary"[^}]*\} 0$/m);
+      expect(metrics.body).toMatch(/^dmrv_registry_database_up\{database="replica-1"[^}]*\} 1$/m);
+    } finally {
+      await cluster.primary.start();
+    }
+    expect((await get(app, '/v1/devices/status', auth)).statusCode).toBe(200);
+  }, 120_000);
 });

@@ -110,6 +110,17 @@ export interface TestRedisCluster {
    * FAILOVER), so nothing acknowledged is lost. Resolves when the replica is master and every node agrees.
    */
   failover(key: string): Promise<{ from: number; to: number }>;
+  /**
+   * Kills the master serving `key` with SIGKILL, as a crash, and resolves once the cluster itself has promoted its
+   * replica (no command from us) and every live node agrees. Writes the replica had not received yet are lost.
+   */
+  killMaster(key: string): Promise<{ from: number; to: number }>;
+  /**
+   * Moves the slot of `key` to the master on `toPort` while clients keep using it, as `redis-cli --cluster reshard`
+   * does: IMPORTING/MIGRATING, MIGRATE of its keys in batches (clients meanwhile get ASK and TRYAGAIN), then SETSLOT
+   * NODE on every live master. Resolves once every live node names the new owner.
+   */
+  migrateSlotOf(key: string, toPort: number): Promise<{ slot: number; from: number; keys: number }>;
   close(): Promise<void>;
 }
 
@@ -148,13 +159,26 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
     const roles = await Promise.all(started.map(async (server) => ({ server, role: (await replicationInfo(server.port)).role })));
     const masters = roles.filter(({ role }) => role === 'master').map(({ server }) => server);
     const replicas = roles.filter(({ role }) => role !== 'master').map(({ server }) => server);
-    const masterOf = async (key: string): Promise<number> => {
-      const slot = await command(started[0]!.port, (client) => client.cluster('KEYSLOT', key));
-      const slots = await command(started[0]!.port, (client) => client.cluster('SLOTS'));
+    const dead = new Set<number>();
+    const live = (): RedisProcess[] => started.filter((server) => !dead.has(server.port));
+    const slotOf = (key: string): Promise<number> => command(live()[0]!.port, (client) => client.cluster('KEYSLOT', key));
+    const ownerOf = async (slot: number, port = live()[0]!.port): Promise<number> => {
+      const slots = await command(port, (client) => client.cluster('SLOTS'));
       const owner = slots.find(([from, to]) => slot >= from && slot <= to);
       if (!owner) throw new Error(`no node serves slot ${slot}`);
       return owner[2]![1];
     };
+    const masterOf = async (key: string): Promise<number> => ownerOf(await slotOf(key));
+    const replicaOf = async (master: number): Promise<number> => {
+      for (const replica of live()) {
+        const info = await replicationInfo(replica.port);
+        if (info.role === 'slave' && Number(info.master_port) === master) return replica.port;
+      }
+      throw new Error(`the master on ${master} has no replica`);
+    };
+    const everyLiveNodeAgrees = (slot: number, owner: number) => async (): Promise<boolean> =>
+      (await Promise.all(live().map((server) => ownerOf(slot, server.port).catch(() => -1)))).every((port) => port === owner);
+    const nodeId = (port: number): Promise<string> => command(port, (client) => client.call('CLUSTER', 'MYID') as Promise<string>);
     return {
       nodes: [...masters, ...replicas].map((server) => `${HOST}:${server.port}`),
       masters,
@@ -178,6 +202,39 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
         );
         return { from, to: promoted };
       },
+      killMaster: async (key) => {
+        const slot = await slotOf(key);
+        const from = await ownerOf(slot);
+        const to = await replicaOf(from);
+        const victim = started.find((server) => server.port === from)!;
+        dead.add(from);
+        await victim.kill();
+        await until('the cluster promotes the replica', async () => (await replicationInfo(to)).role === 'master');
+        await until('every live node sees the new master', everyLiveNodeAgrees(slot, to));
+        return { from, to };
+      },
+      migrateSlotOf: async (key, toPort) => {
+        const slot = await slotOf(key);
+        const from = await ownerOf(slot);
+        if (from === toPort) throw new Error(`slot ${slot} is on ${toPort} already`);
+        const [fromId, toId] = await Promise.all([nodeId(from), nodeId(toPort)]);
+        await command(toPort, (client) => client.call('CLUSTER', 'SETSLOT', slot, 'IMPORTING', fromId));
+        await command(from, (client) => client.call('CLUSTER', 'SETSLOT', slot, 'MIGRATING', toId));
+        let keys = 0;
+        for (;;) {
+          const batch = (await command(from, (client) => client.call('CLUSTER', 'GETKEYSINSLOT', slot, 10))) as string[];
+          if (batch.length === 0) break;
+          await command(from, (client) => client.call('MIGRATE', HOST, toPort, '', 0, 5000, 'KEYS', ...batch));
+          keys += batch.length;
+        }
+        const masters = [toPort, from, ...live().map((server) => server.port).filter((port) => port !== toPort && port !== from)];
+        for (const port of masters) {
+          if ((await replicationInfo(port)).role === 'master')
+            await command(port, (client) => client.call('CLUSTER', 'SETSLOT', slot, 'NODE', toId));
+        }
+        await until('every live node names the new owner', everyLiveNodeAgrees(slot, toPort));
+        return { slot, from, keys };
+      },
       close,
     };
   } catch (error) {
@@ -199,6 +256,11 @@ export interface TestRedisSentinel {
    * sentinel names the replica and the replica is master.
    */
   failover(): Promise<{ from: number; to: number }>;
+  /**
+   * Kills the master with SIGKILL, as a crash, and resolves once Sentinel has elected the replica (no command from
+   * us) and the replica serves writes.
+   */
+  killMaster(): Promise<{ from: number; to: number }>;
   close(): Promise<void>;
 }
 
@@ -262,6 +324,14 @@ export async function startRedisSentinel(masterName = 'dmrv-test'): Promise<Test
           return secondary.master_link_status === 'up' && primary.master_repl_offset === secondary.slave_repl_offset;
         });
         await ask((client) => client.call('SENTINEL', 'FAILOVER', masterName));
+        await until('sentinel names the new master', async () => (await currentMaster()) === to);
+        await until('the new master serves writes', async () => (await replicationInfo(to)).role === 'master');
+        return { from, to };
+      },
+      killMaster: async () => {
+        const from = await currentMaster();
+        const [victim, to] = from === master.port ? [master, replica.port] : [replica, master.port];
+        await victim.kill();
         await until('sentinel names the new master', async () => (await currentMaster()) === to);
         await until('the new master serves writes', async () => (await replicationInfo(to)).role === 'master');
         return { from, to };

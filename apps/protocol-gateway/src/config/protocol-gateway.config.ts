@@ -43,6 +43,14 @@ export class ProtocolGatewayConfig extends BaseServiceConfig {
   @IntegerVariable({ min: 100, max: 600_000 })
   UPSTREAM_HEALTH_INTERVAL_MS = 5_000;
 
+  /**
+   * With several nodes: how long a call may go unanswered before the same call also goes to the next node (the first
+   * answer wins, within the one UPSTREAM_DEADLINE_MS). 0 turns it off: a silent node then holds its calls until the
+   * deadline.
+   */
+  @IntegerVariable({ min: 0, max: 600_000 })
+  UPSTREAM_HEDGE_MS = 1_000;
+
   /** Routes are served under /{PROTOCOL_PREFIX}/…; the protos' own `/ixo/` is replaced by it. */
   @IsString()
   @Matches(/^[A-Za-z0-9][A-Za-z0-9._~-]*(\/[A-Za-z0-9][A-Za-z0-9._~-]*)*$/, {

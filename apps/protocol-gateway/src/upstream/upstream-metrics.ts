@@ -30,6 +30,7 @@ export interface NodeView {
  *   unreachable or silent until the deadline (health checks and readiness probes keep this fresh without traffic);
  * - `dmrv_protocol_upstream_block_height{upstream}`: the latest block height the node reported;
  * - `dmrv_protocol_upstream_failovers_total{upstream}`: requests that left this node for another one;
+ * - `dmrv_protocol_upstream_hedges_total{upstream}`: requests also sent to another node while this one was silent;
  * - `dmrv_protocol_upstream_channel_replacements_total{upstream}`: connections given up as dead;
  * - `dmrv_protocol_reflection_state{upstream, state}` and `dmrv_protocol_reflection_services{upstream}`: what
  *   reflection last learnt (services listed, node without reflection, or not known yet).
@@ -38,6 +39,7 @@ export class UpstreamMetrics {
   private readonly calls: HistogramFamily;
   private readonly replacements: CounterFamily;
   private readonly failovers: CounterFamily;
+  private readonly hedges: CounterFamily;
   private readonly nodes: NodeView[] = [];
   private readonly names = new Map<string, [service: string, method: string]>();
 
@@ -63,6 +65,11 @@ export class UpstreamMetrics {
     this.failovers = metrics.counter(
       'dmrv_protocol_upstream_failovers_total',
       'Requests that left this chain node for another one (node down, or without the requested height)',
+      ['upstream'],
+    );
+    this.hedges = metrics.counter(
+      'dmrv_protocol_upstream_hedges_total',
+      'Requests also sent to another chain node because this one had not answered within UPSTREAM_HEDGE_MS',
       ['upstream'],
     );
     metrics.gauge({
@@ -119,6 +126,10 @@ export class UpstreamMetrics {
 
   failedOver(upstream: string): void {
     this.failovers.labels(upstream).inc();
+  }
+
+  hedged(upstream: string): void {
+    this.hedges.labels(upstream).inc();
   }
 
   watchReflection(upstream: () => string, current: () => ReflectionState): void {

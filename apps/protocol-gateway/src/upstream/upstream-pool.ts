@@ -112,26 +112,67 @@ export class UpstreamPool {
     return this.nodes.find((node) => node.up) ?? this.nodes[0]!;
   }
 
-  /** A unary call on the first node that answers it; rejects with the last node's UpstreamCallError. */
-  async unary(path: string, request: Buffer, metadata: Metadata): Promise<UnaryResult> {
+  /**
+   * A unary call on the first node that answers it; rejects with the last node's UpstreamCallError. A node that says
+   * it cannot answer (unreachable, or without the pinned height) hands the call to the next node at once; a node
+   * that says nothing for UPSTREAM_HEDGE_MS (gone silent without a reset, or very slow) gets the same call sent to
+   * the next node as well, and the first answer wins, all within the request's one deadline. Queries are read-only,
+   * so asking two nodes the same question is safe.
+   */
+  unary(path: string, request: Buffer, metadata: Metadata): Promise<UnaryResult> {
     const deadline = Date.now() + this.config.UPSTREAM_DEADLINE_MS;
     const pinned = reportedHeight(metadata);
     const order = this.order(pinned);
-    for (let attempt = 0; ; attempt += 1) {
-      const node = order[attempt]!;
-      try {
-        const result = await node.client.unary(path, request, metadata, Math.max(1, deadline - Date.now()));
-        node.heard(result.headers);
-        return result;
-      } catch (error) {
-        if (!(error instanceof UpstreamCallError)) throw error;
-        node.heard(error.headers);
-        const reason = failoverReason(error, pinned);
-        if (reason === undefined || attempt === order.length - 1 || Date.now() >= deadline) throw error;
-        if (reason === 'height-not-held' && pinned !== undefined) this.learnMissing(node, pinned, error);
-        this.metrics.failedOver(node.address);
-      }
-    }
+    const hedgeMs = this.config.UPSTREAM_HEDGE_MS;
+    return new Promise<UnaryResult>((resolve, reject) => {
+      let next = 0;
+      let inFlight = 0;
+      let settled = false;
+      let hedge: NodeJS.Timeout | undefined;
+      const settle = (finish: () => void): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(hedge);
+        finish();
+      };
+      const more = (): boolean => next < order.length && Date.now() < deadline;
+      const armHedge = (waitingOn: UpstreamNode): void => {
+        clearTimeout(hedge);
+        if (hedgeMs === 0 || !more()) return;
+        hedge = setTimeout(() => {
+          if (settled || !more()) return;
+          this.metrics.hedged(waitingOn.address);
+          launch();
+        }, hedgeMs);
+      };
+      const launch = (): void => {
+        const node = order[next]!;
+        next += 1;
+        inFlight += 1;
+        armHedge(node);
+        node.client.unary(path, request, metadata, Math.max(1, deadline - Date.now())).then(
+          (result) => {
+            inFlight -= 1;
+            node.heard(result.headers);
+            settle(() => resolve(result));
+          },
+          (error: unknown) => {
+            inFlight -= 1;
+            if (!(error instanceof UpstreamCallError)) return settle(() => reject(error));
+            node.heard(error.headers);
+            if (settled) return;
+            const reason = failoverReason(error, pinned);
+            if (reason === undefined) return settle(() => reject(error));
+            if (reason === 'height-not-held' && pinned !== undefined) this.learnMissing(node, pinned, error);
+            if (more()) {
+              this.metrics.failedOver(node.address);
+              launch();
+            } else if (inFlight === 0) settle(() => reject(error));
+          },
+        );
+      };
+      launch();
+    });
   }
 
   /** Checks every node's gRPC health now; the outcome is recorded on each node (and in its metrics). */

@@ -74,6 +74,11 @@ export class ReplicaRouter {
   }
 
   async read<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+    return (await this.fromReplicas<R>(sql, params)) ?? this.options.primary.query<R>(sql, params);
+  }
+
+  /** A read on the least busy replica that answers; undefined when none does. */
+  async fromReplicas<R>(sql: string, params: readonly unknown[] = []): Promise<R[] | undefined> {
     for (let replica = this.pick(); replica; replica = this.pick()) {
       replica.inFlight += 1;
       try {
@@ -86,7 +91,7 @@ export class ReplicaRouter {
         replica.inFlight -= 1;
       }
     }
-    return this.options.primary.query<R>(sql, params);
+    return undefined;
   }
 
   /**

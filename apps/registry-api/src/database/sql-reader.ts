@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { DependencyUnavailableError } from '@dmrv/errors';
 import type { DependencyProbe } from '@dmrv/health';
 import { PoolReader } from './pool-reader';
 import { ReplicaRouter } from './replica-router';
@@ -9,8 +10,14 @@ import { ReplicaRouter } from './replica-router';
  * `onPrimary` (the registry README, "Read replicas"). Without replicas every read is on the primary, and the
  * AsyncLocalStorage behind `onPrimary` is never enabled (it costs every async operation a little once it is).
  */
+/** How long reads that prefer the primary go to a replica first after the primary failed to answer one. */
+const PRIMARY_RECHECK_MS = 1_000;
+
 export class SqlReader {
   private readonly primaryScope = new AsyncLocalStorage<true>();
+  /** Until when the primary counts as down for reads (0: up); one read after that finds out again. */
+  private primaryDownUntil = 0;
+  private primaryAnswered = true;
 
   constructor(
     readonly primary: PoolReader,
@@ -19,12 +26,45 @@ export class SqlReader {
   ) {}
 
   query<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
-    if (!this.router.hasReplicas || this.primaryScope.getStore()) return this.primary.query<R>(sql, params);
+    if (!this.router.hasReplicas) return this.primary.query<R>(sql, params);
+    if (this.primaryScope.getStore()) return this.primaryFirst<R>(sql, params);
     return this.router.read<R>(sql, params);
   }
 
   queryPrimary<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
-    return this.primary.query<R>(sql, params);
+    if (!this.router.hasReplicas) return this.primary.query<R>(sql, params);
+    return this.primaryFirst<R>(sql, params);
+  }
+
+  /** Whether the primary answered the last read made on it. */
+  get primaryUp(): boolean {
+    return this.primaryAnswered;
+  }
+
+  /**
+   * A read that should see the primary's latest commit. While the primary cannot answer (crashed, being failed over),
+   * a replica's answer, possibly a commit behind, serves rather than none: the registry is read-only, nothing can be
+   * committed on a primary that is down, and what is kept in memory is kept only while the change listener on the
+   * primary is live, so nothing read this way outlives the outage in a cache.
+   */
+  private async primaryFirst<R>(sql: string, params: readonly unknown[]): Promise<R[]> {
+    if (Date.now() < this.primaryDownUntil) {
+      const rows = await this.router.fromReplicas<R>(sql, params);
+      if (rows) return rows;
+    }
+    try {
+      const rows = await this.primary.query<R>(sql, params);
+      this.primaryDownUntil = 0;
+      this.primaryAnswered = true;
+      return rows;
+    } catch (error) {
+      if (!(error instanceof DependencyUnavailableError)) throw error;
+      this.primaryDownUntil = Date.now() + PRIMARY_RECHECK_MS;
+      this.primaryAnswered = false;
+      const rows = await this.router.fromReplicas<R>(sql, params);
+      if (rows) return rows;
+      throw error;
+    }
   }
 
   /**
@@ -38,13 +78,40 @@ export class SqlReader {
     return this.primaryScope.run(true, work);
   }
 
-  /** One readiness check per replica: reported, but never failing readiness while the primary answers. */
-  replicaProbes(): DependencyProbe[] {
-    return this.replicas.map((replica) => ({
-      name: `database-${replica.name}`,
-      required: false,
-      check: () => this.router.check(replica.name),
-    }));
+  /**
+   * Readiness. Without replicas: the primary answers. With them, each database is reported (`database` for the
+   * primary, `database-replica-N`), and what decides is `database-reads`: the service can answer reads, from the
+   * primary or a replica. A primary that is down then keeps the pods in service, reading from the replicas, and says
+   * so in the body and in `dmrv_registry_database_up`.
+   */
+  probes(primaryProbe: DependencyProbe): DependencyProbe[] {
+    if (!this.router.hasReplicas) return [primaryProbe];
+    return [
+      {
+        ...primaryProbe,
+        required: false,
+        check: async () => {
+          try {
+            await primaryProbe.check();
+            this.primaryAnswered = true;
+          } catch (error) {
+            this.primaryAnswered = false;
+            throw error;
+          }
+        },
+      },
+      ...this.replicas.map((replica) => ({
+        name: `database-${replica.name}`,
+        required: false,
+        check: () => this.router.check(replica.name),
+      })),
+      { name: 'database-reads', check: async () => void (await this.queryPrimary('SELECT 1')) },
+    ];
+  }
+
+  /** Each database's state for the metrics: the primary and every replica, answering (true) or not. */
+  databaseStates(): { name: string; up: boolean }[] {
+    return [{ name: this.primary.name, up: this.primaryAnswered }, ...this.router.states().map(({ name, up }) => ({ name, up }))];
   }
 
   async close(): Promise<void> {

@@ -22,6 +22,14 @@ import { RegistryMetrics } from './registry-metrics';
           metrics.observePool(name, pool);
           if (tracing.tracer) tracePgPool(pool, tracing.tracer, postgresAttributes(urls[index]!));
         });
+        metrics.gauge({
+          name: 'dmrv_registry_database_up',
+          help: 'Whether each database answered its last read (1) or not (0): the primary, and each read replica',
+          labelNames: ['database'],
+          collect: (gauge) => {
+            for (const { name, up } of reader.databaseStates()) gauge.set({ database: name }, up ? 1 : 0);
+          },
+        });
         return new RegistryMetrics(metrics, () => listener.state);
       },
     },

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UssdSessionRequest } from '@dmrv/contracts';
+import { Deadline } from '@dmrv/deadline';
 import { DependencyUnavailableError, DomainError, InvalidInputError } from '@dmrv/errors';
 import { InjectPinoLogger, PinoLogger } from '@dmrv/logging';
 import { AccountsService } from '../accounts/accounts.service';
@@ -14,7 +15,6 @@ import type { RateLimitCount } from '../rate-limit/rate-limit.storage';
 import { MAX_REMEMBERED_REPLIES, PhoneLanguageCopy, runOnLease, SessionRecord, SessionStore } from '../sessions/session-store';
 import { HopReport, sessionOutcomeOf, UssdMetrics } from '../telemetry/ussd-metrics';
 import { ConsumedMark, deriveNewInputs, markOf } from './cumulative-text';
-import { HopDeadline } from './hop-deadline';
 import { HopEffects } from './hop-effects';
 import { PhoneLanguages } from './phone-languages';
 import { SessionDigests } from './session-digests';
@@ -91,11 +91,11 @@ export class UssdSessionService {
     try {
       // At the deadline the hop answers "unavailable", and the aborted deadline stops whatever it is still doing
       // from writing anything.
-      const answer = await HopDeadline.run(
-        budget,
-        () => new HopTimeoutError(budget),
-        (deadline) => (hop = this.run(request, hit, caller, deadline)),
-      );
+      const answer = await Deadline.run((deadline) => (hop = this.run(request, hit, caller, deadline)), {
+        ms: budget,
+        what: 'the hop',
+        error: () => new HopTimeoutError(budget),
+      });
       this.metrics.hop(answer.report);
       return answer.reply;
     } catch (error) {
@@ -127,7 +127,7 @@ export class UssdSessionService {
     request: UssdSessionRequest,
     hit: RateLimitHit,
     caller: HopCaller,
-    deadline: HopDeadline,
+    deadline: Deadline,
   ): Promise<HopAnswer> {
     const waitMs = this.lockWaitMs;
     const sessionHit = this.limits.perSessionHit(request.sessionId);
@@ -159,7 +159,7 @@ export class UssdSessionService {
   private async hop(
     request: UssdSessionRequest,
     existing: SessionRecord | null,
-    deadline: HopDeadline,
+    deadline: Deadline,
     phoneLanguage: PhoneLanguageCopy | undefined,
   ): Promise<{ value: HopAnswer; save?: SessionRecord }> {
     if (existing && existing.phoneNumber !== request.phoneNumber) {

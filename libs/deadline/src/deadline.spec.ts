@@ -1,20 +1,23 @@
-import { HopDeadline } from './hop-deadline';
+import { Deadline } from './with-deadline';
 
 class LateHop extends Error {}
 
-describe('HopDeadline', () => {
+describe('Deadline', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
   it('resolves with the work, leaves no timer behind and never aborts', async () => {
-    let seen: HopDeadline | undefined;
+    let seen: Deadline | undefined;
     const listener = jest.fn();
     await expect(
-      HopDeadline.run(1000, () => new LateHop(), async (deadline) => {
-        seen = deadline;
-        deadline.addEventListener('abort', listener);
-        return 42;
-      }),
+      Deadline.run(
+        async (deadline) => {
+          seen = deadline;
+          deadline.addEventListener('abort', listener);
+          return 42;
+        },
+        { ms: 1000, what: 'the hop', error: () => new LateHop() },
+      ),
     ).resolves.toBe(42);
     expect(jest.getTimerCount()).toBe(0);
     expect(seen?.aborted).toBe(false);
@@ -23,17 +26,17 @@ describe('HopDeadline', () => {
 
   it('passes the work failure through and leaves no timer behind', async () => {
     const failure = new Error('refused');
-    await expect(HopDeadline.run(1000, () => new LateHop(), () => Promise.reject(failure))).rejects.toBe(failure);
+    await expect(
+      Deadline.run(() => Promise.reject(failure), { ms: 1000, what: 'the hop', error: () => new LateHop() }),
+    ).rejects.toBe(failure);
     expect(jest.getTimerCount()).toBe(0);
   });
 
   it('at the budget rejects with the error, aborts with it and tells each listener once; a removed one is not told', async () => {
-    let seen: HopDeadline | undefined;
+    let seen: Deadline | undefined;
     const told = jest.fn();
     const removed = jest.fn();
-    const result = HopDeadline.run(
-      250,
-      () => new LateHop('late'),
+    const result = Deadline.run(
       (deadline) => {
         seen = deadline;
         deadline.addEventListener('abort', told);
@@ -41,6 +44,7 @@ describe('HopDeadline', () => {
         deadline.removeEventListener('abort', removed);
         return new Promise<never>(() => undefined);
       },
+      { ms: 250, what: 'the hop', error: () => new LateHop('late') },
     );
     const settled = result.catch((error: unknown) => error);
     jest.advanceTimersByTime(249);
@@ -61,15 +65,14 @@ describe('HopDeadline', () => {
 
   it('makes a real signal only when asked, aborted with the deadline, or at once when asked after it', async () => {
     let early: AbortSignal | undefined;
-    let seen: HopDeadline | undefined;
-    const settled = HopDeadline.run(
-      100,
-      () => new LateHop(),
+    let seen: Deadline | undefined;
+    const settled = Deadline.run(
       (deadline) => {
         seen = deadline;
         early = deadline.signal;
         return new Promise<never>(() => undefined);
       },
+      { ms: 100, what: 'the hop', error: () => new LateHop() },
     ).catch((error: unknown) => error);
     expect(seen?.signal).toBe(early);
     expect(early?.aborted).toBe(false);
@@ -78,14 +81,13 @@ describe('HopDeadline', () => {
     expect(early?.aborted).toBe(true);
     expect(early?.reason).toBe(error);
 
-    let passed: HopDeadline | undefined;
-    const late = HopDeadline.run(
-      100,
-      () => new LateHop(),
+    let passed: Deadline | undefined;
+    const late = Deadline.run(
       (deadline) => {
         passed = deadline;
         return new Promise<never>(() => undefined);
       },
+      { ms: 100, what: 'the hop', error: () => new LateHop() },
     ).catch((failure: unknown) => failure);
     jest.advanceTimersByTime(100);
     const lateError = await late;
