@@ -32,10 +32,6 @@ module.exports = {
   // Hooks and tests that boot an app on real PostgreSQL/Redis/gRPC take well under a second on a quiet machine and
   // many seconds on a loaded 2-core one; jest's 5 s default turns load into failures that say nothing.
   testTimeout: 30_000,
-  // Some USSD e2e resource (not found by --detectOpenHandles: a child process or socket outside jest's tracking) can
-  // outlive its suite and keep a finished run from exiting, which would hang CI. Every suite closes what it opens; this
-  // is the guard until that leak is found (docs/testing.md).
-  forceExit: true,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools,bench,test}/**/*.spec.ts'] },
     {
