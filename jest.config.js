@@ -5,11 +5,13 @@
 // Dependencies published only as ES modules (NestJS 12's packages and what they load: cookie 2, content-disposition 3,
 // file-type 22 and its readers): jest 30 loads an ES module from require() only on Node >= 24.9 with
 // --experimental-vm-modules, and the suite also runs on Node 20, so these are compiled to CommonJS when a test loads
-// them (scripts/jest-esm-to-commonjs.cjs; the built services load them through Node's require(esm)).
+// them (scripts/jest-esm-to-commonjs.cjs; the built services load them through Node's require(esm)). The same step
+// serves CommonJS that loads a module through import(), which jest's runtime cannot run without that flag:
+// @opentelemetry/otlp-exporter-base loads `http` so at its first export (the compiled import() is a require()).
 // test/esm-only-packages.spec.ts names a direct dependency that is ESM-only and missing here. pnpm keeps a package
 // under node_modules/.pnpm/<name>@<version>/node_modules/<name>.
 const ESM_ONLY_PACKAGES =
-  '(@nestjs|cookie|content-disposition|file-type|strtok3|token-types|@tokenizer|@borewit|uint8array-extras)';
+  '(@nestjs|cookie|content-disposition|file-type|strtok3|token-types|@tokenizer|@borewit|uint8array-extras|@opentelemetry/otlp-exporter-base)';
 
 /** @type {import('jest').Config} */
 const shared = {
@@ -30,10 +32,6 @@ module.exports = {
   // Hooks and tests that boot an app on real PostgreSQL/Redis/gRPC take well under a second on a quiet machine and
   // many seconds on a loaded 2-core one; jest's 5 s default turns load into failures that say nothing.
   testTimeout: 30_000,
-  // Some USSD e2e resource (not found by --detectOpenHandles: a child process or socket outside jest's tracking) can
-  // outlive its suite and keep a finished run from exiting, which would hang CI. Every suite closes what it opens; this
-  // is the guard until that leak is found (docs/testing.md).
-  forceExit: true,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools,bench,test}/**/*.spec.ts'] },
     {

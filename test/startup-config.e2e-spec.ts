@@ -32,3 +32,35 @@ describe.each(APP_SERVICES.map((entry) => [entry.app, entry] as const))('%s star
     expect(result.stderr).not.toContain('not-a-port-s3cr3t');
   });
 });
+
+// A variable removed from a service that an operator still sets: the process stops and says what replaced it, instead
+// of ignoring a setting the operator believes is in force.
+describe('ussd-gateway removed variables', () => {
+  const main = join(REPO_ROOT, 'apps', 'ussd-gateway', 'dist', 'main.js');
+  const valid = {
+    DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/dmrv_ussd',
+    PIN_ENCRYPTION_KEY: '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
+  };
+
+  it.each([
+    [
+      'PIN_HASH_NICE',
+      "was removed: PIN hashes run on libuv's thread pool at the process's priority. Unset it; to leave the event loop more CPU, lower PIN_HASH_CONCURRENCY",
+    ],
+    [
+      'PIN_HASH_CONCURRENCY_IDLE',
+      "was removed: PIN_HASH_CONCURRENCY is the one limit on PIN hashes at once, whatever the event loop's load. Unset it and set PIN_HASH_CONCURRENCY to the number of hashes to run at once",
+    ],
+  ])('exits 1 while %s is set, saying what to do', (variable, guidance) => {
+    if (!existsSync(main)) throw new Error(`${main} is missing: build first (pnpm run build)`);
+    const result = spawnSync(process.execPath, [main], {
+      env: { PATH: process.env.PATH, ...valid, [variable]: '2' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect({ status: result.status, stderr: result.stderr }).toEqual({
+      status: 1,
+      stderr: `ussd-gateway: invalid configuration\n  - ${variable}: ${guidance}\n`,
+    });
+  });
+});

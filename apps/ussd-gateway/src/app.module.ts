@@ -12,6 +12,7 @@ import { RedisModule } from './redis/redis.module';
 import { SimulatorModule } from './simulator/simulator.module';
 import { StatusModule } from './status/status.module';
 import { TelemetryModule } from './telemetry/telemetry.module';
+import { LanguageTablesModule } from './ussd/language-tables.module';
 import { UssdModule } from './ussd/ussd.module';
 
 @Module({})
@@ -37,6 +38,7 @@ export class AppModule {
           retryDelay: 1000,
         }),
         ConfigModule.forRoot(config),
+        LanguageTablesModule.forRoot(config),
         RedisModule,
         TelemetryModule,
         RateLimitModule,

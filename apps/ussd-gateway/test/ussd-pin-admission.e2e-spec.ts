@@ -7,11 +7,9 @@ const CREATE_BUSY = 'END The service is busy. Your account was not created. Plea
 const CHANGE_BUSY = 'END The service is busy. Your PIN was not changed. Please dial again in a minute.';
 const WRONG_PINS = ['10007', '10014', '10021', '10028', '10035', '10042'];
 
-// One hash at a time and no queue: a second PIN check while one runs has nowhere to wait. The idle limit is pinned to
-// the same one, so a test's idle loop cannot open a second slot whatever its default (see pin-hash-gate.spec.ts).
+// One hash at a time and no queue: a second PIN check while one runs has nowhere to wait.
 const stack = useTestStack('ussd-pin-admission', {
   PIN_HASH_CONCURRENCY: '1',
-  PIN_HASH_CONCURRENCY_IDLE: '1',
   PIN_HASH_QUEUE: '0',
   RATE_LIMIT_PER_IP: '100000',
 });

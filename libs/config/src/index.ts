@@ -1,4 +1,5 @@
 export * from './load-config';
+export { RemovedVariables, type RemovedVariableGuidance } from './removed-variables';
 export * from './file-variables';
 export * from './transforms';
 export * from './base-service.config';

@@ -6,6 +6,7 @@ import { AsInteger, AsList, IntegerVariable } from './transforms';
 import { DatabaseConfig } from './database.config';
 import { BaseServiceConfig } from './base-service.config';
 import { ConfigValidationError, loadConfig, readVariable } from './load-config';
+import { RemovedVariables } from './removed-variables';
 import { trustedProxies } from './base-service.config';
 
 class SampleConfig extends BaseServiceConfig {
@@ -259,5 +260,57 @@ describe('IntegerVariable and DatabaseConfig', () => {
       /DATABASE_POOL_SIZE/,
     );
     expect(loadConfig('ranged', RangedConfig, { DATABASE_URL: url }).DATABASE_POOL_SIZE).toBe(10);
+  });
+});
+
+describe('removed variables', () => {
+  @RemovedVariables({ OLD_LIMIT: 'was removed: set LIMIT instead' })
+  class Versioned extends BaseServiceConfig {
+    @IntegerVariable({ min: 1 })
+    LIMIT = 2;
+  }
+
+  @RemovedVariables({ OLD_MODE: 'was removed: unset it' })
+  class Extended extends Versioned {}
+
+  const message = (schema: new () => object, env: NodeJS.ProcessEnv): string => {
+    try {
+      loadConfig('sample', schema, env);
+    } catch (error) {
+      if (error instanceof ConfigValidationError) return error.message;
+      throw error;
+    }
+    return '';
+  };
+
+  it('refuses to start while one is set, directly or through its _FILE twin, saying what to do', () => {
+    expect(message(Versioned, { OLD_LIMIT: '4' })).toBe('sample: invalid configuration\n  - OLD_LIMIT: was removed: set LIMIT instead');
+    expect(message(Versioned, { OLD_LIMIT_FILE: '/run/secrets/old' })).toBe(
+      'sample: invalid configuration\n  - OLD_LIMIT: was removed: set LIMIT instead',
+    );
+  });
+
+  it('lists it with the other problems, and never prints its value', () => {
+    const text = message(Versioned, { OLD_LIMIT: 'value-s3cret', LIMIT: '0' });
+    expect(text).toContain('  - LIMIT: ');
+    expect(text).toContain('  - OLD_LIMIT: was removed: set LIMIT instead');
+    expect(text).not.toContain('value-s3cret');
+  });
+
+  it('starts when it is unset or empty, as for every variable', () => {
+    expect(loadConfig('sample', Versioned, { OLD_LIMIT: '' }).LIMIT).toBe(2);
+    expect(Object.keys(loadConfig('sample', Versioned, {}))).not.toContain('OLD_LIMIT');
+  });
+
+  it('keeps the removed variables of the class extended', () => {
+    expect(message(Extended, { OLD_LIMIT: '1', OLD_MODE: 'x' })).toBe(
+      'sample: invalid configuration\n  - OLD_LIMIT: was removed: set LIMIT instead\n  - OLD_MODE: was removed: unset it',
+    );
+  });
+
+  it('is a programming error to mark a declared variable removed', () => {
+    @RemovedVariables({ LIMIT: 'was removed' })
+    class Contradictory extends Versioned {}
+    expect(() => loadConfig('sample', Contradictory, {})).toThrow('the schema declares LIMIT, which it marks removed');
   });
 });

@@ -2,8 +2,9 @@ import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validateSync, ValidationError } from 'class-validator';
 import { ConfigProblem, fileVariable, readVariables } from './file-variables';
+import { removedVariablesOf, removedVariablesSet } from './removed-variables';
 
-/** Thrown at start-up; its message names every missing or malformed variable, never a value. */
+/** Thrown at start-up; its message names every missing, malformed or removed variable, never a value. */
 export class ConfigValidationError extends Error {
   constructor(
     readonly service: string,
@@ -38,7 +39,8 @@ function flatten(errors: ValidationError[], prefix = ''): ConfigProblem[] {
 /**
  * Validates the environment once, at start-up, into a typed object. Only the variables the schema declares are
  * read, each from the environment or from the file its `_FILE` twin names; an empty string counts as unset, so
- * `VAR=` in a compose file falls back to the default.
+ * `VAR=` in a compose file falls back to the default. A variable the schema marks `@RemovedVariables` is refused
+ * while it is set.
  */
 export function loadConfig<T extends object>(
   service: string,
@@ -49,6 +51,9 @@ export function loadConfig<T extends object>(
   const ambiguous = names.filter((name) => names.includes(fileVariable(name)));
   if (ambiguous.length > 0)
     throw new Error(`${service}: the schema declares both ${ambiguous[0]} and its _FILE twin`);
+  const removed = removedVariablesOf(schema);
+  const redeclared = names.filter((name) => name in removed);
+  if (redeclared.length > 0) throw new Error(`${service}: the schema declares ${redeclared[0]}, which it marks removed`);
   const { values, problems } = readVariables(names, env);
   const config = plainToInstance(schema, values);
   const errors = validateSync(config, {
@@ -59,7 +64,11 @@ export function loadConfig<T extends object>(
   const unread = new Set(
     names.filter((name) => problems.some((p) => p.variable === name || p.variable === fileVariable(name))),
   );
-  const all = [...problems, ...flatten(errors).filter((problem) => !unread.has(problem.variable))];
+  const all = [
+    ...problems,
+    ...flatten(errors).filter((problem) => !unread.has(problem.variable)),
+    ...removedVariablesSet(removed, env),
+  ];
   if (all.length > 0) throw new ConfigValidationError(service, all);
   return config;
 }

@@ -1,13 +1,25 @@
 import type { Logger as PinoInstance } from 'pino';
-import { AccessLineWriter, type CompletedRequest } from './access-line';
 import type { ServiceLoggers } from './logger-options';
 import { requestLoggerStore, type RequestLoggerSource } from './service-logger';
 
-export type { CompletedRequest } from './access-line';
+/** A request as the HTTP layer answered it: what its access line is written from. */
+export interface CompletedRequest {
+  requestId: string;
+  method: string;
+  /** Path and query as the client sent them; only the path is written (a query may carry a PIN or a token). */
+  url: string;
+  /** The client's address, as the app's trust-proxy settings resolve it. */
+  client: string | undefined;
+  /** The authenticated client, when the app identified one: an id, never a credential. */
+  clientId?: string | undefined;
+  userAgent: string | undefined;
+  statusCode: number;
+  responseTimeMs: number;
+}
 
 /**
- * The request's logger, made on first use: most requests log nothing but their access line, and a child logger per
- * request was the largest remaining cost of logging a trivial request.
+ * The request's logger, made on first use: most requests log nothing but their access line, so most never need a
+ * child logger of their own.
  */
 class LazyRequestStore implements RequestLoggerSource {
   private child: PinoInstance | undefined;
@@ -24,21 +36,14 @@ class LazyRequestStore implements RequestLoggerSource {
 }
 
 /**
- * Per-request logging, driven by the HTTP layer's hooks: one child logger bound to the request id while the
- * request is served, and one access line when it is answered (none for probe paths).
+ * Per-request logging, driven by the HTTP layer's hooks: a logger bound to the request id while the request is
+ * served, and one access line when it is answered (none for probe paths).
  *
- * Replaces pino-http, which built a second child logger per request with the serialized and redacted request
- * bound to it, whether or not a line was ever written: ~20 % of the CPU of a trivial request (docs/performance.md).
+ * The access line is built from the fields the HTTP layer already resolved (path without query, client address,
+ * status), not from the raw request and reply: nothing bound to a request is serialized unless a line is written.
  */
 export class RequestLogging {
-  private readonly accessLine: AccessLineWriter;
-  // Whether a quiet path has this many characters: most paths are not looked up in the set, which would hash them.
-  private readonly quietLength: boolean[] = [];
-
-  constructor(private readonly loggers: ServiceLoggers) {
-    this.accessLine = new AccessLineWriter(loggers.access);
-    for (const path of loggers.quietPaths) this.quietLength[path.length] = true;
-  }
+  constructor(private readonly loggers: ServiceLoggers) {}
 
   /** Runs `serve` (the rest of the request's pipeline) with a logger carrying `requestId` as the current one. */
   serveWith(requestId: string, serve: () => void): void {
@@ -46,12 +51,23 @@ export class RequestLogging {
   }
 
   completed(request: CompletedRequest): void {
-    const url = request.url;
-    const query = url.indexOf('?');
-    const path = query === -1 ? url : url.slice(0, query);
-    if (this.quietLength[path.length] === true && this.loggers.quietPaths.has(path)) return;
-    // The caller's object goes to the writer as it is: a second object of the same fields per request was only more
-    // garbage (docs/performance.md, round two, second pass).
-    this.accessLine.write(request, path);
+    const query = request.url.indexOf('?');
+    const path = query === -1 ? request.url : request.url.slice(0, query);
+    if (this.loggers.quietPaths.has(path)) return;
+    const line = {
+      requestId: request.requestId,
+      req: {
+        method: request.method,
+        path,
+        client: request.client,
+        clientId: request.clientId,
+        userAgent: request.userAgent,
+      },
+      res: { statusCode: request.statusCode },
+      responseTime: Math.round(request.responseTimeMs * 100) / 100,
+    };
+    // A 5xx is what an operator looks for first; its cause was logged at error by the exception filter.
+    if (request.statusCode >= 500) this.loggers.access.error(line, 'request errored');
+    else this.loggers.access.info(line, 'request completed');
   }
 }

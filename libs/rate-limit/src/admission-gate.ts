@@ -1,11 +1,8 @@
 import { performance } from 'node:perf_hooks';
 
 export interface AdmissionGateOptions {
-  /**
-   * Tasks running at once: a number, or a function asked at every decision (a limit that follows the load). When it
-   * rises, waiting tasks start at once; when it falls, running tasks finish and no new one starts until below it.
-   */
-  concurrency: number | (() => number);
+  /** Tasks running at once (at least 1). */
+  concurrency: number;
   /** Tasks admitted beyond those running (waiting for a slot, or admitted and not yet started). */
   queueLimit: number;
   /** Refuse a task whose expected wait for a slot would pass this; unbounded when absent. */
@@ -40,10 +37,9 @@ export class AdmissionGate {
     this.averageMs = options.initialTaskMs ?? 0;
   }
 
-  /** Tasks allowed to run at once now. */
+  /** Tasks allowed to run at once. */
   get concurrency(): number {
-    const { concurrency } = this.options;
-    return Math.max(1, typeof concurrency === 'number' ? concurrency : concurrency());
+    return Math.max(1, this.options.concurrency);
   }
 
   get active(): number {
@@ -91,10 +87,7 @@ export class AdmissionGate {
 
   private async start<T>(task: () => Promise<T>): Promise<T> {
     if (this.running >= this.concurrency || this.waiting.length > 0) {
-      const turn = new Promise<void>((resolve) => this.waiting.push(resolve));
-      // The limit may have risen since the last task finished: start whoever fits, in arrival order.
-      this.startWaiting();
-      await turn;
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else {
       this.running += 1;
     }

@@ -11,14 +11,17 @@ import {
   Tracer,
 } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { type ExportResult, ExportResultCode, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,
   BatchSpanProcessor,
   ParentBasedSampler,
+  type ReadableSpan,
   Sampler,
+  type SpanExporter,
   TraceIdRatioBasedSampler,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
@@ -30,7 +33,6 @@ import type {
   SpanAttributeValue,
   SpanTracer,
 } from './tracing';
-import { OtlpJsonExporter } from './otlp-json-exporter';
 import type { TracingSettings } from './tracing-settings';
 
 const headerGetter: TextMapGetter<IncomingHttpHeaders> = {
@@ -46,6 +48,38 @@ function samplerOf(settings: TracingSettings['sampler']): Sampler {
         ? new TraceIdRatioBasedSampler(settings.ratio)
         : new AlwaysOnSampler();
   return settings.parentBased ? new ParentBasedSampler({ root }) : root;
+}
+
+/**
+ * Says when exports start failing and when they work again, once per change rather than per batch: the exporter's own
+ * reports go to OpenTelemetry's diagnostic logger, which is silent unless a process installs one.
+ */
+class ExportHealthReporter implements SpanExporter {
+  private healthy = true;
+
+  constructor(
+    private readonly exporter: SpanExporter,
+    private readonly onHealthChange: (healthy: boolean, reason?: string) => void,
+  ) {}
+
+  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    this.exporter.export(spans, (result) => {
+      const healthy = result.code === ExportResultCode.SUCCESS;
+      if (healthy !== this.healthy) {
+        this.healthy = healthy;
+        this.onHealthChange(healthy, result.error?.message);
+      }
+      done(result);
+    });
+  }
+
+  forceFlush(): Promise<void> {
+    return this.exporter.forceFlush?.() ?? Promise.resolve();
+  }
+
+  shutdown(): Promise<void> {
+    return this.exporter.shutdown();
+  }
 }
 
 class OtelRequestSpan implements RequestSpan {
@@ -104,11 +138,11 @@ export class OtelTracer implements SpanTracer {
   private readonly propagator = new W3CTraceContextPropagator();
 
   constructor(settings: TracingSettings, onExportHealthChange?: (healthy: boolean, reason?: string) => void) {
-    const exporter = new OtlpJsonExporter({
-      url: settings.url,
-      headers: settings.headers,
-      onHealthChange: onExportHealthChange,
-    });
+    // OTLP/HTTP with JSON bodies: what both OTEL_EXPORTER_OTLP_PROTOCOL values we accept have always sent, and what
+    // every OTLP/HTTP receiver takes. A batch the receiver refuses or misses past its retries is dropped: tracing is
+    // best effort and never holds a request.
+    const otlp = new OTLPTraceExporter({ url: settings.url, headers: settings.headers });
+    const exporter = onExportHealthChange ? new ExportHealthReporter(otlp, onExportHealthChange) : otlp;
     this.provider = new TracerProvider({
       resource: resourceFromAttributes(settings.resource),
       sampler: samplerOf(settings.sampler),

@@ -6,7 +6,6 @@ import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
 import { PhoneEntity } from './phone.entity';
 import { PinHashGate, pinHashGateFromConfig } from './pin-hash-gate';
-import { NicedScryptThreads, pinHashThreadsFromConfig } from './pin-hash-threads';
 import { PinVault, pinVaultFromConfig } from './pin-vault';
 
 @Module({
@@ -14,12 +13,7 @@ import { PinVault, pinVaultFromConfig } from './pin-vault';
   providers: [
     AccountsRepository,
     AccountsService,
-    { provide: NicedScryptThreads, inject: [UssdConfig], useFactory: pinHashThreadsFromConfig },
-    {
-      provide: PinVault,
-      inject: [UssdConfig, NicedScryptThreads],
-      useFactory: (config: UssdConfig, threads: NicedScryptThreads | null) => pinVaultFromConfig(config, threads?.scrypt),
-    },
+    { provide: PinVault, inject: [UssdConfig], useFactory: pinVaultFromConfig },
     { provide: PinHashGate, inject: [UssdConfig], useFactory: pinHashGateFromConfig },
   ],
   exports: [AccountsService],

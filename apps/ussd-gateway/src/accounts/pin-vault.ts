@@ -1,5 +1,13 @@
-import { BinaryLike, createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { libuvScrypt, Scrypt } from './pin-hash-threads';
+import {
+  BinaryLike,
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  randomBytes,
+  scrypt,
+  ScryptOptions,
+  timingSafeEqual,
+} from 'node:crypto';
 
 /**
  * PINs at rest: a slow salted hash (scrypt), then that hash encrypted with AES-256-GCM under a named key. A five-digit
@@ -28,6 +36,13 @@ export function parseKey(value: string): Buffer {
   return key;
 }
 
+// On libuv's pool, never the event loop: a hash takes tens of milliseconds of CPU. How many run at once is PinHashGate's.
+function scryptAsync(pin: BinaryLike, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(pin, salt, keyLength, options, (error, derived) => (error ? reject(error) : resolve(derived))),
+  );
+}
+
 const b64 = (buffer: Buffer): string => buffer.toString('base64url');
 const sha256 = (data: Buffer): Buffer => createHash('sha256').update(data).digest();
 
@@ -48,8 +63,6 @@ export class PinVault {
     private readonly current: PinKey,
     previous: PinKey[] = [],
     private readonly costLog2: number = SCRYPT.log2N,
-    /** Where the hashes run: libuv's pool, or threads at a lower priority than the event loop (NicedScryptThreads). */
-    private readonly scrypt: Scrypt = libuvScrypt,
   ) {
     for (const key of [...previous, current]) this.keys.set(key.id, key.key);
   }
@@ -62,7 +75,7 @@ export class PinVault {
     const { r, p, keyLength, saltLength } = SCRYPT;
     const log2N = this.costLog2;
     const salt = randomBytes(saltLength);
-    const hash = await this.scrypt(pin, salt, keyLength, { N: 2 ** log2N, r, p, maxmem: 256 * 1024 * 1024 });
+    const hash = await scryptAsync(pin, salt, keyLength, { N: 2 ** log2N, r, p, maxmem: 256 * 1024 * 1024 });
     return this.encrypt(SEALED, Buffer.from(`scrypt$${log2N}$${r}$${p}$${b64(salt)}$${b64(hash)}`));
   }
 
@@ -97,7 +110,7 @@ export class PinVault {
     if (parts.length !== 6 || parts[0] !== 'scrypt') throw new Error('unknown PIN hash format');
     const [, log2N, r, p, salt, hash] = parts as [string, string, string, string, string, string];
     const expected = unb64(hash);
-    const actual = await this.scrypt(pin, unb64(salt), expected.length, {
+    const actual = await scryptAsync(pin, unb64(salt), expected.length, {
       N: 2 ** Number(log2N),
       r: Number(r),
       p: Number(p),
@@ -138,11 +151,10 @@ export class PinVault {
 
 export function pinVaultFromConfig(
   config: { PIN_ENCRYPTION_KEY: string; PIN_ENCRYPTION_KEY_ID: string; PIN_PREVIOUS_KEYS: string[]; PIN_HASH_COST_LOG2: number },
-  scrypt: Scrypt = libuvScrypt,
 ): PinVault {
   const previous = config.PIN_PREVIOUS_KEYS.map((entry) => {
     const separator = entry.indexOf(':');
     return { id: entry.slice(0, separator), key: parseKey(entry.slice(separator + 1)) };
   });
-  return new PinVault({ id: config.PIN_ENCRYPTION_KEY_ID, key: parseKey(config.PIN_ENCRYPTION_KEY) }, previous, config.PIN_HASH_COST_LOG2, scrypt);
+  return new PinVault({ id: config.PIN_ENCRYPTION_KEY_ID, key: parseKey(config.PIN_ENCRYPTION_KEY) }, previous, config.PIN_HASH_COST_LOG2);
 }

@@ -57,14 +57,9 @@ describe('UssdConfig', () => {
     expect(problems({ ...base, SIMULATOR_ENABLED: 'yes' })).toContain('SIMULATOR_ENABLED:');
   });
 
-  it('sizes PIN hashing to the cores left to the event loop, on libuv’s pool, with the current scrypt cost, unless told otherwise', () => {
+  it('sizes PIN hashing to the cores, with a queue of 64 and a scrypt cost of 2^14, unless told otherwise', () => {
     const config = loadConfig('ussd-gateway', UssdConfig, base);
     expect(config.PIN_HASH_CONCURRENCY).toBe(availableParallelism());
-    expect(config.PIN_HASH_CONCURRENCY_IDLE).toBe(0);
-    expect(loadConfig('ussd-gateway', UssdConfig, { ...base, PIN_HASH_CONCURRENCY_IDLE: '2' }).PIN_HASH_CONCURRENCY_IDLE).toBe(2);
-    expect(config.PIN_HASH_NICE).toBe(0);
-    expect(loadConfig('ussd-gateway', UssdConfig, { ...base, PIN_HASH_NICE: '10' }).PIN_HASH_NICE).toBe(10);
-    expect(() => loadConfig('ussd-gateway', UssdConfig, { ...base, PIN_HASH_NICE: '20' })).toThrow(/PIN_HASH_NICE/);
     expect({ queue: config.PIN_HASH_QUEUE, cost: config.PIN_HASH_COST_LOG2 }).toEqual({ queue: 64, cost: 14 });
     const set = loadConfig('ussd-gateway', UssdConfig, { ...base, PIN_HASH_CONCURRENCY: '3', PIN_HASH_QUEUE: '0', PIN_HASH_COST_LOG2: '15' });
     expect([set.PIN_HASH_CONCURRENCY, set.PIN_HASH_QUEUE, set.PIN_HASH_COST_LOG2]).toEqual([3, 0, 15]);
@@ -73,12 +68,27 @@ describe('UssdConfig', () => {
   it.each([
     [{ PIN_HASH_CONCURRENCY: '0' }, 'PIN_HASH_CONCURRENCY'],
     [{ PIN_HASH_CONCURRENCY: 'two' }, 'PIN_HASH_CONCURRENCY'],
-    [{ PIN_HASH_CONCURRENCY_IDLE: '-1' }, 'PIN_HASH_CONCURRENCY_IDLE'],
     [{ PIN_HASH_QUEUE: '-1' }, 'PIN_HASH_QUEUE'],
     [{ PIN_HASH_COST_LOG2: '9' }, 'PIN_HASH_COST_LOG2'],
     [{ PIN_HASH_COST_LOG2: '18' }, 'PIN_HASH_COST_LOG2'],
   ])('refuses %p at start-up, naming %s', (env, variable) => {
     expect(problems({ ...base, ...env })).toContain(`${variable}:`);
+  });
+
+  it.each([
+    [
+      'PIN_HASH_NICE',
+      "was removed: PIN hashes run on libuv's thread pool at the process's priority. Unset it; to leave the event loop more CPU, lower PIN_HASH_CONCURRENCY",
+    ],
+    [
+      'PIN_HASH_CONCURRENCY_IDLE',
+      "was removed: PIN_HASH_CONCURRENCY is the one limit on PIN hashes at once, whatever the event loop's load. Unset it and set PIN_HASH_CONCURRENCY to the number of hashes to run at once",
+    ],
+  ])('refuses to start while the removed %s is set, saying what replaced it', (variable, guidance) => {
+    const expected = `ussd-gateway: invalid configuration\n  - ${variable}: ${guidance}`;
+    expect(problems({ ...base, [variable]: '0' })).toBe(expected);
+    expect(problems({ ...base, [`${variable}_FILE`]: '/run/secrets/pin-hash' })).toBe(expected);
+    expect(() => loadConfig('ussd-gateway', UssdConfig, { ...base, [variable]: '' })).not.toThrow();
   });
 
   it('parses lists', () => {

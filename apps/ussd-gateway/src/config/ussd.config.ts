@@ -10,7 +10,7 @@ import {
   ValidateBy,
   ValidateIf,
 } from 'class-validator';
-import { AsBoolean, AsList, DatabaseConfig, IntegerVariable } from '@dmrv/config';
+import { AsBoolean, AsList, DatabaseConfig, IntegerVariable, RemovedVariables } from '@dmrv/config';
 
 const KEY_PATTERN = /^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/;
 const REDIS_URL_PATTERN = /^rediss?:\/\/\S+$/;
@@ -34,6 +34,12 @@ function OneRedisTopology(): PropertyDecorator {
   });
 }
 
+@RemovedVariables({
+  PIN_HASH_NICE:
+    "was removed: PIN hashes run on libuv's thread pool at the process's priority. Unset it; to leave the event loop more CPU, lower PIN_HASH_CONCURRENCY",
+  PIN_HASH_CONCURRENCY_IDLE:
+    "was removed: PIN_HASH_CONCURRENCY is the one limit on PIN hashes at once, whatever the event loop's load. Unset it and set PIN_HASH_CONCURRENCY to the number of hashes to run at once",
+})
 export class UssdConfig extends DatabaseConfig {
   /** Without it, sessions and rate-limit counters live in this process only (single-instance local use). */
   @IsOptional()
@@ -125,31 +131,11 @@ export class UssdConfig extends DatabaseConfig {
   PIN_LOCKOUT_SECONDS = 900;
 
   /**
-   * PIN hashes (scrypt) running at once: by default one per core (`os.availableParallelism()`). A hop that hashes
-   * nothing needs ~0.3 ms of CPU, and the kernel shares the cores between the loop and the hash threads, so the other
-   * hops keep their latency while every core hashes (measured: Know More p99 46–53 ms beside PIN saturation on two
-   * cores, where one core per hash left completed ~0.35 of the PIN floor's sessions; README, "PIN hashing").
+   * PIN hashes (scrypt, on libuv's thread pool) running at once: by default one per core (`os.availableParallelism()`).
+   * Every hash past it waits in PIN_HASH_QUEUE, so a burst of PIN hops cannot take the CPU the other hops need.
    */
   @IntegerVariable({ min: 1, max: 64 })
   PIN_HASH_CONCURRENCY = availableParallelism();
-
-  /**
-   * PIN hashes running at once while the event loop has headroom (busy less than half the time over the last tenth
-   * of a second): then no hop waits for the core PIN_HASH_CONCURRENCY keeps free, and hashing on it too completes
-   * more PIN sessions. 0 (default), or a value not above PIN_HASH_CONCURRENCY: off, the limit is fixed. Opt-in until
-   * measured on a quiet machine (README, "PIN hashing").
-   */
-  @IntegerVariable({ min: 0, max: 64 })
-  PIN_HASH_CONCURRENCY_IDLE = 0;
-
-  /**
-   * How much lower than the event loop the PIN hash threads run (Linux nice, 1–19), so that a hop that hashes
-   * nothing is not kept waiting by one that does. 0 (the default): the hashes run on libuv's pool at the process's
-   * priority. Set it where the gateway has CPU of its own (a container's cgroup): on a host shared with other
-   * busy processes the niced hashes yield to all of them, and PIN hops end "busy" (README, "PIN hashing").
-   */
-  @IntegerVariable({ min: 0, max: 19 })
-  PIN_HASH_NICE = 0;
 
   /** PIN hashes admitted to wait for a slot; one more, or one whose expected wait passes its share of HOP_TIMEOUT_MS, is answered "busy". */
   @IntegerVariable({ min: 0, max: 10_000 })

@@ -6,9 +6,7 @@ import { SessionEventMetrics } from '../events/session-event.metrics';
 import { SessionEventsController } from '../events/session-events.controller';
 import { SessionEventsRepository } from '../events/session-events.repository';
 import { SessionEventsService } from '../events/session-events.service';
-import { loadContent } from '../menus/content';
-import { CountryLanguages, parseCountryLanguages } from '../menus/country-languages';
-import { Languages, loadLanguages } from '../menus/languages';
+import { Languages } from '../menus/languages';
 import { MenuRenderer } from '../menus/menu-renderer';
 import { OperatorTokenGuard } from '../operators/operator-token.guard';
 import { OrdersModule } from '../orders/orders.module';
@@ -38,22 +36,8 @@ import { UssdSessionService } from './ussd-session.service';
     SessionEventsService,
     SessionEventsRepository,
     { provide: SessionEventMetrics, inject: [Metrics], useFactory: (metrics: Metrics) => new SessionEventMetrics(metrics) },
-    // Read once at start-up: a broken content file or country table stops the service instead of breaking screens later.
-    {
-      provide: Languages,
-      inject: [UssdConfig],
-      useFactory: (config: UssdConfig) => {
-        const shipped = loadLanguages();
-        return shipped.withInfoTexts(loadContent(config.CONTENT_FILE, shipped.codes));
-      },
-    },
+    // Languages and CountryLanguages come from LanguageTablesModule, read before any connection opens.
     { provide: MenuRenderer, inject: [Languages], useFactory: (languages: Languages) => new MenuRenderer(languages) },
-    {
-      provide: CountryLanguages,
-      inject: [UssdConfig, Languages],
-      useFactory: (config: UssdConfig, languages: Languages) =>
-        parseCountryLanguages(config.LANGUAGE_BY_COUNTRY_CODE, config.DEFAULT_LANGUAGE, languages.codes),
-    },
     {
       provide: SessionStore,
       inject: [REDIS_CLIENT, UssdConfig, RateLimitCounter],
