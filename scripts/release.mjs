@@ -151,6 +151,14 @@ function release(argv) {
     const path = join(root, manifest);
     writeFileSync(path, readFileSync(path, 'utf8').replace(/("version":\s*")[^"]*(")/, `$1${next}$2`));
   }
+  // The production overlay runs the released image of each app (its newTag is the app's version).
+  const overlay = 'deploy/kubernetes/overlays/production/kustomization.yaml';
+  const overlayPath = join(root, overlay);
+  const tagged = new RegExp(`(- name: dmrv-${app}\\n(?:[ \\t]+new\\w+: .*\\n)*?[ \\t]+newTag: )\\S+`);
+  if (existsSync(overlayPath) && tagged.test(readFileSync(overlayPath, 'utf8'))) {
+    writeFileSync(overlayPath, readFileSync(overlayPath, 'utf8').replace(tagged, `$1${next}`));
+    manifests.push(overlay);
+  }
   writeFileSync(changelogPath, insertSection(readFileSync(changelogPath, 'utf8'), text));
   git(root, 'add', '--', ...manifests, 'CHANGELOG.md');
   git(root, 'commit', '--quiet', '-m', `${app}: release ${next}`, '--', ...manifests, 'CHANGELOG.md');

@@ -229,12 +229,15 @@ describe('scripts/release.mjs on a temporary repository', () => {
     expect(git('status', '--porcelain')).toBe('');
   });
 
-  it('releases the packages an app names in dmrv.releasedWith under its version, in the same commit', async () => {
+  it('releases the packages an app names in dmrv.releasedWith under its version and the production overlay’s image tag, in the same commit', async () => {
     write(
       'apps/delta/package.json',
       '{\n  "name": "@x/delta",\n  "version": "1.0.0",\n  "dmrv": { "releasedWith": ["libs/delta-client"] }\n}\n',
     );
     write('libs/delta-client/package.json', '{\n  "name": "@x/delta-client",\n  "version": "1.0.0"\n}\n');
+    const overlay = (tag: string) =>
+      `images:\n  - name: dmrv-delta\n    newName: ghcr.io/x/dmrv-delta\n    newTag: ${tag}\n  - name: dmrv-alpha\n    newName: ghcr.io/x/dmrv-alpha\n    newTag: 0.2.0\n`;
+    write('deploy/kubernetes/overlays/production/kustomization.yaml', overlay('1.0.0'));
     git('add', '.');
     git('commit', '-q', '-m', 'delta: new app and its client');
     const run = await release('delta', 'minor');
@@ -247,8 +250,13 @@ describe('scripts/release.mjs on a temporary repository', () => {
     expect(git('show', '--name-only', '--format=', 'HEAD').split('\n').sort()).toEqual([
       'CHANGELOG.md',
       'apps/delta/package.json',
+      'deploy/kubernetes/overlays/production/kustomization.yaml',
       'libs/delta-client/package.json',
     ]);
+    // The production overlay runs the new image; the other app's image stays.
+    expect(readFileSync(join(repo, 'deploy/kubernetes/overlays/production/kustomization.yaml'), 'utf8')).toBe(
+      overlay('1.1.0'),
+    );
     expect(git('describe', '--exact-match', 'HEAD')).toBe('delta@1.1.0');
   });
 
