@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Releases one app: bumps apps/<app>/package.json's version, adds a CHANGELOG.md section from the commits that
-// touched the app or a workspace library it ships with since the app's last tag, commits both files and tags
+// Releases one app: bumps apps/<app>/package.json's version (and that of the packages its `dmrv.releasedWith` names,
+// published with it under the same version), adds a CHANGELOG.md section from the commits that touched the app or a
+// workspace library it ships with since the app's last tag (its whole history for a first release), commits and tags
 // `<app>@<version>`. Nothing is pushed. Run it from anywhere inside the repository, on a clean working tree.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,7 +12,8 @@ import { parseArgs } from 'node:util';
 const USAGE = `usage: node scripts/release.mjs <app> <patch|minor|major> [--dry-run] [--since <ref>]
   <app>          a directory under apps/ (e.g. registry-api)
   --dry-run      print the new version, the tag and the changelog section; change nothing
-  --since <ref>  the previous release when the app has no <app>@* tag yet (e.g. a commit)`;
+  --since <ref>  where the changelog section starts when the app has no <app>@* tag yet (default: the
+                 repository's first commit, so the first release lists the app's whole history)`;
 
 class UsageError extends Error {}
 class ReleaseError extends Error {}
@@ -119,46 +121,47 @@ function release(argv) {
 
   const manifestText = readFileSync(manifestPath, 'utf8');
   const current = JSON.parse(manifestText).version;
+  // Packages published with the app under its version (the registry client, generated from the registry's document).
+  const companions = JSON.parse(manifestText).dmrv?.releasedWith ?? [];
   const next = bump(current ?? '', kind);
   const tag = `${app}@${next}`;
   if (git(root, 'tag', '--list', tag) !== '') throw new ReleaseError(`tag ${tag} exists already`);
   const previous = values.since ?? git(root, 'tag', '--list', `${app}@*`, '--sort=-v:refname').split('\n')[0];
-  if (!previous) {
-    throw new ReleaseError(
-      `${app} has no ${app}@* tag: tag its last release first (git tag -a ${app}@${current} -m "${app} ${current}" <commit>) or pass --since <ref>`,
-    );
-  }
+  const range = previous ? `${previous}..HEAD` : 'HEAD';
   const paths = shippedDirs(root, appDir);
-  const log = git(root, 'log', '--no-merges', '--format=%h%x1f%s', `${previous}..HEAD`, '--', ...paths);
+  const log = git(root, 'log', '--no-merges', '--format=%h%x1f%s', range, '--', ...paths);
   const commits =
     log === ''
       ? []
       : log.split('\n').map((line) => ({ hash: line.split('\x1f')[0], subject: line.split('\x1f')[1] }));
   if (commits.length === 0)
-    throw new ReleaseError(`no commits touching ${paths.join(', ')} since ${previous}`);
+    throw new ReleaseError(`no commits touching ${paths.join(', ')} since ${previous || 'the first commit'}`);
 
   const date = new Date().toISOString().slice(0, 10);
   const text = changelogSection(tag, date, commits);
   process.stdout.write(
-    `${app}: ${current} -> ${next}, tag ${tag}, ${commits.length} commit(s) since ${previous}\n\n${text}`,
+    `${app}: ${current} -> ${next}, tag ${tag}, ${commits.length} commit(s) ${previous ? `since ${previous}` : `(first release: no ${app}@* tag)`}\n\n${text}`,
   );
   if (dryRun) {
     process.stdout.write('\n(dry run: nothing changed)\n');
     return;
   }
-  writeFileSync(manifestPath, manifestText.replace(/("version":\s*")[^"]*(")/, `$1${next}$2`));
+  const manifests = [`${appDir}/package.json`, ...companions.map((dir) => `${dir}/package.json`)];
+  for (const manifest of manifests) {
+    const path = join(root, manifest);
+    writeFileSync(path, readFileSync(path, 'utf8').replace(/("version":\s*")[^"]*(")/, `$1${next}$2`));
+  }
+  // The production overlay runs the released image of each app (its newTag is the app's version).
+  const overlay = 'deploy/kubernetes/overlays/production/kustomization.yaml';
+  const overlayPath = join(root, overlay);
+  const tagged = new RegExp(`(- name: dmrv-${app}\\n(?:[ \\t]+new\\w+: .*\\n)*?[ \\t]+newTag: )\\S+`);
+  if (existsSync(overlayPath) && tagged.test(readFileSync(overlayPath, 'utf8'))) {
+    writeFileSync(overlayPath, readFileSync(overlayPath, 'utf8').replace(tagged, `$1${next}`));
+    manifests.push(overlay);
+  }
   writeFileSync(changelogPath, insertSection(readFileSync(changelogPath, 'utf8'), text));
-  git(root, 'add', '--', `${appDir}/package.json`, 'CHANGELOG.md');
-  git(
-    root,
-    'commit',
-    '--quiet',
-    '-m',
-    `${app}: release ${next}`,
-    '--',
-    `${appDir}/package.json`,
-    'CHANGELOG.md',
-  );
+  git(root, 'add', '--', ...manifests, 'CHANGELOG.md');
+  git(root, 'commit', '--quiet', '-m', `${app}: release ${next}`, '--', ...manifests, 'CHANGELOG.md');
   git(root, 'tag', '-a', tag, '-m', `${app} ${next}`);
   process.stdout.write(`\ncommitted and tagged ${tag}; push with: git push && git push origin ${tag}\n`);
 }

@@ -175,7 +175,7 @@ describe('docker-compose.yml', () => {
         healthcheck: true,
       });
     }
-    for (const [name, service] of services.filter(([, s]) => s.image?.startsWith('dmrv/'))) {
+    for (const [name, service] of services.filter(([, s]) => s.image?.startsWith('dmrv/') || s.image?.includes('/dmrv-'))) {
       const definition = service as Record<string, unknown>;
       expect({
         name,

@@ -79,7 +79,6 @@ const APPS: Record<string, AppEntry> = {
 const APP_NAMES = Object.keys(APPS);
 
 const NAME_LABEL = 'app.kubernetes.io/name';
-const COMPONENT_LABEL = 'app.kubernetes.io/component';
 // Database URLs carry the role's password: DATABASE_URL, DATABASE_REPLICA_URLS, DATABASE_LISTEN_URL.
 const SECRET_NAME = /PASSWORD|_KEY$|_KEYS$|TOKEN|SECRET|DATABASE_(\w+_)?URLS?$/;
 const INGRESS_NAMESPACE = { 'dmrv/ingress': 'true' };
@@ -171,6 +170,13 @@ function isServer(workload: Workload): boolean {
 
 function mainContainer(workload: Workload): Container {
   return workload.pod.containers[0]!;
+}
+
+/** The apps with migrations; each server applies them in an init container before it starts. */
+const MIGRATING_APPS = ['registry-api', 'ussd-gateway'] as const;
+
+function migrateContainer(server: Workload): Container | undefined {
+  return server.pod.initContainers?.find((container) => container.name === 'migrate');
 }
 
 function secretKeys(overlay: Overlay, name: string): Set<string> | undefined {
@@ -315,7 +321,7 @@ describe('deploy/kubernetes', () => {
           .map((object) => object.metadata.name)
           .sort();
       expect(servers.map((server) => appOf(server)).sort()).toEqual([...APP_NAMES].sort());
-      expect(kinds('Job')).toEqual(['registry-migrate', 'ussd-migrate']);
+      expect(kinds('Job')).toEqual([]);
       for (const kind of ['Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'NetworkPolicy']) {
         expect({ kind, missing: APP_NAMES.filter((app) => !kinds(kind).includes(app)) }).toEqual({
           kind,
@@ -403,11 +409,11 @@ describe('deploy/kubernetes', () => {
           }
         }
       }
-      for (const job of overlay.workloads.filter((w) => w.object.kind === 'Job')) {
-        const server = servers.find((s) => appOf(s) === appOf(job))!;
-        if (mainContainer(job).image !== mainContainer(server).image) {
+      for (const server of servers) {
+        const migrate = migrateContainer(server);
+        if (migrate && migrate.image !== mainContainer(server).image) {
           problems.push(
-            `${job.ref}: runs ${mainContainer(job).image}, its server ${mainContainer(server).image}`,
+            `${server.ref}: migrates with ${migrate.image}, serves with ${mainContainer(server).image}`,
           );
         }
       }
@@ -585,60 +591,80 @@ describe('deploy/kubernetes', () => {
 
     it('keeps the registry server on the SELECT-only role and gives the migrations the owner', () => {
       const registry = servers.find((s) => appOf(s) === 'registry-api')!;
-      const migrate = overlay.workloads.find((w) => w.object.metadata.name === 'registry-migrate')!;
-      const secretOf = (workload: Workload) => {
+      const secretOf = (container: Container) => {
         const source = mountedFile(
-          workload.pod,
-          mainContainer(workload),
-          effectiveEnv(overlay, mainContainer(workload)).get('DATABASE_URL_FILE') ?? '',
+          registry.pod,
+          container,
+          effectiveEnv(overlay, container).get('DATABASE_URL_FILE') ?? '',
         );
         return 'problem' in source ? source.problem : source.name;
       };
-      expect(secretOf(registry)).not.toBe(secretOf(migrate));
+      const server = mainContainer(registry);
+      const migrate = migrateContainer(registry)!;
+      expect(secretOf(server)).not.toBe(secretOf(migrate));
+      // The owner's Secret is a volume of the pod, but only the init container mounts it.
+      expect((server.volumeMounts ?? []).map((mount) => mount.name)).not.toContain(
+        migrate.volumeMounts!.find((mount) => mount.mountPath.startsWith('/run/secrets/'))!.name,
+      );
       if (name === 'dev') {
         // The generated URLs really are the two roles deploy/postgres/10-databases.sh and the image create.
-        expect(secretValue(overlay, secretOf(registry), 'database_url')).toMatch(
+        expect(secretValue(overlay, secretOf(server), 'database_url')).toMatch(
           /^postgres:\/\/registry_reader:/,
         );
         expect(secretValue(overlay, secretOf(migrate), 'database_url')).toMatch(/^postgres:\/\/dmrv:/);
       } else {
-        expect([secretOf(registry), secretOf(migrate)]).toEqual(['registry-api', 'registry-owner']);
+        expect([secretOf(server), secretOf(migrate)]).toEqual(['registry-api', 'registry-owner']);
       }
     });
 
-    it('runs `node dist/cli.js migrate` as Jobs with only the database URL', () => {
-      for (const [job, app] of [
-        ['registry-migrate', 'registry-api'],
-        ['ussd-migrate', 'ussd-gateway'],
-      ] as const) {
-        const workload = overlay.workloads.find((w) => w.object.metadata.name === job)!;
-        const container = mainContainer(workload);
+    it('applies no Job, so a second `kubectl apply -k` never has to change an immutable pod template', () => {
+      // A Job's spec.template cannot change once created: the next release's image tag or ConfigMap hash made the
+      // apply fail until someone deleted the Job by hand.
+      expect(overlay.objects.filter((object) => object.kind === 'Job').map(refOf)).toEqual([]);
+    });
+
+    it('runs `node dist/cli.js migrate` as an init container of each server with a database, with only the database URL', () => {
+      expect(
+        servers
+          .filter((server) => migrateContainer(server))
+          .map((server) => appOf(server))
+          .sort(),
+      ).toEqual([...MIGRATING_APPS]);
+      for (const app of MIGRATING_APPS) {
+        const workload = servers.find((server) => appOf(server) === app)!;
+        const job = workload.ref;
+        const container = migrateContainer(workload)!;
         expect({
           job,
+          initContainers: workload.pod.initContainers!.map((c) => c.name),
           args: container.args,
           env: (container.env ?? []).map((v) => v.name),
           envFrom: container.envFrom,
         }).toEqual({
           job,
+          initContainers: ['migrate'],
           args: ['node', 'dist/cli.js', 'migrate'],
           env: ['DATABASE_URL_FILE'],
           envFrom: undefined,
         });
         expect(readFileSync(join(REPO_ROOT, 'apps', app, 'src', 'cli.ts'), 'utf8')).toMatch(/^\s+migrate\s/m);
-        expect({ job, labels: workload.labels }).toEqual({
-          job,
-          labels: expect.objectContaining({ [NAME_LABEL]: app, [COMPONENT_LABEL]: 'migrate' }) as object,
-        });
+        // Pods starting together take turns: `migrate` holds an advisory lock while it runs (the CLI's tests start
+        // six at once).
+        const migrations = app === 'registry-api' ? 'data-source.ts' : 'migrate.ts';
+        expect(readFileSync(join(REPO_ROOT, 'apps', app, 'src', 'database', migrations), 'utf8')).toContain(
+          'SELECT pg_advisory_xact_lock($1)',
+        );
         // The CLI reads the URL through the same X_FILE rule; the file holds the URL and nothing else.
         const source = mountedFile(workload.pod, container, container.env![0]!.value!);
         expect({ job, source }).toEqual({
           job,
           source: expect.objectContaining({ kind: 'Secret', key: 'database_url' }) as object,
         });
-        const volume = workload.pod.volumes!.find((v) => v.secret)!;
+        const mounted = container.volumeMounts!.find((mount) => mount.mountPath.startsWith('/run/secrets/'))!;
+        const volume = workload.pod.volumes!.find((v) => v.name === mounted.name)!;
         if (app === 'ussd-gateway')
           expect(volume.secret!.items).toEqual([{ key: 'database_url', path: 'database_url' }]);
-        const file = join(scratch, `${name}-${job}-url`);
+        const file = join(scratch, `${name}-${app}-migrate-url`);
         writeFileSync(
           file,
           secretValue(overlay, (source as { name: string }).name, 'database_url') ??
@@ -1098,7 +1124,9 @@ describe('deploy/kubernetes', () => {
     const overrides = /--overrides='([^']*)'/.exec(kubernetesChapter())?.[1];
     expect(overrides).toBeDefined();
     const production = overlays.get('production')!;
-    const migrate = production.workloads.find((w) => w.object.metadata.name === 'registry-migrate')!;
+    const registry = production.workloads.find(
+      (w) => w.object.kind === 'Deployment' && appOf(w) === 'registry-api',
+    )!;
     const pod = {
       apiVersion: 'v1',
       kind: 'Pod',
@@ -1117,7 +1145,7 @@ describe('deploy/kubernetes', () => {
       ...podSecurityProblems(workload),
     ]).toEqual([]);
     const cli = mainContainer(workload);
-    const job = mainContainer(migrate);
+    const job = migrateContainer(registry)!;
     expect({
       image: cli.image,
       env: cli.env,
@@ -1125,7 +1153,7 @@ describe('deploy/kubernetes', () => {
     }).toEqual({
       image: job.image,
       env: job.env,
-      secret: mountedFile(migrate.pod, job, job.env![0]!.value!),
+      secret: mountedFile(registry.pod, job, job.env![0]!.value!),
     });
     expect(kubernetesChapter()).toContain(`--image=${job.image} `);
     expect(cli.args!.slice(0, 4)).toEqual(['node', 'dist/cli.js', 'clients', 'create']);

@@ -206,21 +206,58 @@ describe('scripts/release.mjs on a temporary repository', () => {
     git('checkout', '--', 'apps/alpha/src/next.ts');
   });
 
-  it('asks for the previous release when an app has no tag yet, and takes it from --since', async () => {
+  it('cuts the first release of an app with no tag from its whole history, or from --since', async () => {
     write('apps/gamma/package.json', '{\n  "name": "@x/gamma",\n  "version": "0.1.0"\n}\n');
     git('add', '.');
     git('commit', '-q', '-m', 'gamma: new app');
     const base = git('rev-parse', '--short', 'HEAD');
     const fix = commit('apps/gamma/src/a.ts', 'export {};\n', 'gamma: fix start-up');
-    const refused = await release('gamma', 'patch', '--dry-run');
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe(
-      'release: gamma has no gamma@* tag: tag its last release first (git tag -a gamma@0.1.0 -m "gamma 0.1.0" <commit>) or pass --since <ref>\n',
-    );
-    const run = await release('gamma', 'patch', '--dry-run', '--since', base);
+    const since = await release('gamma', 'patch', '--dry-run', '--since', base);
+    expect(since.code).toBe(0);
+    expect(since.stdout).toContain(`gamma: 0.1.0 -> 0.1.1, tag gamma@0.1.1, 1 commit(s) since ${base}`);
+    expect(since.stdout).toContain(`### Fixed\n\n- gamma: fix start-up (${fix})\n`);
+
+    const run = await release('gamma', 'patch');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`gamma: 0.1.0 -> 0.1.1, tag gamma@0.1.1, 1 commit(s) since ${base}`);
-    expect(run.stdout).toContain(`### Fixed\n\n- gamma: fix start-up (${fix})\n`);
+    expect(run.stderr).toBe('');
+    expect(run.stdout.split('\n')[0]).toBe('gamma: 0.1.0 -> 0.1.1, tag gamma@0.1.1, 2 commit(s) (first release: no gamma@* tag)');
+    expect(version('gamma')).toBe('0.1.1');
+    expect(readFileSync(join(repo, 'CHANGELOG.md'), 'utf8')).toContain(
+      `## [Unreleased]\n\n## [gamma@0.1.1] - ${today()}\n\n### Added\n\n- gamma: new app (${base})\n\n### Fixed\n\n- gamma: fix start-up (${fix})\n\n## [beta@2.0.0]`,
+    );
+    expect(git('describe', '--exact-match', 'HEAD')).toBe('gamma@0.1.1');
+    expect(git('status', '--porcelain')).toBe('');
+  });
+
+  it('releases the packages an app names in dmrv.releasedWith under its version and the production overlay’s image tag, in the same commit', async () => {
+    write(
+      'apps/delta/package.json',
+      '{\n  "name": "@x/delta",\n  "version": "1.0.0",\n  "dmrv": { "releasedWith": ["libs/delta-client"] }\n}\n',
+    );
+    write('libs/delta-client/package.json', '{\n  "name": "@x/delta-client",\n  "version": "1.0.0"\n}\n');
+    const overlay = (tag: string) =>
+      `images:\n  - name: dmrv-delta\n    newName: ghcr.io/x/dmrv-delta\n    newTag: ${tag}\n  - name: dmrv-alpha\n    newName: ghcr.io/x/dmrv-alpha\n    newTag: 0.2.0\n`;
+    write('deploy/kubernetes/overlays/production/kustomization.yaml', overlay('1.0.0'));
+    git('add', '.');
+    git('commit', '-q', '-m', 'delta: new app and its client');
+    const run = await release('delta', 'minor');
+    expect(run.code).toBe(0);
+    expect(version('delta')).toBe('1.1.0');
+    expect(
+      (JSON.parse(readFileSync(join(repo, 'libs', 'delta-client', 'package.json'), 'utf8')) as { version: string })
+        .version,
+    ).toBe('1.1.0');
+    expect(git('show', '--name-only', '--format=', 'HEAD').split('\n').sort()).toEqual([
+      'CHANGELOG.md',
+      'apps/delta/package.json',
+      'deploy/kubernetes/overlays/production/kustomization.yaml',
+      'libs/delta-client/package.json',
+    ]);
+    // The production overlay runs the new image; the other app's image stays.
+    expect(readFileSync(join(repo, 'deploy/kubernetes/overlays/production/kustomization.yaml'), 'utf8')).toBe(
+      overlay('1.1.0'),
+    );
+    expect(git('describe', '--exact-match', 'HEAD')).toBe('delta@1.1.0');
   });
 
   it.each([

@@ -188,6 +188,7 @@ export class AppModule {
             new OpenApiDocuments(() => served.current.table, {
               title: 'Protocol gateway',
               version: appVersion(),
+              access: { mode: config.ACCESS_MODE, header: config.API_KEY_HEADER },
             }),
         },
         {

@@ -62,6 +62,28 @@ describe('registry-api CLI (dist/cli.js)', () => {
     }
   });
 
+  it('applies every migration exactly once when six migrators start together on a fresh database', async () => {
+    // What the init containers of a Deployment's pods do when they start at once.
+    const fresh = await createTestDatabase('registry_cli_race');
+    try {
+      const runs = await Promise.all(Array.from({ length: 6 }, () => cli(['migrate'], { DATABASE_URL: fresh.url })));
+      expect(runs.map((run) => ({ code: run.code, stdout: run.stdout }))).toEqual(Array.from({ length: 6 }, () => ({ code: 0, stdout: '' })));
+      expect(runs.map((run) => run.stderr).sort()).toEqual([
+        'applied: RegistrySchema1732240000000, TouchUpdatedAt1732240100000, ChangeNotifications1732240200000, ReadingNaturalKey1732240300000, RecordChangeNotifications1732240400000\n',
+        ...Array.from({ length: 5 }, () => 'schema is up to date\n'),
+      ]);
+      const dataSource = await createDataSource(fresh.url, 1).initialize();
+      try {
+        const rows = await dataSource.query<Array<{ name: string }>>('SELECT name FROM registry_migrations ORDER BY id');
+        expect(rows.map((row) => row.name)).toEqual(['RegistrySchema1732240000000', 'TouchUpdatedAt1732240100000', 'ChangeNotifications1732240200000', 'ReadingNaturalKey1732240300000', 'RecordChangeNotifications1732240400000']);
+      } finally {
+        await dataSource.destroy();
+      }
+    } finally {
+      await fresh.drop();
+    }
+  });
+
   it('seeds with progress on stderr and nothing on stdout, then refuses to seed again', async () => {
     const seeded = await cli(['seed', '--households', '400', '--seed', '3', '--batch', '150'], env);
     expect(seeded.code).toBe(0);

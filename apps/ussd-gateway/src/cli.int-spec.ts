@@ -34,6 +34,31 @@ describe('cli', () => {
     expect(second.out).toEqual(['migrations: up to date']);
   });
 
+  it('applies every migration exactly once when six migrators run together on a fresh database', async () => {
+    // What the init containers of a Deployment's pods do when they start at once; each run opens its own connection.
+    const fresh = await createTestDatabase('ussd-cli-race');
+    try {
+      const runs = Array.from({ length: 6 }, () => io({ DATABASE_URL: fresh.url }));
+      await expect(Promise.all(runs.map((run) => runCli(['migrate'], run.io)))).resolves.toEqual([0, 0, 0, 0, 0, 0]);
+      expect(runs.map((run) => run.err)).toEqual(Array.from({ length: 6 }, () => []));
+      const names = MIGRATIONS.map((migration) => new migration().name);
+      expect(runs.map((run) => run.out.join('\n')).sort()).toEqual([
+        `migrations applied: ${names.join(', ')}`,
+        ...Array.from({ length: 5 }, () => 'migrations: up to date'),
+      ]);
+      const dataSource = new DataSource(dataSourceOptions(fresh.url, 1));
+      await dataSource.initialize();
+      try {
+        const rows = await dataSource.query<Array<{ name: string }>>('SELECT name FROM ussd_migrations ORDER BY id');
+        expect(rows.map((row) => row.name)).toEqual(names);
+      } finally {
+        await dataSource.destroy();
+      }
+    } finally {
+      await fresh.drop();
+    }
+  });
+
   it('names a missing DATABASE_URL, hides passwords of failing connections, and prints usage', async () => {
     const missing = io({});
     await expect(runCli(['migrate'], missing.io)).resolves.toBe(1);

@@ -7,6 +7,8 @@ type Json = Record<string, unknown>;
 export interface OpenApiInfo {
   title: string;
   version: string;
+  /** How callers authenticate (ACCESS_MODE, API_KEY_HEADER); without it, or `open`, nobody needs to. */
+  access?: { mode: 'open' | 'api-key'; header: string };
 }
 
 const SIXTY_FOUR = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
@@ -33,8 +35,10 @@ const MAX_QUERY_DEPTH = 3;
 const ERROR_SCHEMA = 'GrpcStatusError';
 
 const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+// OpenAPI 3.0's `nullable` widens the `type` beside it, so a reference (always to a message's object schema) is
+// wrapped with that type stated: null or the message.
 const nullable = (schema: Json): Json =>
-  '$ref' in schema ? { allOf: [schema], nullable: true } : { ...schema, nullable: true };
+  '$ref' in schema ? { type: 'object', allOf: [schema], nullable: true } : { ...schema, nullable: true };
 
 /** JSON Schema of one scalar as the printer writes it (64-bit integers as decimal strings, bytes as base64). */
 function scalarSchema(type: string): Json {
@@ -242,17 +246,28 @@ export function buildOpenApiDocument(routes: RouteTable, info: OpenApiInfo): Jso
     };
   }
 
+  // The header the access policy reads (`Authorization` takes the key as a bearer token); open mode needs nothing
+  // (`{}`: no credentials).
+  const header = info.access?.header ?? 'x-api-key';
+  const keyed = info.access?.mode === 'api-key';
+  const apiKey =
+    header.toLowerCase() === 'authorization'
+      ? { type: 'http', scheme: 'bearer', description: 'an API key of API_KEYS as the bearer token' }
+      : { type: 'apiKey', in: 'header', name: header, description: 'an API key of API_KEYS' };
   return {
     openapi: '3.0.3',
     info: {
       title: info.title,
       version: info.version,
+      license: { name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' },
       description:
         'REST/JSON gateway to the chain node gRPC query services (grpc-gateway compatible). Generated from the ' +
         'descriptors of the routes this gateway serves.',
     },
+    servers: [{ url: '/', description: 'this gateway' }],
+    security: keyed ? [{ apiKey: [] }] : [{}],
     paths,
-    components: { schemas },
+    components: keyed ? { schemas, securitySchemes: { apiKey } } : { schemas },
   };
 }
 

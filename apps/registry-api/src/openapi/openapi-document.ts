@@ -409,6 +409,7 @@ export function buildOpenApiDocument(basePath: string): Json {
     info: {
       title: 'Emerging Platform API',
       version: '1.0.0',
+      license: { name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' },
       description:
         'Read-only household-energy registry data. Every 200 body of the original operations is one JSON object. ' +
         'Units: fuel in kilograms, emission reductions in tCO2e (one credit = one tonne). Dates are YYYY-MM-DD, ' +
@@ -418,11 +419,11 @@ export function buildOpenApiDocument(basePath: string): Json {
     },
     servers: [{ url: basePath }],
     tags: [
-      { name: 'Household Information' },
-      { name: 'Device Monitoring' },
-      { name: 'Fuel Management' },
-      { name: 'Carbon Credits' },
-      { name: 'Claims Management' },
+      { name: 'Household Information', description: 'Households, their statistics and their records' },
+      { name: 'Device Monitoring', description: 'Stoves and meters: status and usage events' },
+      { name: 'Fuel Management', description: 'Fuel purchases and usage' },
+      { name: 'Carbon Credits', description: 'Emission reductions and issued credits' },
+      { name: 'Claims Management', description: 'Fuel purchase claims and their verification' },
       { name: 'System Health', description: 'GET /hello (liveness) and GET /api-docs (this document, rendered)' },
     ],
     security: [{ basicAuth: [] }, { bearerAuth: [] }],

@@ -77,11 +77,13 @@ export function buildOperatorOpenApiDocument(): OpenApiJson {
     info: {
       title: 'USSD gateway operator API',
       version: '1.0.0',
+      license: { name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' },
       description:
         'Orders and stove-problem tickets from the USSD menus, for the programme staff. Every operation needs the ' +
         'x-operator-token header; without OPERATOR_TOKEN configured they all answer 404. Amounts are in minor units.',
     },
-    tags: [{ name: 'Operators' }],
+    servers: [{ url: '/', description: 'this gateway' }],
+    tags: [{ name: 'Operators', description: 'Orders and tickets of the programme staff' }],
     security: [{ operatorToken: [] }],
     paths: { ...resource('order', ORDER_STATUSES, ORDER_TRANSITIONS), ...resource('ticket', TICKET_STATUSES, TICKET_TRANSITIONS) },
     components: {
