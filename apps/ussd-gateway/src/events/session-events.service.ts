@@ -93,7 +93,7 @@ export class SessionEventsService {
     try {
       return await withDeadline(
         async (signal) => {
-          const sessionHit = this.limits.perSessionHit(event.sessionId);
+          const sessionHit = this.limits.perSessionHit(event.sessionId, event.phoneNumber);
           const waitMs = dependencyTimeouts(budget).sessionLockWaitMs;
           const { count, sessionCount, lease } = await this.store.open(event.sessionId, { waitMs, hit, sessionHit, signal });
           this.admit(hit, count, caller);

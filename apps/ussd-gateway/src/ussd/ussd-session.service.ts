@@ -130,7 +130,7 @@ export class UssdSessionService {
     deadline: HopDeadline,
   ): Promise<HopAnswer> {
     const waitMs = this.lockWaitMs;
-    const sessionHit = this.limits.perSessionHit(request.sessionId);
+    const sessionHit = this.limits.perSessionHit(request.sessionId, request.phoneNumber);
     const { count, sessionCount, lease } = await this.store.open(request.sessionId, {
       waitMs,
       hit,
