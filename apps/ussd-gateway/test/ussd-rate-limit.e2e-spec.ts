@@ -287,7 +287,7 @@ describe('per-session limit', () => {
     expect(hops.map((reply) => reply.body)).toEqual(Array.from({ length: 15 }, () => INVALID));
     // A foreign phone is limited on its own count: its fifth hop and later are refused, the subscriber is not.
     expect(repeated.map((reply) => reply.body).sort()).toEqual([...Array.from({ length: 4 }, () => INVALID), ...Array.from({ length: 6 }, () => SESSION_LIMITED)].sort());
-    expect(notifications.map((reply) => reply.statusCode)).toEqual(Array.from({ length: 10 }, () => 200));
+    expect(notifications.map((reply) => reply.statusCode)).toEqual(Array.from({ length: 10 }, () => 409));
     // The subscriber's session has used one hop of its budget: three more are served.
     expect(await handset.send('1')).toMatch(/^CON Know More/);
     expect(await handset.send('1')).toMatch(/^CON About this service/);
