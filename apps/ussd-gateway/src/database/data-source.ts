@@ -9,6 +9,7 @@ import { SessionEvents1765100000000 } from './migrations/1765100000000-session-e
 import { Languages1765900000000 } from './migrations/1765900000000-languages';
 import { OrdersAndTickets1765900000001 } from './migrations/1765900000001-orders-and-tickets';
 import { SessionEventsPerPhone1766700000000 } from './migrations/1766700000000-session-events-per-phone';
+import { PinVersion1766700000001 } from './migrations/1766700000001-pin-version';
 
 export const ENTITIES = [PhoneEntity, AccountEntity];
 export const MIGRATIONS = [
@@ -18,6 +19,7 @@ export const MIGRATIONS = [
   Languages1765900000000,
   OrdersAndTickets1765900000001,
   SessionEventsPerPhone1766700000000,
+  PinVersion1766700000001,
 ];
 /** Our own table, so this service's migrations never mix with another service's in a shared database. */
 export const MIGRATIONS_TABLE = 'ussd_migrations';

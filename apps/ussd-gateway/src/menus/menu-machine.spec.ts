@@ -36,9 +36,9 @@ const defaults: Partial<Record<Effect['type'], EffectResult>> = {
   holdPin: { type: 'held', heldPin: 'held-pin' },
   matchPin: { type: 'matched', match: true },
   createAccount: { type: 'created', customerId: 'C0A1B2C3D' },
-  verifyPin: { type: 'verified', outcome: { kind: 'ok', firstName: 'Jane', language: null } },
+  verifyPin: { type: 'verified', outcome: { kind: 'ok', firstName: 'Jane', language: null, pinVersion: 1 } },
   loadAccount: { type: 'loaded', account: { customerId: 'C0A1B2C3D', fullName: 'Jane Smith', email: null, phoneNumber: '+254700000001' } },
-  replacePin: { type: 'replaced' },
+  replacePin: { type: 'replaced', pinVersion: 2 },
   loadCatalogue: { type: 'catalogueLoaded', products: [], lastDeliveryPoint: null },
   placeOrder: { type: 'orderPlaced', order: { orderNumber: 'F000042', totalMinor: 50_000, currency: 'KES' } },
   loadOrders: { type: 'ordersLoaded', orders: [] },
@@ -79,7 +79,7 @@ describe('menu machine', () => {
     const home = walk(['2', '1', 'C0A1B2C3D', '24680'], defaults, swahili);
     expect(home).toMatchObject({ screen: 'accountHome', language: 'sw' });
     // An account that chose a language gets it whatever the phone's.
-    const french = walk(['2', '1', 'C0A1B2C3D', '24680'], { ...defaults, verifyPin: { type: 'verified', outcome: { kind: 'ok', firstName: 'Jane', language: 'fr' } } }, swahili);
+    const french = walk(['2', '1', 'C0A1B2C3D', '24680'], { ...defaults, verifyPin: { type: 'verified', outcome: { kind: 'ok', firstName: 'Jane', language: 'fr', pinVersion: 1 } } }, swahili);
     expect(french).toMatchObject({ screen: 'accountHome', language: 'fr' });
     expect(applyInput(walk(['00', '3'], defaults, french), '1', renderer).effect).toEqual({ type: 'setLanguage', language: 'en', customerId: 'C0A1B2C3D' });
     expect(walk(['3'], defaults, home)).toMatchObject({ screen: 'preMenu', language: 'sw', notice: { kind: 'loggedOut' } });
@@ -166,7 +166,12 @@ describe('menu machine', () => {
     const changing = walk(['2', '24680', '97531'], defaults, { screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } });
     expect(changing).toMatchObject({ screen: 'changePinConfirm', draft: { heldPin: 'held-pin' } });
     const changed = applyInput(changing, '97531', renderer);
-    expect(applyEffectResult(changed.state, { type: 'matched', match: true }).effect).toEqual({ type: 'replacePin', customerId: 'C0A1B2C3D', heldPin: 'held-pin' });
+    expect(applyEffectResult(changed.state, { type: 'matched', match: true }).effect).toEqual({
+      type: 'replacePin',
+      customerId: 'C0A1B2C3D',
+      heldPin: 'held-pin',
+      expectedPinVersion: 1,
+    });
   });
 
   it.each([
@@ -192,10 +197,14 @@ describe('menu machine', () => {
 
   it('logs in, shows details, changes the PIN and logs out', () => {
     const home = walk(['2', '1', 'c0a1b2c3d', '24680']);
-    expect(home).toEqual({ screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } });
+    expect(home).toEqual({ screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane', pinVersion: 1 } });
     expect(walk(['1'], defaults, home)).toMatchObject({ screen: 'accountDetails', auth: home.auth });
     const changed = walk(['2', '24680', '97531', '97531'], defaults, home);
-    expect(changed).toMatchObject({ screen: 'accountHome', notice: { kind: 'pinChanged' } });
+    // The session that changed the PIN keeps itself signed in under the new version.
+    expect(changed).toMatchObject({ screen: 'accountHome', notice: { kind: 'pinChanged' }, auth: { pinVersion: 2 } });
+    // Another session's change came first: nothing written, and the session ends saying so.
+    const stale = walk(['2', '24680', '97531', '97531'], { ...defaults, replacePin: { type: 'replaced', pinVersion: null } }, home);
+    expect(text(stale)).toBe('END Your PIN was not changed: it was changed in another session. Please dial again and log in.');
     const out = walk(['3'], defaults, home);
     expect(out).toEqual({ screen: 'preMenu', notice: { kind: 'loggedOut' } });
     expect(walk(['00', '2'], defaults, home).screen).toBe('accountHome');
@@ -255,10 +264,10 @@ describe('every reachable screen fits on a handset', () => {
     ],
     createAccount: [{ type: 'created', customerId: 'CFFFFFFFF' }],
     verifyPin: [
-      { type: 'verified', outcome: { kind: 'ok', firstName: 'Bartholomew-Alexandre-Maximilian', language: null } },
+      { type: 'verified', outcome: { kind: 'ok', firstName: 'Bartholomew-Alexandre-Maximilian', language: null, pinVersion: 1 } },
       // A name outside GSM-7 would make the whole screen UCS-2 (80 characters).
-      { type: 'verified', outcome: { kind: 'ok', firstName: 'Ọlábísí-Àdùnní-Olúwaseun-Adébáyọ̀-Ọláníyọ̀nù', language: null } },
-      { type: 'verified', outcome: { kind: 'ok', firstName: 'Александра-Владимировна-Константинова', language: 'fr' } },
+      { type: 'verified', outcome: { kind: 'ok', firstName: 'Ọlábísí-Àdùnní-Olúwaseun-Adébáyọ̀-Ọláníyọ̀nù', language: null, pinVersion: 1 } },
+      { type: 'verified', outcome: { kind: 'ok', firstName: 'Александра-Владимировна-Константинова', language: 'fr', pinVersion: 1 } },
       { type: 'verified', outcome: { kind: 'wrong', attemptsLeft: 2 } },
       { type: 'verified', outcome: { kind: 'wrong', attemptsLeft: 1 } },
       { type: 'verified', outcome: { kind: 'locked', minutes: 10080, justNow: true } },
@@ -278,7 +287,7 @@ describe('every reachable screen fits on a handset', () => {
       },
       { type: 'loaded', account: null },
     ],
-    replacePin: [{ type: 'replaced' }],
+    replacePin: [{ type: 'replaced', pinVersion: 2 }, { type: 'replaced', pinVersion: null }],
     setLanguage: [],
     loadCatalogue: [
       { type: 'catalogueLoaded', products: CATALOGUE, lastDeliveryPoint: 'Kibera Olympic, next to the blue kiosk' },
@@ -404,7 +413,7 @@ describe('what a household does', () => {
 
     const pinEntered = applyInput(confirm, '24680', renderer);
     expect(pinEntered.effect).toEqual({ type: 'verifyPin', customerId: 'C0A1B2C3D', pin: '24680' });
-    const verified = applyEffectResult(pinEntered.state, { type: 'verified', outcome: { kind: 'ok', firstName: 'Jane', language: null } });
+    const verified = applyEffectResult(pinEntered.state, { type: 'verified', outcome: { kind: 'ok', firstName: 'Jane', language: null, pinVersion: 1 } });
     expect(verified.effect).toEqual({ type: 'placeOrder', customerId: 'C0A1B2C3D', productCode: 'pellets-25kg', quantity: 3, deliveryPoint: 'Kibera market' });
     const placed = applyEffectResult(verified.state, { type: 'orderPlaced', order: { orderNumber: 'F000042', totalMinor: 180_000, currency: 'KES' } });
     expect(text(placed.state)).toBe('END Order F000042 placed: KES 1,800. We will call you before delivery.');
