@@ -21,6 +21,8 @@ export interface NewAccount {
   pinKeyId: string;
   /** The creating hop's idempotency key: a replay of that hop finds this account instead of making another. */
   creationKey: string;
+  /** The language the account was created in: it follows the account to any phone until it chooses another. */
+  language?: string | null;
 }
 
 /** The account a PIN attempt is about, when there is one: what checking the PIN and logging in need. */
@@ -90,11 +92,11 @@ export class AccountsRepository {
            ON CONFLICT (phone_number) DO UPDATE SET last_seen_at = now()
            RETURNING id
          )
-         INSERT INTO ussd_accounts (customer_id, full_name, email, phone_id, pin_hash, pin_key_id, creation_key)
-         SELECT $2, $3, $4, phone.id, $5, $6, $7 FROM phone
+         INSERT INTO ussd_accounts (customer_id, full_name, email, phone_id, pin_hash, pin_key_id, creation_key, language)
+         SELECT $2, $3, $4, phone.id, $5, $6, $7, $8 FROM phone
          ON CONFLICT (creation_key) DO NOTHING
          RETURNING customer_id`,
-        [account.phoneNumber, account.customerId, account.fullName, account.email, account.pinHash, account.pinKeyId, account.creationKey],
+        [account.phoneNumber, account.customerId, account.fullName, account.email, account.pinHash, account.pinKeyId, account.creationKey, account.language ?? null],
       );
     } catch (error) {
       const driverError = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : undefined;

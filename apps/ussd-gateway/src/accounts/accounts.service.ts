@@ -66,7 +66,11 @@ export class AccountsService {
    * Creates the account and returns its new Customer ID (drawn again if the random one is taken), or the Customer
    * ID of the account this `key` already created.
    */
-  async create(input: { phoneNumber: string; fullName: string; email: string | null; heldPin: string }, key: string, signal?: AbortSignal): Promise<string> {
+  async create(
+    input: { phoneNumber: string; fullName: string; email: string | null; heldPin: string; language?: string | null },
+    key: string,
+    signal?: AbortSignal,
+  ): Promise<string> {
     const { heldPin, ...account } = input;
     const pinHash = await this.hashes.run(() => this.vault.sealHeld(heldPin));
     signal?.throwIfAborted();

@@ -162,6 +162,7 @@ describe('menu machine', () => {
       fullName: 'Jane',
       email: null,
       heldPin: 'held-pin',
+      language: null,
     });
     const changing = walk(['2', '24680', '97531'], defaults, { screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } });
     expect(changing).toMatchObject({ screen: 'changePinConfirm', draft: { heldPin: 'held-pin' } });

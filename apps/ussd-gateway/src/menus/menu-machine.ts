@@ -130,7 +130,8 @@ export interface MenuState {
 export type Effect =
   | { type: 'holdPin'; pin: string }
   | { type: 'matchPin'; pin: string; heldPin: string }
-  | { type: 'createAccount'; fullName: string; email: string | null; heldPin: string }
+  /** `language`: the session's, kept as the account's until it chooses another (null: the default). */
+  | { type: 'createAccount'; fullName: string; email: string | null; heldPin: string; language: string | null }
   | { type: 'verifyPin'; customerId: string; pin: string }
   | { type: 'loadAccount'; customerId: string }
   /** Written only over `expectedPinVersion`, the version the old PIN was checked against (null: unconditionally). */
@@ -427,7 +428,7 @@ export function applyEffectResult(state: MenuState, result: EffectResult): Step 
           return go(state, 'createPin', { draft: { fullName: state.draft?.fullName, email: state.draft?.email }, notice: { kind: 'pinMismatch' } });
         }
         const fullName = requireValue(state.draft?.fullName, 'draft.fullName');
-        return { state, effect: { type: 'createAccount', fullName, email: state.draft?.email ?? null, heldPin } };
+        return { state, effect: { type: 'createAccount', fullName, email: state.draft?.email ?? null, heldPin, language: state.language ?? null } };
       }
       if (state.screen === 'changePinConfirm') {
         if (!result.match) return go(state, 'changePinNew', { notice: { kind: 'pinMismatch' } });

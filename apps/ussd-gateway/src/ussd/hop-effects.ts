@@ -67,6 +67,7 @@ export class HopEffects {
               fullName: effect.fullName,
               email: effect.email,
               heldPin: effect.heldPin,
+              language: effect.language,
             },
             key(),
             deadline.signal,
