@@ -239,6 +239,22 @@ describe('menu machine', () => {
     expect(home('Александра', { kind: 'pinChanged' })).toMatch(/^Your PIN has been changed\.\nWelcome\n/);
   });
 
+  it('keeps each detail’s label and value on one page when the details are paged', () => {
+    const details = {
+      customerId: 'C0A1B2C3D',
+      fullName: 'Александра Владимировна Петрова-Сидорова',
+      email: 'aleksandra.vladimirovna.petrova@example-domain.org',
+      phoneNumber: '+254*******78',
+    };
+    const state: MenuState = { screen: 'accountDetails', auth: { customerId: 'C0A1B2C3D', firstName: 'Александра' }, details, page: 0 };
+    const pages = Array.from({ length: renderer.pageCount(state) }, (_, page) => renderer.render({ ...state, page }).text);
+    expect(pages.length).toBeGreaterThan(1);
+    // In UCS-2 a page holds a few words of a detail: a label never ends a page, it starts with its value.
+    const labelled = pages.flatMap((page) => page.split('\n')).filter((line) => /^(Customer ID|Name|E-mail|Phone):/.test(line));
+    expect(labelled.map((line) => line.split(' ')[0])).toEqual(['Customer', 'Name:', 'E-mail:', 'Phone:']);
+    for (const line of labelled) expect(line).toMatch(/^(Customer ID|Name|E-mail|Phone): \S/);
+  });
+
   it('pages long information texts with 98 and back with 0', () => {
     const paged = new MenuRenderer(shipped.withInfoTexts({ en: { about: 'Clean stoves save fuel. '.repeat(40) } }));
     const first = settle(applyInput(walk(['1']), '1', paged), defaults);
