@@ -260,3 +260,51 @@ describe('a signed-in session whose account gets locked elsewhere', () => {
     });
   });
 });
+
+describe('a PIN change', () => {
+  const PIN_CHANGED_ELSEWHERE = 'END Your PIN was changed in another session. Please dial again and log in.';
+  const NOT_CHANGED = 'END Your PIN was not changed: it was changed in another session. Please dial again and log in.';
+
+  /** A session signed in to `customerId`, on the screen that confirms a new PIN. */
+  async function confirmingNewPin(customerId: string, newPin: string): Promise<Handset> {
+    const handset = await onPinScreen(customerId);
+    expect(await handset.send(PIN)).toMatch(/^CON Welcome, /);
+    await handset.sendAll('2', PIN);
+    expect(await handset.send(newPin)).toMatch(/^CON Enter the new PIN again/);
+    return handset;
+  }
+
+  it('signs out every other session of the account at its next hop; the session that changed it goes on', async () => {
+    const { customerId } = await createAccount('Pin Changer');
+    const other = await onPinScreen(customerId);
+    expect(await other.send(PIN)).toMatch(/^CON Welcome, Pin/);
+    const changer = await confirmingNewPin(customerId, '58316');
+    expect(await changer.send('58316')).toMatch(/^CON Your PIN has been changed\.\nWelcome, Pin/);
+
+    expect(await other.send('1')).toBe(PIN_CHANGED_ELSEWHERE);
+    const debug = await app.inject({ method: 'GET', url: `/api/ussd/debug/${other.sessionId}`, headers: { 'x-operator-token': OPERATOR_TOKEN } });
+    expect(debug.json()).toMatchObject({ debugInfo: { state: 'ended', status: 'ended', context: { isAuthenticated: false } } });
+    expect(await changer.send('1')).toMatch(/^CON Your account\n/);
+    // The old PIN no longer signs in; the new one does.
+    expect(await (await onPinScreen(customerId)).send(PIN)).toMatch(/^CON Customer ID or PIN is wrong\./);
+    expect(await (await onPinScreen(customerId)).send('58316')).toMatch(/^CON Welcome, Pin/);
+  });
+
+  it('two changes at once: exactly one is told "changed" and stands, the other is told its PIN was not changed', async () => {
+    const { customerId } = await createAccount('Racing Changes');
+    const first = await confirmingNewPin(customerId, '58316');
+    const second = await confirmingNewPin(customerId, '69427');
+    const answers = await Promise.all([first.send('58316'), second.send('69427')]);
+    const changed = answers.filter((answer) => answer.startsWith('CON Your PIN has been changed.'));
+    expect({ changed: changed.length, refused: answers.filter((answer) => answer === NOT_CHANGED).length }).toEqual({ changed: 1, refused: 1 });
+    const standing = answers[0] === NOT_CHANGED ? '69427' : '58316';
+    const lost = standing === '58316' ? '69427' : '58316';
+    expect(await (await onPinScreen(customerId)).send(lost)).toMatch(/^CON Customer ID or PIN is wrong\./);
+    expect(await (await onPinScreen(customerId)).send(standing)).toMatch(/^CON Welcome, Racing/);
+    const { rows } = await db.query<{ changes: string }>(
+      'SELECT count(*) AS changes FROM ussd_pin_changes c JOIN ussd_accounts a ON a.id = c.account_id WHERE a.customer_id = $1',
+      [customerId],
+    );
+    expect(rows).toEqual([{ changes: '1' }]);
+  });
+});

@@ -64,6 +64,18 @@ describe('the language of a dial', () => {
     expect(await borrowed.sendAll('2', '1', customerId, PIN)).toMatch(FLOWS.sw.home);
     expect(await borrowed.send('3')).toBe(`CON Umeondoka kwenye akaunti.\n${MAIN_MENUS.sw.slice(4)}`);
   });
+
+  it('is the language the account was created in, until it chooses another', async () => {
+    const owner = new Handset(stack.app, phone('243'));
+    await owner.dial();
+    const customerId = FLOWS.fr.created.exec(await owner.sendAll('2', '2', 'Amani Juma', '00', PIN, PIN))![1]!;
+    const { rows } = await stack.db.query('SELECT language FROM ussd_accounts WHERE customer_id = $1', [customerId]);
+    expect(rows).toEqual([{ language: 'fr' }]);
+    // Signed in from a Kenyan phone that never chose: the main menu in English, the account in French.
+    const kenyan = new Handset(stack.app, phone('254'));
+    expect(await kenyan.dial()).toBe(MAIN_MENUS.en);
+    expect(await kenyan.sendAll('2', '1', customerId, PIN)).toMatch(FLOWS.fr.home);
+  });
 });
 
 describe('the copy of remembered languages in Redis', () => {

@@ -71,6 +71,17 @@ describe('operator endpoints for orders and tickets', () => {
     expect(second).toEqual({ status: 200, body: { items: [expect.objectContaining({ orderNumber: fixture.orderNumbers[0] })], nextCursor: null } });
   });
 
+  it('says null for nextCursor on a full last page, as on a short one', async () => {
+    const phone = encodeURIComponent(fixture.phoneNumber);
+    expect(await answer('GET', `/api/ussd/orders?phone=${phone}&limit=3`)).toEqual({
+      status: 200,
+      body: { items: fixture.orderNumbers.map(() => expect.anything()), nextCursor: null },
+    });
+    const first = await answer('GET', `/api/ussd/orders?phone=${phone}&limit=2`);
+    const rest = await answer('GET', `/api/ussd/orders?phone=${phone}&limit=1&cursor=${first.body.nextCursor as string}`);
+    expect(rest).toEqual({ status: 200, body: { items: [expect.objectContaining({ orderNumber: fixture.orderNumbers[0] })], nextCursor: null } });
+  });
+
   it('filters by status and date', async () => {
     const today = new Date().toISOString().slice(0, 10);
     const placed = await answer('GET', `/api/ussd/orders?status=placed&from=${today}&to=${today}&phone=${encodeURIComponent(fixture.phoneNumber)}`);
@@ -137,6 +148,9 @@ describe('operator endpoints for orders and tickets', () => {
     ['/api/ussd/orders?phone=0712345678', 'phone must be an E.164 number such as +254712345678'],
     ['/api/ussd/orders?from=yesterday', 'from must be a date (YYYY-MM-DD) or an ISO 8601 date-time with a time zone'],
     ['/api/ussd/orders?to=2026-02-30', 'to must be a date (YYYY-MM-DD) or an ISO 8601 date-time with a time zone'],
+    ['/api/ussd/orders?from=2026-02-30T10:00Z', 'from must be a date (YYYY-MM-DD) or an ISO 8601 date-time with a time zone'],
+    ['/api/ussd/tickets?to=2026-04-31T23:59:59%2B03:00', 'to must be a date (YYYY-MM-DD) or an ISO 8601 date-time with a time zone'],
+    ['/api/ussd/orders?from=2026-11-01T24:30Z', 'from must be a date (YYYY-MM-DD) or an ISO 8601 date-time with a time zone'],
     ['/api/ussd/orders?from=2026-11-02&to=2026-11-01', 'from must be before to'],
     ['/api/ussd/orders?cursor=abc', 'cursor is not one this service gave out'],
     ['/api/ussd/orders?limit=0', 'limit must be an integer from 1 to 100'],

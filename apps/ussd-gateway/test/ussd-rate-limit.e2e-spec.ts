@@ -265,6 +265,39 @@ describe('per-session limit', () => {
   it.each([
     ['on Redis', {}],
     ['in memory', { REDIS_URL: undefined, REDIS_KEY_PREFIX: undefined }],
+  ])('never lets hops or notifications naming another phone use up the subscriber’s session (%s)', async (label, overrides) => {
+    const app = await appLimitedPerSession(`foreign_${label === 'on Redis' ? 'r' : 'm'}`, overrides);
+    const handset = new Handset(app);
+    expect(await handset.dial()).toMatch(/^CON Welcome/);
+    const foreign = (phoneNumber: string) =>
+      post(app, { sessionId: handset.sessionId, serviceCode: SERVICE_CODE, phoneNumber, text: '1' });
+    const notification = (phoneNumber: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/ussd/events',
+        payload: { sessionId: handset.sessionId, phoneNumber, serviceCode: SERVICE_CODE, status: 'Failed' },
+      });
+    // 35 at once: hops from 25 other phones (one of them repeating itself) and 10 notifications naming other phones.
+    const repeater = '+254799000001';
+    const [hops, repeated, notifications] = await Promise.all([
+      Promise.all(Array.from({ length: 15 }, (_, index) => foreign(`+2547980000${String(index).padStart(2, '0')}`))),
+      Promise.all(Array.from({ length: 10 }, () => foreign(repeater))),
+      Promise.all(Array.from({ length: 10 }, (_, index) => notification(`+2547970000${String(index).padStart(2, '0')}`))),
+    ]);
+    expect(hops.map((reply) => reply.body)).toEqual(Array.from({ length: 15 }, () => INVALID));
+    // A foreign phone is limited on its own count: its fifth hop and later are refused, the subscriber is not.
+    expect(repeated.map((reply) => reply.body).sort()).toEqual([...Array.from({ length: 4 }, () => INVALID), ...Array.from({ length: 6 }, () => SESSION_LIMITED)].sort());
+    expect(notifications.map((reply) => reply.statusCode)).toEqual(Array.from({ length: 10 }, () => 409));
+    // The subscriber's session has used one hop of its budget: three more are served.
+    expect(await handset.send('1')).toMatch(/^CON Know More/);
+    expect(await handset.send('1')).toMatch(/^CON About this service/);
+    expect(await handset.send('0')).toMatch(/^CON Know More/);
+    expect(await handset.send('2')).toBe(SESSION_LIMITED);
+  });
+
+  it.each([
+    ['on Redis', {}],
+    ['in memory', { REDIS_URL: undefined, REDIS_KEY_PREFIX: undefined }],
   ])('admits exactly the limit out of 30 concurrent requests on one session (%s)', async (label, overrides) => {
     const app = await appLimitedPerSession(`burst_${label === 'on Redis' ? 'r' : 'm'}`, overrides);
     const handset = new Handset(app);

@@ -19,6 +19,9 @@ import {
 } from './ussd-test-kit';
 
 const METRICS_TOKEN = 'ussd-events-metrics-token-1';
+const EVENTS_TOKEN = 'aggregator-callback-secret-1';
+const MISMATCH = { message: 'The session belongs to another phone number' };
+const FORBIDDEN = { message: 'Session events are accepted from the aggregator only' };
 const PIN = '58214';
 
 let backing: Backing;
@@ -151,12 +154,33 @@ describe('POST /api/ussd/events: the session-end notification', () => {
     expect((await debug(stranger.sessionId)).statusCode).toBe(404);
   });
 
-  it('does not close a session for another phone number', async () => {
+  it('refuses notifications naming another phone than the session’s, open or ended, even racing the genuine one: 409, nothing kept', async () => {
     const handset = new Handset(app);
     await handset.dial();
-    expect(await notify(notificationOf(handset, { phoneNumber: '+254799999999' }))).toEqual({ status: 200, body: { status: 'recorded' } });
-    expect(await rowOf(handset.sessionId)).toEqual([expect.objectContaining({ session_closed: false, phone_number: '+254799999999' })]);
+    expect(await notify(notificationOf(handset, { phoneNumber: '+254799999999' }))).toEqual({ status: 409, body: MISMATCH });
+    expect(await rowOf(handset.sessionId)).toEqual([]);
     expect(await handset.send('1')).toMatch(/^CON Know More\n/);
+    const forged = (index: number) => notify(notificationOf(handset, { phoneNumber: `+25479999990${index}`, cost: 'KES 9.0000', lastAppResponse: 'forged' }));
+    const [genuine, ...forgeries] = await Promise.all([notify(notificationOf(handset)), ...Array.from({ length: 6 }, (_, index) => forged(index))]);
+    expect(genuine).toEqual({ status: 200, body: { status: 'recorded' } });
+    expect(forgeries).toEqual(Array.from({ length: 6 }, () => ({ status: 409, body: MISMATCH })));
+    // Once ended, the session still names its phone: a late forgery is refused all the same.
+    expect(await notify(notificationOf(handset, { phoneNumber: '+254799999999' }))).toEqual({ status: 409, body: MISMATCH });
+    expect(await rowOf(handset.sessionId)).toEqual([
+      expect.objectContaining({ phone_number: handset.phoneNumber, cost: 'KES 0.0000', last_app_response: 'Thank you for using our service. Goodbye!', session_closed: true }),
+    ]);
+  });
+
+  it('a notification naming another phone before the session starts never takes the record of the session’s own', async () => {
+    const handset = new Handset(app);
+    expect(await notify(notificationOf(handset, { phoneNumber: '+254799999998', cost: 'KES 9.0000' }))).toEqual({ status: 200, body: { status: 'recorded' } });
+    await handset.dial();
+    await handset.send('1');
+    expect(await notify(notificationOf(handset))).toEqual({ status: 200, body: { status: 'recorded' } });
+    expect(await handset.send('1')).toBe(ENDED_REPLY);
+    const rows = await rowOf(handset.sessionId);
+    expect(rows.find((row) => row.phone_number === handset.phoneNumber)).toMatchObject({ cost: 'KES 0.0000', session_closed: true });
+    expect(rows).toHaveLength(2);
   });
 
   it.each([
@@ -391,7 +415,9 @@ describe('a dependency stopped', () => {
 
 describe('rate limit', () => {
   it("counts notifications, valid or not, under the session endpoint's policy: past it, 429 { message } and nothing kept", async () => {
-    const { app: limited } = await startApp(backing.env({ RATE_LIMIT_PER_IP: '2', REDIS_KEY_PREFIX: `${backing.redis.keyPrefix}limited:` }));
+    const { app: limited } = await startApp(
+      backing.env({ RATE_LIMIT_PER_IP: '2', REDIS_KEY_PREFIX: `${backing.redis.keyPrefix}limited:`, EVENTS_ALLOWED_CIDRS: '192.0.2.0/24' }),
+    );
     try {
       const send = (fields: Record<string, string>) => limited.inject({ method: 'POST', url: '/api/ussd/events', payload: fields, remoteAddress: '192.0.2.7' });
       const first = new Handset(limited);
@@ -407,6 +433,52 @@ describe('rate limit', () => {
       expect(await rowOf(last.sessionId)).toEqual([]);
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe('who may post a notification', () => {
+  it('refuses a sender that is not the aggregator: 403 { message }, nothing kept, the session open, its budget untouched', async () => {
+    const handset = new Handset(app);
+    await handset.dial();
+    const forged = await Promise.all(
+      Array.from({ length: 5 }, () => app.inject({ method: 'POST', url: '/api/ussd/events', payload: notificationOf(handset), remoteAddress: '203.0.113.9' })),
+    );
+    expect(forged.map((response) => ({ status: response.statusCode, body: response.json<unknown>() }))).toEqual(
+      Array.from({ length: 5 }, () => ({ status: 403, body: FORBIDDEN })),
+    );
+    expect(await rowOf(handset.sessionId)).toEqual([]);
+    expect(await handset.send('1')).toMatch(/^CON Know More\n/);
+  });
+
+  it('admits the aggregator’s addresses (EVENTS_ALLOWED_CIDRS) and the secret of its callback URL (EVENTS_TOKEN), nobody else', async () => {
+    const { app: configured } = await startApp(
+      backing.env({ EVENTS_ALLOWED_CIDRS: '196.201.214.0/24', EVENTS_TOKEN, REDIS_KEY_PREFIX: `${backing.redis.keyPrefix}senders:` }),
+    );
+    try {
+      const send = async (handset: Handset, options: { url?: string; remoteAddress: string; headers?: Record<string, string> }) => {
+        const response = await configured.inject({
+          method: 'POST',
+          url: options.url ?? '/api/ussd/events',
+          payload: new URLSearchParams(notificationOf(handset)).toString(),
+          remoteAddress: options.remoteAddress,
+          headers: { 'content-type': 'application/x-www-form-urlencoded', ...options.headers },
+        });
+        return { status: response.statusCode, body: response.json<unknown>() };
+      };
+      const recorded = { status: 200, body: { status: 'recorded' } };
+      const refused = { status: 403, body: FORBIDDEN };
+      expect(await send(new Handset(configured), { remoteAddress: '196.201.214.20' })).toEqual(recorded);
+      expect(await send(new Handset(configured), { url: `/api/ussd/events?token=${EVENTS_TOKEN}`, remoteAddress: '203.0.113.9' })).toEqual(recorded);
+      expect(await send(new Handset(configured), { remoteAddress: '203.0.113.9', headers: { 'x-events-token': EVENTS_TOKEN } })).toEqual(recorded);
+      const strangers = [new Handset(configured), new Handset(configured), new Handset(configured)];
+      expect(await send(strangers[0]!, { remoteAddress: '203.0.113.9' })).toEqual(refused);
+      expect(await send(strangers[1]!, { url: `/api/ussd/events?token=${EVENTS_TOKEN}x`, remoteAddress: '203.0.113.9' })).toEqual(refused);
+      // Configured, loopback is no longer admitted by default.
+      expect(await send(strangers[2]!, { remoteAddress: '127.0.0.1' })).toEqual(refused);
+      for (const stranger of strangers) expect(await rowOf(stranger.sessionId)).toEqual([]);
+    } finally {
+      await configured.close();
     }
   });
 });

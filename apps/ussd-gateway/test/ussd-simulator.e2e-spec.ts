@@ -167,6 +167,8 @@ describe('the simulator in a browser (Chromium)', () => {
     expect((await reply('2')).text).toMatch(/^Enter your full name/);
     expect((await reply('Wanjiku Kamau')).text).toMatch(/^Enter your e-mail address/);
     expect((await reply('00')).text).toMatch(/^Choose a 5-digit PIN/);
+    // A screen that asks for a PIN takes it in a masked field, as a handset does.
+    expect(await page.getAttribute('#reply', 'type')).toBe('password');
     expect((await reply('47213')).text).toMatch(/^Enter the same PIN again/);
     const created = await reply('47213');
     expect(created.kind).toBe('END');
@@ -193,6 +195,22 @@ describe('the simulator in a browser (Chromium)', () => {
     // The ended session takes no more replies; the account really exists; the aggregator's session-end
     // notification went out as Africa's Talking sends it, and was kept without its input.
     expect(await page.isDisabled('#send')).toBe(true);
+    // The transcript and the session's text show each PIN entry masked; the requests carried them as typed.
+    const transcript = await page.locator('#transcript li').allTextContents();
+    expect(transcript.map((item) => item.split('\n')[0])).toEqual([
+      'text=""',
+      'text="1"',
+      'text="1*2"',
+      'text="1*2*00"',
+      'text="1*2*00*2"',
+      'text="1*2*00*2*2"',
+      'text="1*2*00*2*2*Wanjiku Kamau"',
+      'text="1*2*00*2*2*Wanjiku Kamau*00"',
+      'text="1*2*00*2*2*Wanjiku Kamau*00*•••••"',
+      'text="1*2*00*2*2*Wanjiku Kamau*00*•••••*•••••"',
+    ]);
+    expect(await page.textContent('#cumulative')).toBe('"1*2*00*2*2*Wanjiku Kamau*00*•••••*•••••"');
+    expect(await page.textContent('body')).not.toContain('47213');
     expect(await page.textContent('#notified')).toBe('Success → HTTP 200 {"status":"recorded"}');
     const { rows } = await query<{ full_name: string }>('SELECT full_name FROM ussd_accounts WHERE customer_id = $1', [customerId]);
     expect(rows).toEqual([{ full_name: 'Wanjiku Kamau' }]);
@@ -218,6 +236,8 @@ describe('the simulator in a browser (Chromium)', () => {
     const orderNumber = /^Order (F\d{6}) placed: KES 500\. We will call you before delivery\.$/.exec(placed.text)?.[1];
     expect(orderNumber).toBeDefined();
     expect(new URLSearchParams(sessionRequests.at(-1)).get('text')).toBe(`2*1*${customerId}*47213*4*1*2*Kibera market*47213`);
+    expect((await page.locator('#transcript li').allTextContents()).at(-1)!.split('\n')[0]).toBe(`text="2*1*${customerId}*•••••*4*1*2*Kibera market*•••••"`);
+    expect(await page.textContent('body')).not.toContain('47213');
     expect(await page.isDisabled('#send')).toBe(true);
     expect(await page.textContent('#notified')).toBe('Success → HTTP 200 {"status":"recorded"}');
     const orders = await query(

@@ -21,6 +21,8 @@ export interface NewAccount {
   pinKeyId: string;
   /** The creating hop's idempotency key: a replay of that hop finds this account instead of making another. */
   creationKey: string;
+  /** The language the account was created in: it follows the account to any phone until it chooses another. */
+  language?: string | null;
 }
 
 /** The account a PIN attempt is about, when there is one: what checking the PIN and logging in need. */
@@ -32,6 +34,15 @@ export interface AccountForLogin {
   phoneNumber: string;
   pinHash: string;
   pinKeyId: string;
+  /** Raised by every PIN change (see `changePin`). */
+  pinVersion: number;
+}
+
+/** What every hop of a signed-in session checks first: whether the account got locked, or its PIN changed. */
+export interface SignedInStanding {
+  lockSecondsLeft: number;
+  /** null: the account no longer exists. */
+  pinVersion: number | null;
 }
 
 /**
@@ -81,11 +92,11 @@ export class AccountsRepository {
            ON CONFLICT (phone_number) DO UPDATE SET last_seen_at = now()
            RETURNING id
          )
-         INSERT INTO ussd_accounts (customer_id, full_name, email, phone_id, pin_hash, pin_key_id, creation_key)
-         SELECT $2, $3, $4, phone.id, $5, $6, $7 FROM phone
+         INSERT INTO ussd_accounts (customer_id, full_name, email, phone_id, pin_hash, pin_key_id, creation_key, language)
+         SELECT $2, $3, $4, phone.id, $5, $6, $7, $8 FROM phone
          ON CONFLICT (creation_key) DO NOTHING
          RETURNING customer_id`,
-        [account.phoneNumber, account.customerId, account.fullName, account.email, account.pinHash, account.pinKeyId, account.creationKey],
+        [account.phoneNumber, account.customerId, account.fullName, account.email, account.pinHash, account.pinKeyId, account.creationKey, account.language ?? null],
       );
     } catch (error) {
       const driverError = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : undefined;
@@ -157,7 +168,7 @@ export class AccountsRepository {
          WHERE (g.locked_until IS NULL OR ${expired}) AND g.last_key IS DISTINCT FROM $2
          RETURNING last_ticket AS ticket, last_position AS position
        )
-       SELECT attempt.ticket, attempt.position, a.id, a.full_name, a.language, p.phone_number, a.pin_hash, a.pin_key_id
+       SELECT attempt.ticket, attempt.position, a.id, a.full_name, a.language, p.phone_number, a.pin_hash, a.pin_key_id, a.pin_version
          FROM (SELECT 1) AS one
          LEFT JOIN attempt ON true
          LEFT JOIN (ussd_accounts a JOIN ussd_phones p ON p.id = a.phone_id) ON a.customer_id = $1`,
@@ -174,6 +185,7 @@ export class AccountsRepository {
             phoneNumber: String(row.phone_number),
             pinHash: String(row.pin_hash),
             pinKeyId: String(row.pin_key_id),
+            pinVersion: Number(row.pin_version),
           };
     if (row.ticket !== null) return { kind: 'reserved', ticket: Number(row.ticket), position: Number(row.position), account };
     // Nothing reserved: the Customer ID is locked, or this is a replay of its last attempt. A statement of its own,
@@ -242,29 +254,59 @@ export class AccountsRepository {
     return Number(row?.lock_seconds_left ?? 0);
   }
 
+  /** One indexed read per signed-in hop: the account's lock (0 while pending, as `lockSecondsLeft`) and PIN version. */
+  async signedInStanding(customerId: string): Promise<SignedInStanding> {
+    const [row]: Array<{ lock_seconds_left: number | null; pin_version: number }> = await this.dataSource.query(
+      `SELECT a.pin_version,
+              (SELECT CASE WHEN ${isPending} THEN 0 ELSE ${lockSecondsLeft('locked_until')} END
+                 FROM ussd_pin_guards WHERE customer_id = a.customer_id) AS lock_seconds_left
+         FROM ussd_accounts a
+        WHERE a.customer_id = $1`,
+      [customerId],
+    );
+    if (!row) return { lockSecondsLeft: await this.lockSecondsLeft(customerId), pinVersion: null };
+    return { lockSecondsLeft: Number(row.lock_seconds_left ?? 0), pinVersion: Number(row.pin_version) };
+  }
+
   /**
-   * Writes the new PIN of `customerId` and records the change under `changeKey`, in one statement. Returns
-   * 'replaced', 'replayed' (this key already changed it: nothing written again) or 'missing' (no such account).
+   * Writes the new PIN of `customerId` over version `expectedVersion` (the one its old PIN was checked against; null
+   * for a session that checked it before versions existed: unconditionally) and
+   * records the change under `changeKey`, in one statement. The version check is a compare-and-set: of two changes
+   * racing, the second waits for the first's row lock, then finds the version moved and writes nothing. Returns the
+   * new version; 'replayed' when this key already changed it (nothing written again); 'stale' when the PIN was
+   * changed since `expectedVersion`; 'missing' when there is no such account.
    */
-  async changePin(customerId: string, changeKey: string, pinHash: string, pinKeyId: string): Promise<'replaced' | 'replayed' | 'missing'> {
-    const [row]: Array<{ replaced: boolean }> = await this.dataSource.query(
-      `WITH change AS (
+  async changePin(
+    customerId: string,
+    changeKey: string,
+    pinHash: string,
+    pinKeyId: string,
+    expectedVersion: number | null,
+  ): Promise<{ kind: 'replaced' | 'replayed'; pinVersion: number } | { kind: 'stale' | 'missing' }> {
+    const [row]: Array<{ pin_version: number | null }> = await this.dataSource.query(
+      `WITH written AS (
+         UPDATE ussd_accounts SET pin_hash = $3, pin_key_id = $4, pin_version = pin_version + 1, updated_at = now()
+          WHERE customer_id = $1 AND pin_version = COALESCE($5::int, pin_version)
+            AND NOT EXISTS (SELECT 1 FROM ussd_pin_changes WHERE idempotency_key = $2)
+         RETURNING id, pin_version
+       ), change AS (
          INSERT INTO ussd_pin_changes (idempotency_key, account_id)
-         SELECT $2, id FROM ussd_accounts WHERE customer_id = $1
+         SELECT $2, id FROM written
          ON CONFLICT (idempotency_key) DO NOTHING
          RETURNING account_id
-       ), written AS (
-         UPDATE ussd_accounts a SET pin_hash = $3, pin_key_id = $4, updated_at = now()
-           FROM change WHERE a.id = change.account_id
-         RETURNING a.id
        )
-       SELECT EXISTS (SELECT 1 FROM written) AS replaced`,
-      [customerId, changeKey, pinHash, pinKeyId],
+       SELECT (SELECT pin_version FROM written) AS pin_version, (SELECT count(*) FROM change) AS changes`,
+      [customerId, changeKey, pinHash, pinKeyId, expectedVersion],
     );
-    if (row?.replaced) return 'replaced';
-    // A statement of its own: it sees a change committed by a concurrent replay that this one's snapshot missed.
-    const replayed: unknown[] = await this.dataSource.query('SELECT 1 FROM ussd_pin_changes WHERE idempotency_key = $1', [changeKey]);
-    return replayed.length > 0 ? 'replayed' : 'missing';
+    if (row?.pin_version != null) return { kind: 'replaced', pinVersion: Number(row.pin_version) };
+    // Statements of their own: they see a change committed by a concurrent replay that this one's snapshot missed.
+    const [replayed]: Array<{ pin_version: number }> = await this.dataSource.query(
+      'SELECT a.pin_version FROM ussd_pin_changes c JOIN ussd_accounts a ON a.id = c.account_id WHERE c.idempotency_key = $1',
+      [changeKey],
+    );
+    if (replayed) return { kind: 'replayed', pinVersion: Number(replayed.pin_version) };
+    const exists: unknown[] = await this.dataSource.query('SELECT 1 FROM ussd_accounts WHERE customer_id = $1', [customerId]);
+    return exists.length > 0 ? { kind: 'stale' } : { kind: 'missing' };
   }
 
   /** The language last chosen on `phoneNumber`, or null. */

@@ -20,7 +20,7 @@ function fakeRepository(overrides: Partial<AccountsRepository>): AccountsReposit
   return overrides as AccountsRepository;
 }
 
-const row: AccountRow & { language: string | null } = {
+const row: AccountRow & { language: string | null; pinVersion: number } = {
   id: 'id-1',
   customerId: 'C0A1B2C3D',
   fullName: 'Jane Smith',
@@ -29,6 +29,7 @@ const row: AccountRow & { language: string | null } = {
   pinHash: '',
   pinKeyId: 'k2',
   language: 'sw',
+  pinVersion: 1,
 };
 
 describe('AccountsService', () => {
@@ -109,7 +110,7 @@ describe('AccountsService', () => {
         spent,
       ),
     ).rejects.toThrow('hop budget spent');
-    await expect(service.replacePin('C0A1B2C3D', vault.hold('97531'), 'k', spent)).rejects.toThrow(
+    await expect(service.replacePin('C0A1B2C3D', vault.hold('97531'), 'k', 1, spent)).rejects.toThrow(
       'hop budget spent',
     );
     await expect(service.verify('C0A1B2C3D', '24680', attempt, spent)).rejects.toThrow('hop budget spent');
@@ -123,13 +124,13 @@ describe('AccountsService', () => {
     const repository = fakeRepository({
       changePin: async (_customerId: string, key: string, pinHash: string, keyId: string) => {
         changed.push([key, pinHash, keyId]);
-        return 'replaced' as const;
+        return { kind: 'replaced' as const, pinVersion: 2 };
       },
     });
     const service = new AccountsService(repository, vault, config, logger);
     const scrypt = jest.spyOn(crypto, 'scrypt');
     try {
-      await service.replacePin('C0A1B2C3D', service.hold('97531'), 'change-key');
+      await expect(service.replacePin('C0A1B2C3D', service.hold('97531'), 'change-key', 1)).resolves.toBe(2);
       expect(scrypt).toHaveBeenCalledTimes(1);
     } finally {
       scrypt.mockRestore();
@@ -152,6 +153,7 @@ describe('AccountsService', () => {
       kind: 'ok',
       firstName: 'Jane',
       language: 'sw',
+      pinVersion: 1,
     });
     expect(rewrapped).toHaveLength(1);
     expect(rewrapped[0]![1]).toBe('k2');
@@ -238,6 +240,7 @@ describe('AccountsService', () => {
       kind: 'ok',
       firstName: 'Jane',
       language: 'sw',
+      pinVersion: 1,
     });
     expect(reservePinAttempt).toHaveBeenCalledTimes(3);
 

@@ -66,7 +66,11 @@ export class AccountsService {
    * Creates the account and returns its new Customer ID (drawn again if the random one is taken), or the Customer
    * ID of the account this `key` already created.
    */
-  async create(input: { phoneNumber: string; fullName: string; email: string | null; heldPin: string }, key: string, signal?: AbortSignal): Promise<string> {
+  async create(
+    input: { phoneNumber: string; fullName: string; email: string | null; heldPin: string; language?: string | null },
+    key: string,
+    signal?: AbortSignal,
+  ): Promise<string> {
     const { heldPin, ...account } = input;
     const pinHash = await this.hashes.run(() => this.vault.sealHeld(heldPin));
     signal?.throwIfAborted();
@@ -123,7 +127,7 @@ export class AccountsService {
       if (account.pinKeyId !== this.vault.currentKeyId) {
         await this.accounts.rewrapPin(account.id, this.vault.rewrap(account.pinHash), this.vault.currentKeyId);
       }
-      return { kind: 'ok', firstName: account.fullName.split(' ')[0] ?? account.fullName, language: account.language };
+      return { kind: 'ok', firstName: account.fullName.split(' ')[0] ?? account.fullName, language: account.language, pinVersion: account.pinVersion };
     }
     if (reservation.position >= maxAttempts) {
       signal?.throwIfAborted();
@@ -155,6 +159,15 @@ export class AccountsService {
     return seconds > 0 ? minutesOf(seconds) : 0;
   }
 
+  /**
+   * What a signed-in hop checks first, in one read: minutes until the account's lock ends (0: not locked) and its
+   * PIN version (null: no such account).
+   */
+  async signedInStanding(customerId: string): Promise<{ lockMinutes: number; pinVersion: number | null }> {
+    const { lockSecondsLeft, pinVersion } = await this.accounts.signedInStanding(customerId);
+    return { lockMinutes: lockSecondsLeft > 0 ? minutesOf(lockSecondsLeft) : 0, pinVersion };
+  }
+
   /** The account as shown to whoever is signed in: the phone number masked (see maskPhoneNumber). */
   async details(customerId: string): Promise<AccountDetails | null> {
     const account = await this.accounts.findByCustomerId(customerId);
@@ -162,12 +175,19 @@ export class AccountsService {
     return { customerId: account.customerId, fullName: account.fullName, email: account.email, phoneNumber: maskPhoneNumber(account.phoneNumber) };
   }
 
-  /** Writes the new PIN, once per `key`: a replay of the hop that changed it changes nothing more. */
-  async replacePin(customerId: string, heldPin: string, key: string, signal?: AbortSignal): Promise<void> {
+  /**
+   * Writes the new PIN over `expectedVersion` (the version the old PIN was checked against), once per `key`: a
+   * replay of the hop that changed it changes nothing more. The new version, or null when the PIN was changed
+   * elsewhere since (nothing written).
+   */
+  async replacePin(customerId: string, heldPin: string, key: string, expectedVersion: number | null, signal?: AbortSignal): Promise<number | null> {
     const pinHash = await this.hashes.run(() => this.vault.sealHeld(heldPin));
     signal?.throwIfAborted();
-    const outcome = await this.accounts.changePin(customerId, key, pinHash, this.vault.keyIdOf(pinHash));
-    if (outcome === 'missing') throw new Error('account vanished during a PIN change');
+    const outcome = await this.accounts.changePin(customerId, key, pinHash, this.vault.keyIdOf(pinHash), expectedVersion);
+    if (outcome.kind === 'missing') throw new Error('account vanished during a PIN change');
+    if (outcome.kind === 'replaced' || outcome.kind === 'replayed') return outcome.pinVersion;
+    this.logger.info({ customerId }, 'PIN change refused: the PIN was changed in another session meanwhile');
+    return null;
   }
 
   /** The language last chosen on this phone, or null when it never chose one. */

@@ -44,11 +44,23 @@ describe('UssdConfig', () => {
       OPERATOR_TOKEN: 'short',
       RATE_LIMIT_EXEMPT_CIDRS: '10.0.0.0/8,bad cidr',
       PIN_PREVIOUS_KEYS: 'k0:abc',
+      EVENTS_ALLOWED_CIDRS: '196.201.214.0/24,aggregator',
+      EVENTS_TOKEN: 'short-secret-1',
     });
-    for (const variable of ['DATABASE_URL', 'PIN_ENCRYPTION_KEY', 'REDIS_URL', 'OPERATOR_TOKEN', 'RATE_LIMIT_EXEMPT_CIDRS', 'PIN_PREVIOUS_KEYS']) {
+    for (const variable of [
+      'DATABASE_URL',
+      'PIN_ENCRYPTION_KEY',
+      'REDIS_URL',
+      'OPERATOR_TOKEN',
+      'RATE_LIMIT_EXEMPT_CIDRS',
+      'PIN_PREVIOUS_KEYS',
+      'EVENTS_ALLOWED_CIDRS',
+      'EVENTS_TOKEN',
+    ]) {
       expect(message).toContain(`${variable}:`);
     }
     expect(message).not.toContain('not-a-key-secret-value');
+    expect(message).not.toContain('short-secret-1');
   });
 
   it('serves the simulator only when SIMULATOR_ENABLED says so, in words a person cannot misread', () => {

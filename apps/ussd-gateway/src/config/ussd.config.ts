@@ -177,6 +177,29 @@ export class UssdConfig extends DatabaseConfig {
   @IntegerVariable({ min: 1 })
   RATE_LIMIT_PER_SESSION = 30;
 
+  /**
+   * Who may post session-end notifications (`POST /api/ussd/events`): the aggregator's addresses, as the client
+   * address resolves under the trust-proxy settings. With neither this nor EVENTS_TOKEN set, only loopback may post
+   * outside production (`npm start`), and nobody in production.
+   */
+  @AsList()
+  @IsString({ each: true })
+  @Matches(/^[0-9a-fA-F:.]+(\/\d{1,3})?$/, {
+    each: true,
+    message: 'must be a comma-separated list of IPs or CIDRs',
+  })
+  EVENTS_ALLOWED_CIDRS: string[] = [];
+
+  /**
+   * A shared secret the aggregator presents with each notification: in the callback URL as `?token=…` (Africa's
+   * Talking sends to the URL it is given and sets no header of ours) or as the `x-events-token` header.
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'must be at least 16 characters' })
+  @Matches(/^[A-Za-z0-9._~-]+$/, { message: 'must be URL-safe: letters, digits, . _ ~ or -' })
+  EVENTS_TOKEN?: string;
+
   /** Enables the debug and session-list endpoints (header `x-operator-token`); without it they answer 404. */
   @IsOptional()
   @IsString()

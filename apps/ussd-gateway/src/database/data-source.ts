@@ -8,6 +8,8 @@ import { IdempotentHopsAndPinGuards1764800000000 } from './migrations/1764800000
 import { SessionEvents1765100000000 } from './migrations/1765100000000-session-events';
 import { Languages1765900000000 } from './migrations/1765900000000-languages';
 import { OrdersAndTickets1765900000001 } from './migrations/1765900000001-orders-and-tickets';
+import { SessionEventsPerPhone1766700000000 } from './migrations/1766700000000-session-events-per-phone';
+import { PinVersion1766700000001 } from './migrations/1766700000001-pin-version';
 
 export const ENTITIES = [PhoneEntity, AccountEntity];
 export const MIGRATIONS = [
@@ -16,6 +18,8 @@ export const MIGRATIONS = [
   SessionEvents1765100000000,
   Languages1765900000000,
   OrdersAndTickets1765900000001,
+  SessionEventsPerPhone1766700000000,
+  PinVersion1766700000001,
 ];
 /** Our own table, so this service's migrations never mix with another service's in a shared database. */
 export const MIGRATIONS_TABLE = 'ussd_migrations';

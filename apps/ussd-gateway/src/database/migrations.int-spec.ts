@@ -122,9 +122,12 @@ describe.each([
   it('changes a PIN once per change key, and finds PINs sealed under another key', async () => {
     const found = await repository.findByCustomerId('C0A1B2C3E');
     const newHash = await vault.seal('97531');
-    expect(await repository.changePin('C0A1B2C3E', 'change-1', newHash, 'k0')).toBe('replaced');
-    expect(await repository.changePin('C0A1B2C3E', 'change-1', found!.pinHash, 'k1')).toBe('replayed');
-    expect(await repository.changePin('CFFFFFFF3', 'change-2', newHash, 'k1')).toBe('missing');
+    expect(await repository.changePin('C0A1B2C3E', 'change-1', newHash, 'k0', 1)).toEqual({ kind: 'replaced', pinVersion: 2 });
+    expect(await repository.changePin('C0A1B2C3E', 'change-1', found!.pinHash, 'k1', 1)).toEqual({ kind: 'replayed', pinVersion: 2 });
+    // Another change checked against the version before: the PIN moved since, nothing written.
+    expect(await repository.changePin('C0A1B2C3E', 'change-3', found!.pinHash, 'k1', 1)).toEqual({ kind: 'stale' });
+    expect(await repository.signedInStanding('C0A1B2C3E')).toEqual({ lockSecondsLeft: 0, pinVersion: 2 });
+    expect(await repository.changePin('CFFFFFFF3', 'change-2', newHash, 'k1', 1)).toEqual({ kind: 'missing' });
     expect(await repository.findSealedUnderOtherKeys('k1', 10)).toEqual([{ id: found!.id, pinHash: newHash }]);
     await repository.rewrapPin(found!.id, found!.pinHash, 'k1');
     expect(await repository.findSealedUnderOtherKeys('k1', 10)).toEqual([]);

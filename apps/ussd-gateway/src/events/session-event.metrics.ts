@@ -3,9 +3,10 @@ import type { SessionEventStatus } from './session-event';
 
 /**
  * What became of a notification: `closed` (it found the session open and closed it), `not_open` (the session had
- * ended, expired or never existed here, or belongs to another phone), `duplicate` (already kept), `invalid`.
+ * ended, expired or never existed here), `other_phone` (the session kept here belongs to another phone: refused, not
+ * kept), `duplicate` (already kept), `invalid`.
  */
-export type SessionEventResult = 'closed' | 'not_open' | 'duplicate' | 'invalid';
+export type SessionEventResult = 'closed' | 'not_open' | 'other_phone' | 'duplicate' | 'invalid';
 
 /**
  * The aggregator's session-end notifications:
@@ -35,7 +36,7 @@ export class SessionEventMetrics {
   received(status: SessionEventStatus, result: Exclude<SessionEventResult, 'invalid'>, durationInMillis: number | null): void {
     const label = status.toLowerCase();
     this.events.inc(label, result);
-    if (result !== 'duplicate' && durationInMillis !== null) this.durations.labels(label).observe(durationInMillis / 1000);
+    if (result !== 'duplicate' && result !== 'other_phone' && durationInMillis !== null) this.durations.labels(label).observe(durationInMillis / 1000);
   }
 
   refused(): void {

@@ -6,6 +6,7 @@ import { Caller } from '../ussd/hop-caller';
 import type { HopCaller } from '../ussd/ussd-session.service';
 import { encodeCursor, parseEventListQuery } from './session-event-list-query';
 import type { SessionEventRecord } from './session-events.repository';
+import { SessionEventSenderGuard } from './session-event-sender.guard';
 import { SessionEventsService } from './session-events.service';
 
 export interface SessionEventList {
@@ -18,12 +19,14 @@ export class SessionEventsController {
   constructor(private readonly events: SessionEventsService) {}
 
   /**
-   * The aggregator's session-end notification (JSON or form). Not throttled by the guard: counted by the service
-   * under the session endpoint's policy, in the round trip that locks the session.
+   * The aggregator's session-end notification (JSON or form), from the aggregator only (SessionEventSenderGuard).
+   * Not throttled by the throttler's guard: counted by the service under the session endpoint's policy, in the round
+   * trip that locks the session.
    */
   @Post()
   @HttpCode(200)
   @SkipThrottle()
+  @UseGuards(SessionEventSenderGuard)
   async receive(@Body() body: unknown, @Caller() caller: HopCaller): Promise<{ status: 'recorded' | 'duplicate' }> {
     return { status: await this.events.receive(body, caller) };
   }

@@ -42,7 +42,9 @@ interface Row {
 }
 
 /**
- * Plain SQL. One row per session: the aggregator may send a notification again, and the first one stands (a
+ * Plain SQL. One row per session and phone number (a notification naming another phone than a session kept here is
+ * refused before it gets here; one for a session not kept here cannot take the row of that session's own phone):
+ * the aggregator may send a notification again, and the first one stands (a
  * repeated one could only differ by what the aggregator measured later, and the first is what closed the session).
  * Pages go newest first by id, so a page boundary never moves while new notifications arrive.
  */
@@ -50,14 +52,14 @@ interface Row {
 export class SessionEventsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Keeps `event`; false when one was already kept for its session. */
+  /** Keeps `event`; false when one was already kept for its session and phone number. */
   async record(event: SessionEndEvent, sessionClosed: boolean): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
       `INSERT INTO ussd_session_events
          (session_id, phone_number, service_code, network_code, status, duration_ms, hops_count, last_app_response,
           error_message, cost, reported_date, session_closed)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-       ON CONFLICT (session_id) DO NOTHING
+       ON CONFLICT (session_id, phone_number) DO NOTHING
        RETURNING id`,
       [
         event.sessionId,

@@ -15,6 +15,14 @@ import { SessionEventMetrics } from './session-event.metrics';
 import { SessionEventFilter, SessionEventPage, SessionEventsRepository } from './session-events.repository';
 
 export const SESSION_EVENTS_DEPENDENCY = 'session event store';
+export const SESSION_EVENT_MISMATCH_MESSAGE = 'The session belongs to another phone number';
+
+/** A notification naming another phone than the session's: kept nowhere, so it cannot take the session's record. */
+export class SessionEventMismatchError extends DomainError {
+  constructor() {
+    super('SESSION_EVENT_MISMATCH', SESSION_EVENT_MISMATCH_MESSAGE, 409);
+  }
+}
 
 /**
  * The aggregator's session-end notification: the session is closed here (a late hop of it is told it has ended),
@@ -46,6 +54,10 @@ export class SessionEventsService {
     }
     const event = parsed.event;
     const closed = await this.close(event, hit, caller);
+    if (closed === 'otherPhone') {
+      this.metrics.received(event.status, 'other_phone', null);
+      throw new SessionEventMismatchError();
+    }
     let recorded: boolean;
     try {
       recorded = await this.repository.record(event, closed);
@@ -86,21 +98,23 @@ export class SessionEventsService {
 
   /**
    * Under the session's lock, as a hop would: a hop in flight finishes first, and one after it finds the session
-   * ended. Only the session's own phone number closes it.
+   * ended. Only the session's own phone number closes it; a notification naming another phone than a session kept
+   * here (open or ended) is `otherPhone`, and is not kept either: it must never become that session's record.
    */
-  private async close(event: SessionEndEvent, hit: RateLimitHit, caller: HopCaller): Promise<boolean> {
+  private async close(event: SessionEndEvent, hit: RateLimitHit, caller: HopCaller): Promise<boolean | 'otherPhone'> {
     const budget = this.config.HOP_TIMEOUT_MS;
     try {
       return await withDeadline(
         async (signal) => {
-          const sessionHit = this.limits.perSessionHit(event.sessionId);
+          const sessionHit = this.limits.perSessionHit(event.sessionId, event.phoneNumber);
           const waitMs = dependencyTimeouts(budget).sessionLockWaitMs;
           const { count, sessionCount, lease } = await this.store.open(event.sessionId, { waitMs, hit, sessionHit, signal });
           this.admit(hit, count, caller);
           if (sessionCount) this.admit(sessionHit, sessionCount, caller);
           if (!lease) throw new Error('the session store gave no lease for an admitted request');
-          return runOnLease(lease, this.config.SESSION_TTL_SECONDS, async (record) => {
-            if (record?.status !== 'active' || record.phoneNumber !== event.phoneNumber) return { value: false };
+          return runOnLease<boolean | 'otherPhone'>(lease, this.config.SESSION_TTL_SECONDS, async (record) => {
+            if (record && record.phoneNumber !== event.phoneNumber) return { value: 'otherPhone' };
+            if (record?.status !== 'active') return { value: false };
             return { value: true, save: { ...record, status: 'ended', updatedAt: new Date().toISOString() } };
           });
         },

@@ -36,9 +36,9 @@ const defaults: Partial<Record<Effect['type'], EffectResult>> = {
   holdPin: { type: 'held', heldPin: 'held-pin' },
   matchPin: { type: 'matched', match: true },
   createAccount: { type: 'created', customerId: 'C0A1B2C3D' },
-  verifyPin: { type: 'verified', outcome: { kind: 'ok', firstName: 'Jane', language: null } },
+  verifyPin: { type: 'verified', outcome: { kind: 'ok', firstName: 'Jane', language: null, pinVersion: 1 } },
   loadAccount: { type: 'loaded', account: { customerId: 'C0A1B2C3D', fullName: 'Jane Smith', email: null, phoneNumber: '+254700000001' } },
-  replacePin: { type: 'replaced' },
+  replacePin: { type: 'replaced', pinVersion: 2 },
   loadCatalogue: { type: 'catalogueLoaded', products: [], lastDeliveryPoint: null },
   placeOrder: { type: 'orderPlaced', order: { orderNumber: 'F000042', totalMinor: 50_000, currency: 'KES' } },
   loadOrders: { type: 'ordersLoaded', orders: [] },
@@ -79,7 +79,7 @@ describe('menu machine', () => {
     const home = walk(['2', '1', 'C0A1B2C3D', '24680'], defaults, swahili);
     expect(home).toMatchObject({ screen: 'accountHome', language: 'sw' });
     // An account that chose a language gets it whatever the phone's.
-    const french = walk(['2', '1', 'C0A1B2C3D', '24680'], { ...defaults, verifyPin: { type: 'verified', outcome: { kind: 'ok', firstName: 'Jane', language: 'fr' } } }, swahili);
+    const french = walk(['2', '1', 'C0A1B2C3D', '24680'], { ...defaults, verifyPin: { type: 'verified', outcome: { kind: 'ok', firstName: 'Jane', language: 'fr', pinVersion: 1 } } }, swahili);
     expect(french).toMatchObject({ screen: 'accountHome', language: 'fr' });
     expect(applyInput(walk(['00', '3'], defaults, french), '1', renderer).effect).toEqual({ type: 'setLanguage', language: 'en', customerId: 'C0A1B2C3D' });
     expect(walk(['3'], defaults, home)).toMatchObject({ screen: 'preMenu', language: 'sw', notice: { kind: 'loggedOut' } });
@@ -162,11 +162,17 @@ describe('menu machine', () => {
       fullName: 'Jane',
       email: null,
       heldPin: 'held-pin',
+      language: null,
     });
     const changing = walk(['2', '24680', '97531'], defaults, { screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } });
     expect(changing).toMatchObject({ screen: 'changePinConfirm', draft: { heldPin: 'held-pin' } });
     const changed = applyInput(changing, '97531', renderer);
-    expect(applyEffectResult(changed.state, { type: 'matched', match: true }).effect).toEqual({ type: 'replacePin', customerId: 'C0A1B2C3D', heldPin: 'held-pin' });
+    expect(applyEffectResult(changed.state, { type: 'matched', match: true }).effect).toEqual({
+      type: 'replacePin',
+      customerId: 'C0A1B2C3D',
+      heldPin: 'held-pin',
+      expectedPinVersion: 1,
+    });
   });
 
   it.each([
@@ -192,10 +198,14 @@ describe('menu machine', () => {
 
   it('logs in, shows details, changes the PIN and logs out', () => {
     const home = walk(['2', '1', 'c0a1b2c3d', '24680']);
-    expect(home).toEqual({ screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } });
+    expect(home).toEqual({ screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane', pinVersion: 1 } });
     expect(walk(['1'], defaults, home)).toMatchObject({ screen: 'accountDetails', auth: home.auth });
     const changed = walk(['2', '24680', '97531', '97531'], defaults, home);
-    expect(changed).toMatchObject({ screen: 'accountHome', notice: { kind: 'pinChanged' } });
+    // The session that changed the PIN keeps itself signed in under the new version.
+    expect(changed).toMatchObject({ screen: 'accountHome', notice: { kind: 'pinChanged' }, auth: { pinVersion: 2 } });
+    // Another session's change came first: nothing written, and the session ends saying so.
+    const stale = walk(['2', '24680', '97531', '97531'], { ...defaults, replacePin: { type: 'replaced', pinVersion: null } }, home);
+    expect(text(stale)).toBe('END Your PIN was not changed: it was changed in another session. Please dial again and log in.');
     const out = walk(['3'], defaults, home);
     expect(out).toEqual({ screen: 'preMenu', notice: { kind: 'loggedOut' } });
     expect(walk(['00', '2'], defaults, home).screen).toBe('accountHome');
@@ -229,6 +239,22 @@ describe('menu machine', () => {
     expect(home('Александра', { kind: 'pinChanged' })).toMatch(/^Your PIN has been changed\.\nWelcome\n/);
   });
 
+  it('keeps each detail’s label and value on one page when the details are paged', () => {
+    const details = {
+      customerId: 'C0A1B2C3D',
+      fullName: 'Александра Владимировна Петрова-Сидорова',
+      email: 'aleksandra.vladimirovna.petrova@example-domain.org',
+      phoneNumber: '+254*******78',
+    };
+    const state: MenuState = { screen: 'accountDetails', auth: { customerId: 'C0A1B2C3D', firstName: 'Александра' }, details, page: 0 };
+    const pages = Array.from({ length: renderer.pageCount(state) }, (_, page) => renderer.render({ ...state, page }).text);
+    expect(pages.length).toBeGreaterThan(1);
+    // In UCS-2 a page holds a few words of a detail: a label never ends a page, it starts with its value.
+    const labelled = pages.flatMap((page) => page.split('\n')).filter((line) => /^(Customer ID|Name|E-mail|Phone):/.test(line));
+    expect(labelled.map((line) => line.split(' ')[0])).toEqual(['Customer', 'Name:', 'E-mail:', 'Phone:']);
+    for (const line of labelled) expect(line).toMatch(/^(Customer ID|Name|E-mail|Phone): \S/);
+  });
+
   it('pages long information texts with 98 and back with 0', () => {
     const paged = new MenuRenderer(shipped.withInfoTexts({ en: { about: 'Clean stoves save fuel. '.repeat(40) } }));
     const first = settle(applyInput(walk(['1']), '1', paged), defaults);
@@ -255,10 +281,10 @@ describe('every reachable screen fits on a handset', () => {
     ],
     createAccount: [{ type: 'created', customerId: 'CFFFFFFFF' }],
     verifyPin: [
-      { type: 'verified', outcome: { kind: 'ok', firstName: 'Bartholomew-Alexandre-Maximilian', language: null } },
+      { type: 'verified', outcome: { kind: 'ok', firstName: 'Bartholomew-Alexandre-Maximilian', language: null, pinVersion: 1 } },
       // A name outside GSM-7 would make the whole screen UCS-2 (80 characters).
-      { type: 'verified', outcome: { kind: 'ok', firstName: 'Ọlábísí-Àdùnní-Olúwaseun-Adébáyọ̀-Ọláníyọ̀nù', language: null } },
-      { type: 'verified', outcome: { kind: 'ok', firstName: 'Александра-Владимировна-Константинова', language: 'fr' } },
+      { type: 'verified', outcome: { kind: 'ok', firstName: 'Ọlábísí-Àdùnní-Olúwaseun-Adébáyọ̀-Ọláníyọ̀nù', language: null, pinVersion: 1 } },
+      { type: 'verified', outcome: { kind: 'ok', firstName: 'Александра-Владимировна-Константинова', language: 'fr', pinVersion: 1 } },
       { type: 'verified', outcome: { kind: 'wrong', attemptsLeft: 2 } },
       { type: 'verified', outcome: { kind: 'wrong', attemptsLeft: 1 } },
       { type: 'verified', outcome: { kind: 'locked', minutes: 10080, justNow: true } },
@@ -278,7 +304,7 @@ describe('every reachable screen fits on a handset', () => {
       },
       { type: 'loaded', account: null },
     ],
-    replacePin: [{ type: 'replaced' }],
+    replacePin: [{ type: 'replaced', pinVersion: 2 }, { type: 'replaced', pinVersion: null }],
     setLanguage: [],
     loadCatalogue: [
       { type: 'catalogueLoaded', products: CATALOGUE, lastDeliveryPoint: 'Kibera Olympic, next to the blue kiosk' },
@@ -404,7 +430,7 @@ describe('what a household does', () => {
 
     const pinEntered = applyInput(confirm, '24680', renderer);
     expect(pinEntered.effect).toEqual({ type: 'verifyPin', customerId: 'C0A1B2C3D', pin: '24680' });
-    const verified = applyEffectResult(pinEntered.state, { type: 'verified', outcome: { kind: 'ok', firstName: 'Jane', language: null } });
+    const verified = applyEffectResult(pinEntered.state, { type: 'verified', outcome: { kind: 'ok', firstName: 'Jane', language: null, pinVersion: 1 } });
     expect(verified.effect).toEqual({ type: 'placeOrder', customerId: 'C0A1B2C3D', productCode: 'pellets-25kg', quantity: 3, deliveryPoint: 'Kibera market' });
     const placed = applyEffectResult(verified.state, { type: 'orderPlaced', order: { orderNumber: 'F000042', totalMinor: 180_000, currency: 'KES' } });
     expect(text(placed.state)).toBe('END Order F000042 placed: KES 1,800. We will call you before delivery.');

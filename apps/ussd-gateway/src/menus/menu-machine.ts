@@ -66,6 +66,10 @@ export type Farewell =
   | { kind: 'pinHashBusy' }
   | { kind: 'pinHashBusyCreate' }
   | { kind: 'pinHashBusyChange' }
+  /** Another session changed the PIN while this one was changing it: this one's new PIN was not written. */
+  | { kind: 'pinNotChanged' }
+  /** The PIN was changed in another session: this one, signed in under the old PIN, is signed out. */
+  | { kind: 'pinChangedElsewhere' }
   | { kind: 'accountCreated'; customerId: string }
   | { kind: 'orderPlaced'; orderNumber: string; totalMinor: number; currency: string }
   | { kind: 'ticketCreated'; ticketNumber: string };
@@ -112,7 +116,8 @@ export interface MenuState {
     heldPin?: string;
   };
   loginCustomerId?: string;
-  auth?: { customerId: string; firstName: string };
+  /** `pinVersion`: the account's PIN version when its PIN was last checked here (absent in sessions older than it). */
+  auth?: { customerId: string; firstName: string; pinVersion?: number };
   details?: AccountDetails;
   /** The catalogue as it was when the order flow began, and the order being put together. */
   catalogue?: CatalogueItem[];
@@ -125,10 +130,12 @@ export interface MenuState {
 export type Effect =
   | { type: 'holdPin'; pin: string }
   | { type: 'matchPin'; pin: string; heldPin: string }
-  | { type: 'createAccount'; fullName: string; email: string | null; heldPin: string }
+  /** `language`: the session's, kept as the account's until it chooses another (null: the default). */
+  | { type: 'createAccount'; fullName: string; email: string | null; heldPin: string; language: string | null }
   | { type: 'verifyPin'; customerId: string; pin: string }
   | { type: 'loadAccount'; customerId: string }
-  | { type: 'replacePin'; customerId: string; heldPin: string }
+  /** Written only over `expectedPinVersion`, the version the old PIN was checked against (null: unconditionally). */
+  | { type: 'replacePin'; customerId: string; heldPin: string; expectedPinVersion: number | null }
   /** Remembered for the phone number, and for the account when signed in. */
   | { type: 'setLanguage'; language: string; customerId: string | null }
   | { type: 'loadCatalogue'; customerId: string }
@@ -139,7 +146,7 @@ export type Effect =
 
 /** An unknown Customer ID is `wrong` (and locks) exactly like a known one: the answers must not tell them apart. */
 export type VerifyOutcome =
-  | { kind: 'ok'; firstName: string; language: string | null }
+  | { kind: 'ok'; firstName: string; language: string | null; pinVersion: number }
   | { kind: 'wrong'; attemptsLeft: number }
   | { kind: 'locked'; minutes: number; justNow: boolean }
   /** Too many attempts on this Customer ID are being checked at this moment; this one was not (nor charged). */
@@ -153,7 +160,8 @@ export type EffectResult =
   | { type: 'created'; customerId: string }
   | { type: 'verified'; outcome: VerifyOutcome }
   | { type: 'loaded'; account: AccountDetails | null }
-  | { type: 'replaced' }
+  /** `pinVersion` null: the PIN was changed elsewhere since the old one was checked here; nothing was written. */
+  | { type: 'replaced'; pinVersion: number | null }
   /** The PIN hash gate refused the account creation or PIN change: nothing was written. */
   | { type: 'hashBusy' }
   | { type: 'languageSet'; language: string }
@@ -195,6 +203,11 @@ export function isAuthenticated(state: MenuState): boolean {
 /** A signed-in session whose account got locked (by wrong PINs in another session): it ends, signed out. */
 export function lockedOut(minutes: number, language?: string): MenuState {
   return end({ language }, { kind: 'locked', minutes }).state;
+}
+
+/** A signed-in session whose account's PIN was changed in another session: it ends, signed out. */
+export function signedOutByPinChange(language?: string): MenuState {
+  return end({ language }, { kind: 'pinChangedElsewhere' }).state;
 }
 
 const go = (state: MenuState, screen: ScreenId, extra: Partial<MenuState> = {}): Step => ({
@@ -415,11 +428,12 @@ export function applyEffectResult(state: MenuState, result: EffectResult): Step 
           return go(state, 'createPin', { draft: { fullName: state.draft?.fullName, email: state.draft?.email }, notice: { kind: 'pinMismatch' } });
         }
         const fullName = requireValue(state.draft?.fullName, 'draft.fullName');
-        return { state, effect: { type: 'createAccount', fullName, email: state.draft?.email ?? null, heldPin } };
+        return { state, effect: { type: 'createAccount', fullName, email: state.draft?.email ?? null, heldPin, language: state.language ?? null } };
       }
       if (state.screen === 'changePinConfirm') {
         if (!result.match) return go(state, 'changePinNew', { notice: { kind: 'pinMismatch' } });
-        return { state, effect: { type: 'replacePin', customerId: requireValue(state.auth, 'auth').customerId, heldPin } };
+        const auth = requireValue(state.auth, 'auth');
+        return { state, effect: { type: 'replacePin', customerId: auth.customerId, heldPin, expectedPinVersion: auth.pinVersion ?? null } };
       }
       break;
     }
@@ -428,7 +442,11 @@ export function applyEffectResult(state: MenuState, result: EffectResult): Step 
       if (state.screen === 'createPinConfirm') return end(state, { kind: 'accountCreated', customerId: result.customerId });
       break;
     case 'replaced':
-      if (state.screen === 'changePinConfirm') return go(state, 'accountHome', { notice: { kind: 'pinChanged' } });
+      if (state.screen === 'changePinConfirm') {
+        if (result.pinVersion === null) return end(state, { kind: 'pinNotChanged' });
+        const auth = requireValue(state.auth, 'auth');
+        return go({ ...state, auth: { ...auth, pinVersion: result.pinVersion } }, 'accountHome', { notice: { kind: 'pinChanged' } });
+      }
       break;
     case 'hashBusy':
       // As a log-in shed for load ends: the session closes on a text that says nothing was done and to dial again.
@@ -475,7 +493,11 @@ export function applyEffectResult(state: MenuState, result: EffectResult): Step 
 function afterVerify(state: MenuState, outcome: VerifyOutcome): Step {
   switch (outcome.kind) {
     case 'ok':
-      if (state.screen === 'changePinOld') return go(state, 'changePinNew');
+      // The version the new PIN will be written over: a change made elsewhere from now on makes this one stale.
+      if (state.screen === 'changePinOld') {
+        const auth = requireValue(state.auth, 'auth');
+        return go({ ...state, auth: { ...auth, pinVersion: outcome.pinVersion } }, 'changePinNew');
+      }
       if (state.screen === 'orderConfirm') {
         const order = requireValue(state.order, 'order');
         return {
@@ -494,7 +516,7 @@ function afterVerify(state: MenuState, outcome: VerifyOutcome): Step {
         state: {
           screen: 'accountHome',
           ...lasting({ language: outcome.language ?? state.language }),
-          auth: { customerId: requireValue(state.loginCustomerId, 'loginCustomerId'), firstName: outcome.firstName },
+          auth: { customerId: requireValue(state.loginCustomerId, 'loginCustomerId'), firstName: outcome.firstName, pinVersion: outcome.pinVersion },
         },
       };
     case 'wrong':

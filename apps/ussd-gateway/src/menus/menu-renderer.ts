@@ -52,6 +52,10 @@ export function farewellText(farewell: Farewell, language: Language): string {
       return language.text('farewell.pinHashBusyCreate');
     case 'pinHashBusyChange':
       return language.text('farewell.pinHashBusyChange');
+    case 'pinNotChanged':
+      return language.text('farewell.pinNotChanged');
+    case 'pinChangedElsewhere':
+      return language.text('farewell.pinChangedElsewhere');
     case 'accountCreated':
       return language.text('farewell.accountCreated', { customerId: farewell.customerId });
     case 'orderPlaced':

@@ -59,12 +59,31 @@ export function screenText(text: string): string {
 }
 
 /**
+ * A label (`Name:`, `Nom :`) is joined to the word after it, so that a page never ends on a label whose value starts
+ * the next page.
+ */
+function withLabelsKept(words: string[]): string[] {
+  const kept: string[] = [];
+  let pending = '';
+  for (const word of words) {
+    const joined = pending + word;
+    if (/:\s$/u.test(word) && !/\n$/u.test(word)) pending = joined;
+    else {
+      kept.push(joined);
+      pending = '';
+    }
+  }
+  if (pending !== '') kept.push(pending);
+  return kept;
+}
+
+/**
  * Splits `body` into the fewest pages such that `frame(page, index, isLast)` fits on a screen, breaking between
- * words (a word longer than a page is cut). `frame` adds the lines around the body (title, navigation), so the
+ * words (a word longer than a page is cut), a label kept with the start of its value. `frame` adds the lines around the body (title, navigation), so the
  * navigation lines are counted before the body is cut, never appended after.
  */
 export function paginate(body: string, frame: (page: string, index: number, isLast: boolean) => string): string[] {
-  const words = body.split(/(?<=\s)/u);
+  const words = withLabelsKept(body.split(/(?<=\s)/u));
   const pages: string[] = [];
   let current = '';
   const fitting = (text: string): boolean => fitsOnScreen(screenText(text));

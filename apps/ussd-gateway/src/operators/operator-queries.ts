@@ -15,7 +15,13 @@ export interface ListQuery<S extends string> {
 export const LIST_LIMIT_DEFAULT = 20;
 export const LIST_LIMIT_MAX = 100;
 const PARAMETERS = ['status', 'phone', 'from', 'to', 'cursor', 'limit'];
-const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,3})?)?(Z|[+-](0\d|1[0-4]):[0-5]\d))?$/;
+
+/** The day as written exists: JavaScript would roll 2026-02-30 (bare or with a time) over to March. */
+function dayExists(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
 
 /** An opaque position: the last id of a page, so the next page starts below it whatever is added meanwhile. */
 export const cursorOf = (id: number): string => Buffer.from(`v1:${id}`).toString('base64url');
@@ -26,10 +32,9 @@ function idOfCursor(cursor: string): number | null {
 }
 
 function dateOf(name: string, value: string, endOfDay: boolean): Date {
+  const written = DATE.exec(value);
   const date = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
-  // JavaScript rolls 2026-02-30 over to March; a day that does not exist is refused instead.
-  const rolledOver = !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) !== value.slice(0, 10) && value.length === 10;
-  if (!DATE.test(value) || Number.isNaN(date.getTime()) || rolledOver) {
+  if (!written || !dayExists(Number(written[1]), Number(written[2]), Number(written[3])) || Number.isNaN(date.getTime())) {
     throw new InvalidInputError(`${name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time with a time zone`);
   }
   // A bare date as `to` includes that whole day.

@@ -22,9 +22,10 @@ class TransitionRefusedError extends DomainError {
 const sourcesOf = <S extends string>(transitions: Readonly<Record<S, readonly S[]>>, to: S): S[] =>
   (Object.keys(transitions) as S[]).filter((from) => transitions[from].includes(to));
 
-function pageOf<R>(rows: R[], limit: number, idOf: (row: R) => number | null): Page<R> {
+/** A cursor only when older rows follow: a full last page says null like a short one. */
+function pageOf<R>({ rows, more }: { rows: R[]; more: boolean }, idOf: (row: R) => number | null): Page<R> {
   const last = rows[rows.length - 1];
-  return { items: rows, nextCursor: rows.length === limit && last ? cursorOf(idOf(last)!) : null };
+  return { items: rows, nextCursor: more && last ? cursorOf(idOf(last)!) : null };
 }
 
 function outcome<R>(change: StatusChange<R>, what: string, to: string): R {
@@ -44,7 +45,7 @@ export class OperatorRecordsController {
   @Get('orders')
   async orders(@Query() raw: Record<string, unknown>): Promise<Page<OrderRecord>> {
     const query = parseListQuery(raw, ORDER_STATUSES);
-    return pageOf(await this.records.listOrders(query), query.limit, (order) => idOfNumber('F', order.orderNumber));
+    return pageOf(await this.records.listOrders(query), (order) => idOfNumber('F', order.orderNumber));
   }
 
   @Patch('orders/:orderNumber')
@@ -59,7 +60,7 @@ export class OperatorRecordsController {
   @Get('tickets')
   async tickets(@Query() raw: Record<string, unknown>): Promise<Page<TicketRecord>> {
     const query = parseListQuery(raw, TICKET_STATUSES);
-    return pageOf(await this.records.listTickets(query), query.limit, (ticket) => idOfNumber('T', ticket.ticketNumber));
+    return pageOf(await this.records.listTickets(query), (ticket) => idOfNumber('T', ticket.ticketNumber));
   }
 
   @Patch('tickets/:ticketNumber')

@@ -203,12 +203,15 @@ const TICKET_COLUMNS = 'o.id, a.customer_id, o.phone_number, o.category, o.note,
 export class OperatorRecordsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async listOrders(query: ListQuery<OrderStatus>): Promise<OrderRecord[]> {
-    return (await this.list('ussd_orders', ORDER_COLUMNS, query)).map(orderRecordOf);
+  /** At most `query.limit` orders, and whether older ones follow (one row more is read to know). */
+  async listOrders(query: ListQuery<OrderStatus>): Promise<{ rows: OrderRecord[]; more: boolean }> {
+    const rows = await this.list('ussd_orders', ORDER_COLUMNS, query);
+    return { rows: rows.slice(0, query.limit).map(orderRecordOf), more: rows.length > query.limit };
   }
 
-  async listTickets(query: ListQuery<TicketStatus>): Promise<TicketRecord[]> {
-    return (await this.list('ussd_tickets', TICKET_COLUMNS, query)).map(ticketRecordOf);
+  async listTickets(query: ListQuery<TicketStatus>): Promise<{ rows: TicketRecord[]; more: boolean }> {
+    const rows = await this.list('ussd_tickets', TICKET_COLUMNS, query);
+    return { rows: rows.slice(0, query.limit).map(ticketRecordOf), more: rows.length > query.limit };
   }
 
   async moveOrder(id: number, to: OrderStatus, allowedFrom: readonly OrderStatus[]): Promise<StatusChange<OrderRecord>> {
@@ -228,7 +231,7 @@ export class OperatorRecordsRepository {
           AND ($3::timestamptz IS NULL OR o.created_at >= $3) AND ($4::timestamptz IS NULL OR o.created_at < $4)
           AND ($5::bigint IS NULL OR o.id < $5)
         ORDER BY o.id DESC LIMIT $6`,
-      [query.status ?? null, query.phoneNumber ?? null, query.from ?? null, query.to ?? null, query.before ?? null, query.limit],
+      [query.status ?? null, query.phoneNumber ?? null, query.from ?? null, query.to ?? null, query.before ?? null, query.limit + 1],
     );
   }
 

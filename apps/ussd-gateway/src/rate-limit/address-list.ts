@@ -11,15 +11,16 @@ export class AddressList {
   private readonly list = new BlockList();
   readonly size: number;
 
-  constructor(entries: string[]) {
+  /** `variable` names the setting the entries come from, in the error a malformed entry throws. */
+  constructor(entries: string[], variable = 'RATE_LIMIT_EXEMPT_CIDRS') {
     for (const entry of entries) {
       const [address = '', prefixText] = entry.split('/');
       const family = isIP(address);
-      if (family === 0) throw new Error(`RATE_LIMIT_EXEMPT_CIDRS: "${entry}" is not an IP address or CIDR`);
+      if (family === 0) throw new Error(`${variable}: "${entry}" is not an IP address or CIDR`);
       const type = family === 4 ? 'ipv4' : 'ipv6';
       const prefix = prefixText === undefined ? (family === 4 ? 32 : 128) : Number(prefixText);
       if (!Number.isInteger(prefix) || prefix < 0 || prefix > (family === 4 ? 32 : 128)) {
-        throw new Error(`RATE_LIMIT_EXEMPT_CIDRS: "${entry}" has an invalid prefix length`);
+        throw new Error(`${variable}: "${entry}" has an invalid prefix length`);
       }
       this.list.addSubnet(address, prefix, type);
     }

@@ -47,14 +47,15 @@ describe('RateLimitPolicy', () => {
     const limits = policy();
     expect(limits.refusal(limits.sessionHit('10.0.0.1', '+254700000001'))).toBeInstanceOf(IpRateLimitedError);
     expect(limits.refusal(limits.sessionHit('196.201.214.9', '+254700000001'))).toBeInstanceOf(PhoneRateLimitedError);
-    expect(limits.refusal(limits.perSessionHit('ATUid_1'))).toBeInstanceOf(SessionRateLimitedError);
+    expect(limits.refusal(limits.perSessionHit('ATUid_1', '+254700000001'))).toBeInstanceOf(SessionRateLimitedError);
   });
 
-  it('counts every session on its own, with its headers suffixed', () => {
+  it('counts every session on its own, per phone that names it, with its headers suffixed', () => {
     const limits = policy();
-    const session = limits.perSessionHit('ATUid_1');
-    expect(session).toEqual({ name: 'session', key: 'session:ATUid_1', limit: 20, ttlMs: 60_000, blockMs: 60_000 });
-    expect(limits.perSessionHit('x'.repeat(150)).key).toBe(`session:${'x'.repeat(100)}`);
+    const session = limits.perSessionHit('ATUid_1', '+254700000001');
+    expect(session).toEqual({ name: 'session', key: 'session:ATUid_1:+254700000001', limit: 20, ttlMs: 60_000, blockMs: 60_000 });
+    expect(limits.perSessionHit('ATUid_1', '+254700000002').key).toBe('session:ATUid_1:+254700000002');
+    expect(limits.perSessionHit('x'.repeat(150), '+254700000001').key).toBe(`session:${'x'.repeat(100)}:+254700000001`);
     expect(limits.headers(session, admitted)).toEqual({ 'X-RateLimit-Limit-session': '20', 'X-RateLimit-Remaining-session': '13', 'X-RateLimit-Reset-session': '42' });
     expect(limits.headers(session, blocked)).toEqual({ 'Retry-After-session': '60' });
   });

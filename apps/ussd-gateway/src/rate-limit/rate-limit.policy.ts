@@ -106,10 +106,15 @@ export class RateLimitPolicy {
     return { name: PHONE_LIMIT, key: rateLimitKey(PHONE_LIMIT, phone), limit: perPhone, ttlMs: this.ttlMs, blockMs: this.ttlMs };
   }
 
-  /** The session's own limit, whoever sends its requests: one session cannot take a phone's or an address's budget. */
-  perSessionHit(sessionId: string): RateLimitHit {
+  /**
+   * The session's own limit, counted per phone number that names it: one session cannot take a phone's or an
+   * address's budget, and requests naming another phone (which are refused, or close nothing) are counted apart, so
+   * that whoever knows only a `sessionId` cannot use up the subscriber's budget and end the session.
+   */
+  perSessionHit(sessionId: string, phoneNumber: string): RateLimitHit {
     const ttlMs = this.ttlMs;
-    return { name: SESSION_LIMIT, key: rateLimitKey(SESSION_LIMIT, sessionId.slice(0, 100)), limit: this.options.perSession, ttlMs, blockMs: ttlMs };
+    const who = `${sessionId.slice(0, 100)}:${phoneNumber.slice(0, 32)}`;
+    return { name: SESSION_LIMIT, key: rateLimitKey(SESSION_LIMIT, who), limit: this.options.perSession, ttlMs, blockMs: ttlMs };
   }
 
   /**

@@ -73,7 +73,8 @@ function show(screen) {
   meter.dataset.used = screen.used === undefined ? '' : String(screen.used);
   meter.dataset.limit = screen.limit === undefined ? '' : String(screen.limit);
   $('session-id').textContent = session ? session.id : '-';
-  $('cumulative').textContent = session ? JSON.stringify(session.inputs.join('*')) : '-';
+  $('cumulative').textContent = session ? JSON.stringify(shownText()) : '-';
+  $('reply').type = asksForPin(screen) ? 'password' : 'text';
   $('phone').dataset.state = session === null ? 'idle' : session.ended ? 'ended' : 'open';
 }
 
@@ -87,6 +88,19 @@ function screenOf(status, body) {
     meterLabel: (status === 200 ? '' : 'HTTP ' + status + ' \\u00b7 ') + match[1] + ' \\u00b7 ' + measure.encoding +
       ' \\u00b7 ' + measure.used + '/' + measure.limit,
   };
+}
+
+// A handset masks what is typed on a screen that asks for a PIN; the page shows such an entry masked everywhere it
+// shows the session's text (the request still carries it, as the handset's does). Menu choices and the navigation
+// keys stay readable: they are never a PIN.
+function asksForPin(screen) {
+  return screen.kind === 'CON' && /\\bPIN\\b/.test(screen.text);
+}
+
+function shownText() {
+  return session.inputs.map(function (input, at) {
+    return session.masked[at] ? input.replace(/./gu, '\\u2022') : input;
+  }).join('*');
 }
 
 function log(text, screen) {
@@ -110,7 +124,8 @@ async function hop() {
   }
   session.hops += 1;
   session.lastResponse = screen.kind ? screen.kind + ' ' + screen.text : screen.text;
-  log(text, screen);
+  session.pinAsked = asksForPin(screen);
+  log(shownText(), screen);
   if (screen.kind !== 'CON') {
     session.ended = true;
     await notifyEnd(screen.kind === 'END' ? 'Success' : 'Failed', screen.kind ? '' : screen.meterLabel);
@@ -141,7 +156,7 @@ async function notifyEnd(status, errorMessage) {
 
 async function dial() {
   session = {
-    id: randomSessionId(), inputs: [], hops: 0, ended: false, startedAt: Date.now(),
+    id: randomSessionId(), inputs: [], masked: [], pinAsked: false, hops: 0, ended: false, startedAt: Date.now(),
     serviceCode: $('service-code').value.trim(), phoneNumber: $('phone-number').value.trim(),
     networkCode: $('network-code').value.trim(),
   };
@@ -152,6 +167,7 @@ async function dial() {
 
 async function send(input) {
   session.inputs.push(input);
+  session.masked.push(session.pinAsked && !/^(\\*|0|00|98|[1-9])$/.test(input));
   return hop();
 }
 

@@ -19,7 +19,16 @@ export type HopOutcome =
   | 'unavailable';
 
 /** How a session ended: the farewell screen's kind. Sessions the aggregator abandons never end here. */
-export type SessionOutcome = 'goodbye' | 'locked_now' | 'locked' | 'account_missing' | 'pin_hash_busy' | 'account_created' | 'order_placed' | 'ticket_created';
+export type SessionOutcome =
+  | 'goodbye'
+  | 'locked_now'
+  | 'locked'
+  | 'account_missing'
+  | 'pin_hash_busy'
+  | 'pin_changed_elsewhere'
+  | 'account_created'
+  | 'order_placed'
+  | 'ticket_created';
 
 export function sessionOutcomeOf(farewell: Farewell | undefined): SessionOutcome {
   switch (farewell?.kind) {
@@ -36,6 +45,9 @@ export function sessionOutcomeOf(farewell: Farewell | undefined): SessionOutcome
     case 'pinHashBusyCreate':
     case 'pinHashBusyChange':
       return 'pin_hash_busy';
+    case 'pinNotChanged':
+    case 'pinChangedElsewhere':
+      return 'pin_changed_elsewhere';
     case 'accountCreated':
       return 'account_created';
     case 'orderPlaced':

@@ -67,6 +67,7 @@ export class HopEffects {
               fullName: effect.fullName,
               email: effect.email,
               heldPin: effect.heldPin,
+              language: effect.language,
             },
             key(),
             deadline.signal,
@@ -82,8 +83,8 @@ export class HopEffects {
         return { type: 'loaded', account: await this.accounts.details(effect.customerId) };
       case 'replacePin':
         return busyWhenShed(async () => {
-          await this.accounts.replacePin(effect.customerId, effect.heldPin, key(), deadline.signal);
-          return { type: 'replaced' };
+          const pinVersion = await this.accounts.replacePin(effect.customerId, effect.heldPin, key(), effect.expectedPinVersion, deadline.signal);
+          return { type: 'replaced', pinVersion };
         });
       case 'setLanguage':
         deadline.throwIfAborted();

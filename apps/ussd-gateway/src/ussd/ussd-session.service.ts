@@ -8,7 +8,7 @@ import { dependencyTimeouts } from '../config/dependency-timeouts';
 import { UssdConfig } from '../config/ussd.config';
 import { CountryLanguages, languageOfPhone } from '../menus/country-languages';
 import { MenuRenderer } from '../menus/menu-renderer';
-import { initialState, isEnded, lockedOut } from '../menus/menu-machine';
+import { initialState, isEnded, lockedOut, signedOutByPinChange } from '../menus/menu-machine';
 import { RateLimitCounter } from '../rate-limit/rate-limit.module';
 import { RateLimitHit, RateLimitPolicy } from '../rate-limit/rate-limit.policy';
 import type { RateLimitCount } from '../rate-limit/rate-limit.storage';
@@ -130,7 +130,7 @@ export class UssdSessionService {
     deadline: Deadline,
   ): Promise<HopAnswer> {
     const waitMs = this.lockWaitMs;
-    const sessionHit = this.limits.perSessionHit(request.sessionId);
+    const sessionHit = this.limits.perSessionHit(request.sessionId, request.phoneNumber);
     const { count, sessionCount, lease } = await this.store.open(request.sessionId, {
       waitMs,
       hit,
@@ -210,9 +210,15 @@ export class UssdSessionService {
     };
     let state = record.state;
     if (state.auth && derived.inputs.length > 0) {
-      // Another session's wrong PINs may have locked the account since this one signed in.
-      const minutes = await this.accounts.lockMinutesLeft(state.auth.customerId);
-      if (minutes > 0) state = lockedOut(minutes, state.language);
+      // Since this session signed in, another one's wrong PINs may have locked the account, or another one may have
+      // changed its PIN (whoever knew the old one is signed out with it). On the confirmation of a new PIN a moved
+      // version may be this session's own change, committed by a hop whose session write failed: the change's
+      // idempotency key and compare-and-set decide there (its retry is answered "changed", anyone else's "not changed").
+      const standing = await this.accounts.signedInStanding(state.auth.customerId);
+      const pinVersion = state.auth.pinVersion;
+      const pinMoved = pinVersion !== undefined && standing.pinVersion !== null && standing.pinVersion !== pinVersion;
+      if (standing.lockMinutes > 0) state = lockedOut(standing.lockMinutes, state.language);
+      else if (pinMoved && state.screen !== 'changePinConfirm') state = signedOutByPinChange(state.language);
     }
     for (const input of derived.inputs) {
       if (isEnded(state)) break;
