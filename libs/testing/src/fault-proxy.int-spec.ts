@@ -116,6 +116,25 @@ describe('fault proxy', () => {
     expect(elapsedMs).toBeGreaterThanOrEqual(290);
   });
 
+  it('delay lifted with chunks still held: the held ones arrive first, as TCP keeps a stream in order', async () => {
+    const socket = await open();
+    proxy.setMode({ kind: 'delay', ms: 200 });
+    let received = '';
+    const done = new Promise<void>((resolve) =>
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString();
+        if (received.length === 6) resolve();
+      }),
+    );
+    socket.write('ab');
+    socket.write('cd');
+    while (proxy.heldChunks < 1) await new Promise((resolve) => setImmediate(resolve));
+    proxy.setMode({ kind: 'pass' });
+    socket.write('ef');
+    await done;
+    expect(received).toBe('abcdef');
+  });
+
   it('waitForConnections resolves when a client (re)connects', async () => {
     const waited = proxy.waitForConnections(2);
     await open();

@@ -25,6 +25,8 @@ export interface FaultProxy {
   readonly acceptedConnections: number;
   /** Client connections open right now, dead or alive. */
   readonly openConnections: number;
+  /** Chunks held by a delay right now, both directions. */
+  readonly heldChunks: number;
   /** Resolves when the accepted-connection count reaches `count` (e.g. the client reconnected). */
   waitForConnections(count: number): Promise<void>;
   close(): Promise<void>;
@@ -41,6 +43,8 @@ interface Link {
   dead: boolean;
   /** Delayed chunks of this link, chained so that a later chunk never overtakes an earlier one. */
   queue: Promise<void>;
+  /** Chunks in `queue` still waiting out their delay. */
+  delayed: number;
 }
 
 /** A TCP proxy on loopback whose behaviour the test switches at will, to make a dependency slow, cut or silently dead. */
@@ -60,6 +64,7 @@ export async function startFaultProxy(
     if (link.dead) return;
     if (mode.kind === 'delay') {
       const ms = mode.ms;
+      link.delayed += 1;
       link.queue = link.queue.then(
         () =>
           new Promise<void>((resolve) =>
@@ -67,6 +72,7 @@ export async function startFaultProxy(
               setTimeout(function deliver(this: NodeJS.Timeout) {
                 timers.delete(this);
                 if (!link.dead && !to().destroyed) to().write(chunk);
+                link.delayed -= 1;
                 resolve();
               }, ms),
             ),
@@ -74,7 +80,14 @@ export async function startFaultProxy(
       );
       return;
     }
-    if (mode.kind === 'pass') to().write(chunk);
+    if (mode.kind !== 'pass') return;
+    // Chunks still waiting out a delay go first: TCP never reorders a byte stream, and neither may the proxy when
+    // the delay is lifted.
+    if (link.delayed > 0) {
+      link.queue = link.queue.then(() => {
+        if (!link.dead && !to().destroyed) to().write(chunk);
+      });
+    } else to().write(chunk);
   };
 
   const reset = (link: Link): void => {
@@ -98,7 +111,7 @@ export async function startFaultProxy(
       return;
     }
     const upstream = createConnection({ host: targetHost, port: target.port });
-    const link: Link = { client, upstream, dead: mode.kind === 'stale', queue: Promise.resolve() };
+    const link: Link = { client, upstream, dead: mode.kind === 'stale', queue: Promise.resolve(), delayed: 0 };
     links.add(link);
     upstream.on('error', () => client.destroy());
     client.on('data', (chunk: Buffer) => forward(link, () => upstream, chunk));
@@ -139,6 +152,9 @@ export async function startFaultProxy(
     },
     get openConnections() {
       return clients.size;
+    },
+    get heldChunks() {
+      return [...links].reduce((sum, link) => sum + link.delayed, 0);
     },
     waitForConnections(count: number) {
       if (accepted >= count) return Promise.resolve();
