@@ -11,7 +11,7 @@ export const MAX_PENDING_CHARS = 64 * 1024;
 
 /**
  * Log lines written during one turn of the event loop, written to stdout as one chunk at the end of that turn
- * (`setImmediate`). One `write(2)` per line is one thread-pool job per line; under load a turn answers several
+ * (`setImmediate`). An asynchronous write per line is a thread-pool job per line; under load a turn answers several
  * requests, and one write per turn keeps that hand-off from costing each of them. A lone line at low traffic still
  * goes out in the turn it was logged in. Lines are never reordered and nothing waits longer than the turn.
  *
