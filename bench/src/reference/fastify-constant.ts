@@ -5,7 +5,7 @@ import { CONSTANT_ANSWER, requireEnv } from '../floors/floor-server';
 /**
  * The framework reference's first ceiling: bare Fastify, as it comes (its own logger off, no hook, no plugin), one
  * route answering the constant. Against the `node:http` floor it says what the HTTP framework alone costs; no app
- * of ours, which all run on Fastify, can be cheaper per request (docs/performance.md, round two, fifth pass).
+ * of ours, which all run on Fastify, can be cheaper per request.
  */
 async function main(): Promise<void> {
   const app = Fastify({ logger: false });

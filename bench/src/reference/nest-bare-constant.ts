@@ -9,7 +9,7 @@ import { CONSTANT_ANSWER, requireEnv } from '../floors/floor-server';
  * The framework reference's second ceiling: NestJS on its Fastify adapter as `NestFactory` makes it, with Nest's
  * logger off and nothing of ours (no request id, access line, metrics or error filter), one
  * controller route answering the constant. Against the `node:http` floor it says what Nest on Fastify costs before
- * any of our per-request work (docs/performance.md, round two, fifth pass).
+ * any of our per-request work.
  */
 @Controller()
 class ConstantController {

@@ -36,7 +36,7 @@ const APPS: ReadonlyArray<{ name: string; script: string; workload: string }> = 
  * Not services of ours: the ceiling of the framework every service runs on. The first row is our stack (Nest, Fastify,
  * http-kit's request id, access line and metrics); its ratio bounds what any service can reach against a floor that
  * does as little I/O as the answer needs. The next two take our work away, then Nest's, so every run shows, on its
- * own machine, how much of the first row's gap is ours (docs/performance.md).
+ * own machine, how much of the first row's gap is ours.
  */
 export async function frameworkSuite(ctx: SuiteContext): Promise<void> {
   assertBuilt([...APPS.map((app) => app.script), floorScript('constant')]);

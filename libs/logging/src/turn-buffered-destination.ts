@@ -11,10 +11,9 @@ export const MAX_PENDING_CHARS = 64 * 1024;
 
 /**
  * Log lines written during one turn of the event loop, written to stdout as one chunk at the end of that turn
- * (`setImmediate`). A request's access line was one `write(2)` of its own (asynchronous: one thread-pool job each);
- * under load a turn answers several requests, and the write and its thread hand-off were a third of the framework
- * reference's CPU (docs/performance.md, round two). A lone line at low traffic still goes out in the turn it was
- * logged in. Lines are never reordered and nothing waits longer than the turn.
+ * (`setImmediate`). An asynchronous write per line is a thread-pool job per line; under load a turn answers several
+ * requests, and one write per turn keeps that hand-off from costing each of them. A lone line at low traffic still
+ * goes out in the turn it was logged in. Lines are never reordered and nothing waits longer than the turn.
  *
  * Pending lines are written on `flushSync()`, which the process's `exit` handler calls (`bufferedStdout`): a
  * `process.exit()`, the end of a graceful shutdown and a crash by an uncaught exception all run it. Only a kill that

@@ -14,7 +14,7 @@ interface Window {
  * Fixed windows in this process: one counter and one expiry per key, expired windows swept as they are met.
  * @nestjs/throttler's default in-memory storage starts a timer per hit and, when each fires, filters an array of
  * every live hit: at a few thousand requests a second that is O(n²) work on the event loop and the service stalls
- * a minute into sustained load (docs/performance.md). This storage does constant work per hit.
+ * a minute into sustained load. This storage does constant work per hit.
  */
 export class MemoryRateLimitStorage implements ThrottlerStorage {
   private readonly windows = new Map<string, Window>();

@@ -6,9 +6,8 @@ import { isDatabaseUnavailable, isSilentConnection } from './database-errors';
 
 /**
  * Parameterised reads straight on one pool: the one TypeORM opened on the primary, or a replica's. `DataSource.query`
- * wraps every call in a query runner (acquire, hooks, release); on endpoints whose SQL takes a fraction of a
- * millisecond that wrapper was a visible share of each request (docs/performance.md). Same type parsers, same
- * connection limits.
+ * wraps every call in a query runner (acquire, hooks, release), a visible share of each request on endpoints whose
+ * SQL takes a fraction of a millisecond. Same type parsers, same connection limits.
  *
  * A database that cannot answer (unreachable, timed out, shutting down, out of connections) is a
  * `DependencyUnavailableError`, which the service answers 503; any other database error stays a 500 (a bug).

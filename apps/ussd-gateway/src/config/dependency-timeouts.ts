@@ -22,9 +22,9 @@ export interface DependencyTimeouts {
   pinAttemptWaitMs: number;
   /**
    * Expected wait for a PIN hash slot past which the hop answers "busy" instead of queueing. The last fifth of the
-   * budget is left to the hash itself (~50–100 ms) and the database work around it (milliseconds when healthy). At
-   * half the budget, saturated PIN traffic was shed while the hop had seconds left, and every shed session's earlier
-   * hops were CPU spent for nothing (docs/performance.md, "PIN sessions: shed only past the hop budget").
+   * budget is left to the hash itself (~50–100 ms) and the database work around it (milliseconds when healthy). Shed
+   * no earlier than that: a session shed while its hop still had time to hash has spent its earlier hops' CPU for
+   * nothing, and its re-dial spends more.
    */
   pinHashWaitMs: number;
 }
