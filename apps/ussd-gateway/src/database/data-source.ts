@@ -1,6 +1,4 @@
 import { DataSourceOptions } from 'typeorm';
-import { AccountEntity } from '../accounts/account.entity';
-import { PhoneEntity } from '../accounts/phone.entity';
 import type { DependencyTimeouts } from '../config/dependency-timeouts';
 import { DeadConnectionDroppingClient } from './dead-connection';
 import { CreateAccounts1763780000000 } from './migrations/1763780000000-create-accounts';
@@ -11,7 +9,6 @@ import { OrdersAndTickets1765900000001 } from './migrations/1765900000001-orders
 import { SessionEventsPerPhone1766700000000 } from './migrations/1766700000000-session-events-per-phone';
 import { PinVersion1766700000001 } from './migrations/1766700000001-pin-version';
 
-export const ENTITIES = [PhoneEntity, AccountEntity];
 export const MIGRATIONS = [
   CreateAccounts1763780000000,
   IdempotentHopsAndPinGuards1764800000000,
@@ -40,7 +37,8 @@ export function dataSourceOptions(
   return {
     type: 'postgres',
     url,
-    entities: ENTITIES,
+    // Plain-SQL repositories: TypeORM runs the migrations and holds the pool, and maps no entity.
+    entities: [],
     migrations: MIGRATIONS,
     migrationsTableName: MIGRATIONS_TABLE,
     synchronize: false,
