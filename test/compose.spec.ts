@@ -126,6 +126,12 @@ describe('docker-compose.yml', () => {
       POSTGRES_PASSWORD_FILE: '/run/secrets/postgres_password',
       REGISTRY_READER_PASSWORD_FILE: '/run/secrets/registry_reader_password',
     });
+    // Over TCP: while the image initialises, its temporary server listens on the socket only, and a socket check would
+    // call it healthy before the databases exist (the migrations would then start against it and fail).
+    expect(parsed.services.postgres?.healthcheck?.test).toEqual([
+      'CMD-SHELL',
+      'pg_isready -h 127.0.0.1 -U dmrv -d dmrv_ussd',
+    ]);
     const init = readFileSync(join(REPO_ROOT, 'deploy', 'postgres', '10-databases.sh'), 'utf8');
     expect(init).toContain('REGISTRY_READER_PASSWORD_FILE');
     expect(init).toContain(":'reader_password'");

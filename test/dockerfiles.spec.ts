@@ -118,6 +118,10 @@ describe.each(IMAGES.map((image) => [image.dir, image] as const))('%s/Dockerfile
     const tested = /^PRODUCTION_NODE_VERSION=(24\.\d+\.\d+)$/m.exec(ciRun)?.[1];
     expect(tested).toBeDefined();
     expect(dockerfile.globalArgs).toEqual({ NODE_IMAGE: `node:${tested}-bookworm-slim` });
+    // The container tier builds that base locally, under that name (no image can be pulled on CI).
+    const setup = readFileSync(join(REPO_ROOT, 'scripts', 'containers', 'setup.sh'), 'utf8');
+    expect(/^NODE_VERSION=(\S+)$/m.exec(setup)?.[1]).toBe(tested);
+    expect(setup).toContain('NODE_IMAGE="docker.io/library/node:${NODE_VERSION}-bookworm-slim"');
     expect(dockerfile.stages.map(({ name, from }) => [name, from])).toEqual([
       ['build', '${NODE_IMAGE}'],
       ['runtime', '${NODE_IMAGE}'],
