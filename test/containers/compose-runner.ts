@@ -261,6 +261,13 @@ export async function up(project: ComposeProject, log: (line: string) => void): 
 }
 
 /** `docker compose run --rm <service> <args>`: a one-off container with the service's settings. */
-export function runOnce(project: ComposeProject, service: string, args: string[]) {
-  return podman([...runArguments(project, service, false), ...args], { timeoutMs: 120_000 });
+export async function runOnce(project: ComposeProject, service: string, args: string[]) {
+  const result = await podman([...runArguments(project, service, false), ...args], { timeoutMs: 120_000 });
+  // podman's own log lines (`time="…" level=error msg="unable to get systemd connection…"`: no systemd here for
+  // health-check timers) share stderr with the container's; only the container's are the command's output.
+  const stderr = result.stderr
+    .split('\n')
+    .filter((line) => !/^time="[^"]*" level=/.test(line))
+    .join('\n');
+  return { ...result, stderr };
 }

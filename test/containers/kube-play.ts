@@ -44,8 +44,8 @@ interface FileSource {
 /**
  * The volumes podman 4.3 mishandles, replaced by what it runs correctly: Secret and ConfigMap volumes become hostPath
  * directories laid out as the kubelet lays them out (a file per key or `items` entry, mode `defaultMode`, group the
- * pod's fsGroup); each emptyDir becomes a fresh named volume of its own (podman 4.3 would name it after the volume, so
- * every pod with a volume called `tmp` would share one).
+ * pod's fsGroup); each emptyDir becomes a fresh directory as the kubelet makes it (podman 4.3 would name a volume after it, so
+ * every pod with a volume called `tmp` would share one, root-owned).
  */
 function adaptVolumes(
   overlay: Overlay,
@@ -60,10 +60,13 @@ function adaptVolumes(
     const secret = volume.secret as (FileSource & { secretName: string }) | undefined;
     const configMap = volume.configMap as (FileSource & { name: string }) | undefined;
     if (volume.emptyDir !== undefined) {
-      const name = `${prefix}-${workload.object.metadata.name}-${volume.name}`;
-      volumes.push(name);
+      // As the kubelet makes an emptyDir: a fresh directory, mode 0777, and with fsGroup owned by that group, setgid.
+      const target = join(dir, `${prefix}-${workload.object.metadata.name}-${volume.name}`);
+      mkdirSync(target, { recursive: true });
+      chownSync(target, 0, fsGroup ?? 0);
+      chmodSync(target, fsGroup === undefined ? 0o777 : 0o2777);
       delete volume.emptyDir;
-      volume.persistentVolumeClaim = { claimName: name };
+      volume.hostPath = { path: target, type: 'Directory' };
       continue;
     }
     if (!secret && !configMap) continue;
@@ -157,10 +160,9 @@ export async function play(
   const output = await podmanOk(['kube', 'play', '--network', network, file], { timeoutMs: 300_000 });
   const podId = /Pod:\s*\n([0-9a-f]{64})/.exec(output)?.[1];
   if (!podId) throw new Error(`kube play of ${workload.ref} named no pod:\n${output}`);
-  const [pod] = JSON.parse(await podmanOk(['pod', 'inspect', podId])) as Array<{
-    Name: string;
-    Containers: Array<{ Id: string; Name: string }>;
-  }>;
+  // podman 4.3 answers one object for one pod, later releases an array.
+  const inspected = JSON.parse(await podmanOk(['pod', 'inspect', podId])) as PodInspect | PodInspect[];
+  const pod = Array.isArray(inspected) ? inspected[0] : inspected;
   const [infra] = JSON.parse(await podmanOk(['container', 'inspect', await infraOf(podId)])) as Array<{
     NetworkSettings: { Networks: Record<string, { IPAddress: string }> };
   }>;
@@ -169,6 +171,11 @@ export async function play(
   for (const container of [...(workload.pod.initContainers ?? []), ...workload.pod.containers])
     containers.set(container.name, `${pod!.Name}-${container.name}`);
   return { workload, pod: pod!.Name, ip, containers };
+}
+
+interface PodInspect {
+  Name: string;
+  Containers: Array<{ Id: string; Name: string }>;
 }
 
 async function infraOf(podId: string): Promise<string> {
@@ -240,11 +247,11 @@ async function grpcHealthy(
     const loader = require('@grpc/proto-loader');
     const { join, dirname } = require('path');
     const root = join(dirname(require.resolve('@dmrv/proto/package.json')), 'proto');
-    const definition = loader.loadSync('grpc/health/v1/health.proto', { includeDirs: [root] });
+    const definition = loader.loadSync('grpc/health/v1/health.proto', { includeDirs: [root], enums: String });
     const { Health } = grpc.loadPackageDefinition(definition).grpc.health.v1;
     const client = new Health(process.argv[1], grpc.credentials.createInsecure());
     client.Check({ service: '' }, { deadline: Date.now() + 3000 }, (error, reply) => {
-      process.stdout.write(error ? 'error ' + error.code : reply.status);
+      process.stdout.write(error ? 'error ' + error.code : String(reply.status));
       process.exit(0);
     });`;
   const result = await podman([
