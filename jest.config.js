@@ -1,7 +1,9 @@
 // Named tiers: unit (no I/O), integration (real PostgreSQL/Redis/gRPC on this machine),
 // e2e (HTTP against each app's bootstrap()), bench-smoke (the whole benchmark in smoke mode against the built
 // services: a minute and a half on its own, so `test:e2e` stays quick to run while working on an app), and scale
-// (e2e against Redis Cluster and Sentinel topologies the tests start; not in `test:all`, .ci/run runs it).
+// (e2e against Redis Cluster and Sentinel topologies the tests start; not in `test:all`, .ci/run runs it), and containers
+// (the images built with podman, docker-compose.yml and the dev overlay run from them; not in `test:all`, .ci/run runs
+// it once, after scripts/containers/setup.sh).
 // Dependencies published only as ES modules (NestJS 12's packages and what they load: cookie 2, content-disposition 3,
 // file-type 22 and its readers): jest 30 loads an ES module from require() only on Node >= 24.9 with
 // --experimental-vm-modules, and the suite also runs on Node 20, so these are compiled to CommonJS when a test loads
@@ -63,6 +65,13 @@ module.exports = {
       testMatch: ['<rootDir>/{apps,libs,tools,bench,test}/**/*.scale-spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
       globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
+    },
+    // The production images built with podman and run as docker-compose.yml and the dev overlay run them (minutes:
+    // image builds); needs scripts/containers/setup.sh, which `test:containers` runs first. Not in `test:all`.
+    {
+      ...shared,
+      displayName: 'containers',
+      testMatch: ['<rootDir>/test/containers/**/*.containers-spec.ts'],
     },
   ],
 };

@@ -25,6 +25,14 @@ write() {
   fi
 }
 
+sha256() {
+  if command -v sha256sum >/dev/null 2>&1; then
+    printf '%s' "$1" | sha256sum | cut -c1-64
+  else
+    printf '%s' "$1" | shasum -a 256 | cut -c1-64
+  fi
+}
+
 # A password that goes into a URL must not need percent-encoding.
 url_safe() {
   value=$(cat "$dir/$1")
@@ -40,11 +48,16 @@ url_safe() {
 write postgres_password "$(random_hex 24)"
 write registry_reader_password "$(random_hex 24)"
 write pin_encryption_key "$(random_hex 32)"
+write redis_password "$(random_hex 24)"
 owner=$(url_safe postgres_password)
 reader=$(url_safe registry_reader_password)
+redis=$(url_safe redis_password)
 write registry_owner_database_url "postgres://dmrv:$owner@postgres:5432/dmrv_registry"
 write registry_reader_database_url "postgres://registry_reader:$reader@postgres:5432/dmrv_registry"
 write ussd_database_url "postgres://dmrv:$owner@postgres:5432/dmrv_ussd"
+write ussd_redis_url "redis://:$redis@redis:6379/0"
+# Redis's ACL file names the default user's password by its SHA-256, so the server never holds it in clear.
+write redis_users_acl "user default on #$(sha256 "$redis") ~* &* +@all"
 # Optional: empty leaves the USSD operator endpoints off (404) and the protocol gateway without API keys.
 write ussd_operator_token ""
 write protocol_api_keys ""

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +61,12 @@ describe('deploy/compose-secrets.sh and the compose secrets', () => {
     expect(read('registry_reader_database_url')).toBe(
       `postgres://registry_reader:${read('registry_reader_password')}@postgres:5432/dmrv_registry`,
     );
+    expect(read('redis_password')).toMatch(/^[0-9a-f]{48}$/);
+    expect(read('ussd_redis_url')).toBe(`redis://:${read('redis_password')}@redis:6379/0`);
+    // The ACL file holds the password's SHA-256 only (Redis's `#<hash>` form), never the password itself.
+    const hash = createHash('sha256').update(read('redis_password')).digest('hex');
+    expect(read('redis_users_acl')).toBe(`user default on #${hash} ~* &* +@all`);
+    expect(read('redis_users_acl')).not.toContain(read('redis_password'));
     expect(read('ussd_operator_token')).toBe('');
     expect(read('protocol_api_keys')).toBe('');
   });

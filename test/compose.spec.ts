@@ -7,7 +7,7 @@ import { APP_SERVICES, healthcheckPath, readCompose, requiredVariables } from '.
 // No Docker engine runs on the CI machines, so the compose file is checked statically here; the health
 // endpoints its healthchecks name are checked against the running apps in compose-health.e2e-spec.ts, and the
 // secret files against the apps' configuration in compose-secrets.int-spec.ts.
-const SECRET_NAME = /PASSWORD|_KEY$|_KEYS$|TOKEN|SECRET|DATABASE_URL/;
+const SECRET_NAME = /PASSWORD|_KEY$|_KEYS$|TOKEN|SECRET|DATABASE_URL|REDIS_URL/;
 
 describe('docker-compose.yml', () => {
   const { raw, parsed } = readCompose();
@@ -126,6 +126,12 @@ describe('docker-compose.yml', () => {
       POSTGRES_PASSWORD_FILE: '/run/secrets/postgres_password',
       REGISTRY_READER_PASSWORD_FILE: '/run/secrets/registry_reader_password',
     });
+    // Over TCP: while the image initialises, its temporary server listens on the socket only, and a socket check would
+    // call it healthy before the databases exist (the migrations would then start against it and fail).
+    expect(parsed.services.postgres?.healthcheck?.test).toEqual([
+      'CMD-SHELL',
+      'pg_isready -h 127.0.0.1 -U dmrv -d dmrv_ussd',
+    ]);
     const init = readFileSync(join(REPO_ROOT, 'deploy', 'postgres', '10-databases.sh'), 'utf8');
     expect(init).toContain('REGISTRY_READER_PASSWORD_FILE');
     expect(init).toContain(":'reader_password'");
@@ -191,5 +197,75 @@ describe('docker-compose.yml', () => {
     }
     for (const { service } of APP_SERVICES)
       expect(healthcheckPath(parsed.services[service]!)).toBe('/health');
+  });
+
+  it('publishes the services on 127.0.0.1 unless the operator sets BIND_ADDRESS, and nothing else at all', () => {
+    const published = services.filter(([, service]) => (service as { ports?: unknown }).ports !== undefined);
+    expect(published.map(([name]) => name).sort()).toEqual(APP_SERVICES.map(({ service }) => service).sort());
+    for (const [name, service] of published) {
+      const ports = (service as { ports: string[] }).ports;
+      const port = String(parsed.services[name]!.environment?.PORT);
+      const variable = `${name.toUpperCase().replace(/-/g, '_')}_HOST_PORT`;
+      expect({ name, ports }).toEqual({
+        name,
+        ports: [`\${BIND_ADDRESS:-127.0.0.1}:\${${variable}:-${port}}:${port}`],
+      });
+    }
+    // The variables an operator may set are the ones the deployment guide documents.
+    const guide = readFileSync(join(REPO_ROOT, 'docs', 'deployment.md'), 'utf8');
+    expect(guide).toContain('BIND_ADDRESS');
+    for (const [name] of published)
+      expect(guide).toContain(`${name.toUpperCase().replace(/-/g, '_')}_HOST_PORT`);
+  });
+
+  it('makes Redis require a password: an ACL file from a secret, the gateway’s URL and the health check from files', () => {
+    const redis = parsed.services.redis!;
+    expect(redis.command).toEqual([
+      'redis-server',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--aclfile',
+      '/run/secrets/redis_users_acl',
+    ]);
+    expect(redis.secrets?.sort()).toEqual(['redis_password', 'redis_users_acl']);
+    // The check authenticates from the file (REDISCLI_AUTH, not -a on an argument list) and wants PONG, which an
+    // unauthenticated ping (NOAUTH) never answers.
+    expect(redis.healthcheck?.test).toEqual([
+      'CMD-SHELL',
+      'REDISCLI_AUTH="$$(cat /run/secrets/redis_password)" redis-cli ping | grep -qx PONG',
+    ]);
+    const gateway = parsed.services['ussd-gateway']!;
+    expect(gateway.environment?.REDIS_URL).toBeUndefined();
+    expect(gateway.environment?.REDIS_URL_FILE).toBe('/run/secrets/ussd_redis_url');
+    expect(gateway.secrets).toContain('ussd_redis_url');
+    // Nothing but the gateway gets the URL, and nothing but Redis the ACL file.
+    for (const [name, service] of services) {
+      if (name !== 'ussd-gateway')
+        expect({ name, url: service.secrets?.includes('ussd_redis_url') ?? false }).toEqual({
+          name,
+          url: false,
+        });
+      if (name !== 'redis')
+        expect({ name, acl: service.secrets?.includes('redis_users_acl') ?? false }).toEqual({
+          name,
+          acl: false,
+        });
+    }
+  });
+
+  it('gives each service more time to stop than it takes to drain (SHUTDOWN_GRACE_MS) before SIGKILL', () => {
+    for (const { service, config } of APP_SERVICES) {
+      const grace = (parsed.services[service] as { stop_grace_period?: string }).stop_grace_period;
+      const drainMs = Number(
+        parsed.services[service]!.environment?.SHUTDOWN_GRACE_MS ?? new config().SHUTDOWN_GRACE_MS,
+      );
+      expect({ service, grace }).toEqual({ service, grace: expect.stringMatching(/^\d+s$/) as string });
+      expect({ service, covers: Number(grace!.slice(0, -1)) * 1000 > drainMs }).toEqual({
+        service,
+        covers: true,
+      });
+    }
   });
 });

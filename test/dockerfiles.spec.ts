@@ -110,12 +110,18 @@ describe.each(IMAGES.map((image) => [image.dir, image] as const))('%s/Dockerfile
   const build = stage(dockerfile, 'build');
   const runtime = stage(dockerfile, 'runtime');
   const buildRuns = build.instructions.filter(({ keyword }) => keyword === 'RUN').map(({ args }) => args);
+  // Steps that reach the npm registry carry this prefix and the `ca` secret mount (registryRun below).
+  const TRUST_CA = 'NODE_EXTRA_CA_CERTS=/run/secrets/ca ';
 
   it('uses the BuildKit syntax it declares and a pinned Node 24 LTS base, the release .ci/run tests', () => {
     expect(dockerfile.directives.syntax).toMatch(/^docker\/dockerfile:1\.\d+$/);
     const tested = /^PRODUCTION_NODE_VERSION=(24\.\d+\.\d+)$/m.exec(ciRun)?.[1];
     expect(tested).toBeDefined();
     expect(dockerfile.globalArgs).toEqual({ NODE_IMAGE: `node:${tested}-bookworm-slim` });
+    // The container tier builds that base locally, under that name (no image can be pulled on CI).
+    const setup = readFileSync(join(REPO_ROOT, 'scripts', 'containers', 'setup.sh'), 'utf8');
+    expect(/^NODE_VERSION=(\S+)$/m.exec(setup)?.[1]).toBe(tested);
+    expect(setup).toContain('NODE_IMAGE="docker.io/library/node:${NODE_VERSION}-bookworm-slim"');
     expect(dockerfile.stages.map(({ name, from }) => [name, from])).toEqual([
       ['build', '${NODE_IMAGE}'],
       ['runtime', '${NODE_IMAGE}'],
@@ -125,15 +131,37 @@ describe.each(IMAGES.map((image) => [image.dir, image] as const))('%s/Dockerfile
   it('installs the pnpm release package.json pins', () => {
     const pinned = rootManifest.packageManager;
     expect(pinned).toMatch(/^pnpm@\d+\.\d+\.\d+$/);
-    expect(buildRuns[0]).toBe(`npm install --global ${pinned}`);
+    expect(buildRuns[0]).toBe(`${TRUST_CA}npm install --global ${pinned}`);
+  });
+
+  it('gives every step that reaches the npm registry, and only those, the optional build secret `ca` as its CA bundle', () => {
+    // A TLS-intercepting proxy (CI's, a company's) signs the registry's certificate with its own CA: the bundle comes
+    // in as a BuildKit secret (`--secret id=ca,src=…`), never a layer; required=false keeps plain builds working.
+    const runs = build.instructions.filter(({ keyword }) => keyword === 'RUN');
+    const reaching = runs.filter(({ args }) =>
+      / (npm install|pnpm install|pnpm .*deploy) /.test(` ${args} `),
+    );
+    expect(reaching.map(({ args }) => args.replace(/ .*? (install|deploy) .*$/, ' $1'))).toEqual([
+      `${TRUST_CA.trim()} install`,
+      `${TRUST_CA.trim()} install`,
+      `${TRUST_CA.trim()} deploy`,
+    ]);
+    for (const run of runs) {
+      const expected = reaching.includes(run) ? { mount: 'type=secret,id=ca,required=false' } : {};
+      expect({ run: run.args, flags: run.flags }).toEqual({ run: run.args, flags: expected });
+      expect({ run: run.args, prefixed: run.args.startsWith(TRUST_CA) }).toEqual({
+        run: run.args,
+        prefixed: reaching.includes(run),
+      });
+    }
   });
 
   it('copies the manifests and the lockfile, installs, and only then copies the sources', () => {
     const installAt = build.instructions.findIndex(
-      ({ keyword, args }) => keyword === 'RUN' && args.startsWith('pnpm install'),
+      ({ keyword, args }) => keyword === 'RUN' && args.startsWith(`${TRUST_CA}pnpm install`),
     );
     expect(build.instructions[installAt]!.args).toBe(
-      `pnpm install --frozen-lockfile --filter-prod "${manifest.name}..."`,
+      `${TRUST_CA}pnpm install --frozen-lockfile --filter-prod "${manifest.name}..."`,
     );
     const before = build.instructions.slice(0, installAt).filter(({ keyword }) => keyword === 'COPY');
     const copied = before.flatMap((instruction) => {
@@ -165,7 +193,7 @@ describe.each(IMAGES.map((image) => [image.dir, image] as const))('%s/Dockerfile
   it('builds what it installed, then deploys the app with production dependencies only into /out', () => {
     expect(buildRuns.slice(-2)).toEqual([
       `pnpm --filter-prod "${manifest.name}..." run build`,
-      `pnpm --filter "${manifest.name}" --prod deploy --legacy /out`,
+      `${TRUST_CA}pnpm --filter "${manifest.name}" --prod deploy --legacy /out`,
     ]);
     for (const { dir: packageDir, manifest: packageManifest } of closure) {
       expect({
@@ -275,7 +303,8 @@ describe.each(IMAGES.map((image) => [image.dir, image] as const))('%s/Dockerfile
       expect(envValues(runtime).PORT).toBe(String(exposed));
       // The same endpoint as compose's healthcheck; compose-health.e2e-spec.ts runs this command against the app.
       expect(match![2]).toBe(healthcheckPath(compose.services[image.service]!));
-      expect(published).toEqual([`${exposed}:${exposed}`]);
+      // On 127.0.0.1 unless the operator says otherwise (compose.spec.ts), at the port the image exposes.
+      expect(published).toEqual([expect.stringMatching(new RegExp(`:-${exposed}\\}:${exposed}$`)) as string]);
     } else {
       expect(script).toContain(`connect(Number(process.env.CHAIN_NODE_PORT || ${exposed}), '127.0.0.1')`);
       expect(envValues(runtime)).toMatchObject({

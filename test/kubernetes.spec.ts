@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -945,6 +946,116 @@ describe('deploy/kubernetes', () => {
       expect(kubernetesChapter()).toContain('dmrv/ingress=true');
       expect(kubernetesChapter()).toContain('dmrv/monitoring=true');
     });
+
+    it('lets each service’s pods, migrations included, reach only DNS, the tracing collector and their own dependencies', () => {
+      interface EgressRule {
+        to?: Array<{ namespaceSelector?: LabelSelector; podSelector?: LabelSelector; ipBlock?: unknown }>;
+        ports?: Array<{ port: number; protocol: string }>;
+      }
+      const egressPolicies = overlay.objects.filter(
+        (object) =>
+          object.kind === 'NetworkPolicy' &&
+          ((object.spec as { policyTypes?: string[] }).policyTypes ?? []).includes('Egress'),
+      );
+      const expected: Record<string, number[]> = {
+        'registry-api': [5432],
+        'ussd-gateway': [5432, 6379, 6380, 26379],
+        'protocol-gateway': [9090],
+      };
+      for (const workload of overlay.workloads.filter((candidate) => appOf(candidate) !== undefined)) {
+        const app = appOf(workload)!;
+        const rules = egressPolicies
+          .filter((policy) =>
+            selects((policy.spec as { podSelector: LabelSelector }).podSelector, workload.labels),
+          )
+          .flatMap((policy) => (policy.spec as { egress?: EgressRule[] }).egress ?? []);
+        expect({ workload: workload.ref, selected: rules.length > 0 }).toEqual({
+          workload: workload.ref,
+          selected: true,
+        });
+        // DNS only to the cluster's DNS pods; every other rule names its ports (no rule opens everything).
+        const dns = rules.filter((rule) => rule.ports?.some(({ port }) => port === 53));
+        expect({ workload: workload.ref, dns }).toEqual({
+          workload: workload.ref,
+          dns: [
+            {
+              to: [
+                {
+                  namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } },
+                  podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } },
+                },
+              ],
+              ports: [
+                { port: 53, protocol: 'UDP' },
+                { port: 53, protocol: 'TCP' },
+              ],
+            },
+          ],
+        });
+        const ports = rules
+          .filter((rule) => !dns.includes(rule))
+          .flatMap((rule) => {
+            expect({ workload: workload.ref, ports: (rule.ports ?? []).length > 0 }).toEqual({
+              workload: workload.ref,
+              ports: true,
+            });
+            return (rule.ports ?? []).map(({ port, protocol }) => `${port}/${protocol}`);
+          });
+        expect({ workload: workload.ref, ports: ports.sort() }).toEqual({
+          workload: workload.ref,
+          ports: [...expected[app]!, 4318].map((port) => `${port}/TCP`).sort(),
+        });
+      }
+      // The endpoints this overlay configures are on allowed ports: the database and Redis URLs of its Secrets (or the
+      // documented samples), the chain node's GRPC_UPSTREAM.
+      for (const [app, config] of configs) {
+        const urls = [
+          (config as unknown as { DATABASE_URL?: string }).DATABASE_URL,
+          (config as unknown as { REDIS_URL?: string }).REDIS_URL,
+        ].filter((url): url is string => url !== undefined);
+        const upstreams = (config as unknown as { GRPC_UPSTREAM?: string[] }).GRPC_UPSTREAM ?? [];
+        const used = [
+          ...urls.map((url) => Number(new URL(url).port || (url.startsWith('postgres') ? 5432 : 6379))),
+          ...upstreams.map((upstream) => Number(upstream.split(':').pop())),
+        ];
+        for (const port of used)
+          expect({ app, port, allowed: expected[app]!.includes(port) }).toEqual({ app, port, allowed: true });
+      }
+    });
+
+    if (name === 'dev') {
+      it('runs Redis with a password only its Secret holds (as a SHA-256), and gives the gateway a URL carrying it', () => {
+        const redis = overlay.workloads.find(({ ref }) => ref === 'Deployment/redis')!;
+        const container = mainContainer(redis);
+        const aclIndex = container.args!.indexOf('--aclfile');
+        expect(aclIndex).toBeGreaterThan(0);
+        const acl = mountedFile(redis.pod, container, container.args![aclIndex + 1]!);
+        expect(acl).toEqual({
+          kind: 'Secret',
+          name: expect.stringMatching(/^redis-/) as string,
+          key: 'users_acl',
+        });
+        const secret = (acl as { name: string }).name;
+        const password = secretValue(overlay, secret, 'password')!.trim();
+        expect(password).toMatch(/^[0-9a-f]{48}$/);
+        const hash = createHash('sha256').update(password).digest('hex');
+        expect(secretValue(overlay, secret, 'users_acl')!.trim()).toBe(
+          `user default on #${hash} ~* &* +@all`,
+        );
+        // The readiness probe authenticates from the mounted file, never from an argument.
+        expect(container.readinessProbe?.exec?.command.join(' ')).toContain(
+          'REDISCLI_AUTH="$(cat /run/secrets/redis/password)"',
+        );
+        const url = (configs.get('ussd-gateway') as unknown as { REDIS_URL: string }).REDIS_URL;
+        expect(new URL(url)).toMatchObject({ password, hostname: 'redis', port: '6379' });
+        expect(
+          effectiveEnv(
+            overlay,
+            mainContainer(overlay.workloads.find(({ ref }) => ref === 'Deployment/ussd-gateway')!),
+          ).get('REDIS_URL'),
+        ).toBeUndefined();
+      });
+    }
 
     if (name === 'production') {
       it('scrapes each service’s metrics port at /metrics with a ServiceMonitor that selects its Service', () => {
