@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@dmrv/testing';
 import { readCompose } from '../stack-files';
+import { interpolate } from './compose-runner';
 import { podman, podmanOk, podmanStreaming } from './podman';
 
 /** Label on everything the container tier creates, so a run cleans up after an earlier one that crashed. */
@@ -24,14 +25,17 @@ export interface BuiltImage {
   seconds: number;
 }
 
-/** Our images as compose builds them: one per Dockerfile, tagged with the image name compose runs. */
+/**
+ * Our images as compose builds them: one per Dockerfile, tagged with the image name compose runs (its
+ * `${IMAGE_REGISTRY:-…}` settings at their defaults, as the tier runs compose).
+ */
 export function composeBuilds(): Array<{ service: string; image: string; dockerfile: string }> {
   const { parsed } = readCompose();
   return Object.entries(parsed.services)
     .filter(([, service]) => service.build !== undefined)
     .map(([service, definition]) => ({
       service,
-      image: definition.image!,
+      image: interpolate(definition.image!, {}),
       dockerfile: join(definition.build!.context, definition.build!.dockerfile),
     }));
 }
