@@ -70,6 +70,8 @@ describe('PostgreSQL primary lost: the standby promoted and the Service re-point
         return Promise.resolve();
       });
       expect(await health(app)).toEqual({ status: 503, database: 'disconnected' });
+      // Screens that need only Redis go on: a whole information walk runs with no primary.
+      await within(BACK_TO_NORMAL_MS, load.sessionsCompleted(1, 'info'));
 
       await cluster.replica.promote();
       service.setTarget({ port: cluster.replica.port });
