@@ -108,6 +108,7 @@ export class SteadyUssdLoad {
   private running = false;
   private loops: Promise<void>[] = [];
   private waiters: { kind: SessionKind | undefined; target: number; resolve: () => void }[] = [];
+  private unavailableWaiters: { target: number; resolve: () => void }[] = [];
   private readonly completedByKind: Record<SessionKind, number> = { info: 0, order: 0, account: 0 };
   /** The session each subscriber is in now. */
   private readonly current = new Map<number, string>();
@@ -157,6 +158,19 @@ export class SteadyUssdLoad {
   sessionsCompleted(count: number, kind?: SessionKind): Promise<void> {
     const target = this.done(kind) + count;
     return new Promise((resolve) => this.waiters.push({ kind, target, resolve }));
+  }
+
+  /** Resolves once `count` more hops have answered "unavailable". */
+  unavailableAnswers(count: number): Promise<void> {
+    const target = this.ledger.unavailable + count;
+    return new Promise((resolve) => this.unavailableWaiters.push({ target, resolve }));
+  }
+
+  private countUnavailable(): void {
+    this.ledger.unavailable += 1;
+    this.unavailableWaiters = this.unavailableWaiters.filter((waiter) =>
+      waiter.target <= this.ledger.unavailable ? (waiter.resolve(), false) : true,
+    );
   }
 
   private done(kind: SessionKind | undefined): number {
@@ -326,7 +340,7 @@ export class SteadyUssdLoad {
       let served = reply.status === 200 && step.expect(reply.body);
       const unanswered = reply.body === UNAVAILABLE || reply.late;
       if (!served && unanswered && this.options.retryOnce) {
-        if (reply.status === 200 && reply.body === UNAVAILABLE) this.ledger.unavailable += 1;
+        if (reply.status === 200 && reply.body === UNAVAILABLE) this.countUnavailable();
         this.ledger.retries += 1;
         reply = await this.hop(subscriber, sessionId, text);
         served = reply.status === 200 && step.expect(reply.body);
@@ -343,7 +357,7 @@ export class SteadyUssdLoad {
         continue;
       }
       if (reply.status === 200 && reply.body === UNAVAILABLE) {
-        this.ledger.unavailable += 1;
+        this.countUnavailable();
         if (last && kind !== 'info')
           this.ledger.cutWrites.push({ kind, sessionId, phoneNumber: subscriber.phoneNumber, text, key });
       } else

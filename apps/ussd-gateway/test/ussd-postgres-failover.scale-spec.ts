@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FaultProxy, ReplicatedPostgres, startFaultProxy, startReplicatedPostgres, withPgClient } from '@dmrv/testing';
 import { SteadyUssdLoad } from './steady-ussd-load';
-import { Backing, createBacking, eventually, startApp, viaProxy, within } from './ussd-test-kit';
+import { Backing, createBacking, startApp, viaProxy, within } from './ussd-test-kit';
 
 // A real primary and standby are started, the primary crashed and the standby promoted under load.
 jest.setTimeout(120_000);
@@ -64,11 +64,7 @@ describe('PostgreSQL primary lost: the standby promoted and the Service re-point
       await cluster.primary.stop('immediate');
 
       // No primary: account and order hops answer the documented text, and readiness says the database is down.
-      const unavailableBefore = load.ledger.unavailable;
-      await eventually(HOP_BOUND_MS * 2, () => {
-        if (load.ledger.unavailable < unavailableBefore + SUBSCRIBERS) throw new Error('too few "unavailable" answers yet');
-        return Promise.resolve();
-      });
+      await within(HOP_BOUND_MS * 2, load.unavailableAnswers(SUBSCRIBERS));
       expect(await health(app)).toEqual({ status: 503, database: 'disconnected' });
       // Screens that need only Redis go on: a whole information walk runs with no primary.
       await within(BACK_TO_NORMAL_MS, load.sessionsCompleted(1, 'info'));
