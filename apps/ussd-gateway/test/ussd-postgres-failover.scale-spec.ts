@@ -20,7 +20,16 @@ async function health(app: NestFastifyApplication): Promise<{ status: number; da
   return { status: response.statusCode, database: (response.json() as { database: unknown }).database };
 }
 
-describe('PostgreSQL primary lost: the standby promoted and the Service re-pointed while USSD hops arrive', () => {
+/**
+ * `crash`: the primary's process dies and its host resets the connections (a pod killed on a live node).
+ * `vanish`: the primary's host drops off the network (a node lost): open connections go silent, nothing resets them.
+ */
+type PrimaryLoss = 'crash' | 'vanish';
+
+describe.each<[PrimaryLoss, string]>([
+  ['crash', 'crashed'],
+  ['vanish', 'gone silent with its node'],
+])('PostgreSQL primary lost (%s): %s, the standby promoted and the Service re-pointed while USSD hops arrive', (loss) => {
   let cluster: ReplicatedPostgres;
   // Stands in for the Kubernetes Service (CloudNativePG's `-rw`): the app knows only its address.
   let service: FaultProxy;
@@ -53,7 +62,7 @@ describe('PostgreSQL primary lost: the standby promoted and the Service re-point
   });
 
   it('writes answer "unavailable" while there is no primary, whole sessions run again within 15 s of the re-pointing, nothing acknowledged is lost or doubled', async () => {
-    const load = await SteadyUssdLoad.prepare(app, SUBSCRIBERS, 'F', {
+    const load = await SteadyUssdLoad.prepare(app, SUBSCRIBERS, loss === 'crash' ? 'F' : 'V', {
       accountCreations: true,
       retryOnce: true,
       hopBoundMs: HOP_BOUND_MS,
@@ -61,6 +70,7 @@ describe('PostgreSQL primary lost: the standby promoted and the Service re-point
     load.start();
     try {
       await load.sessionsCompleted(SESSIONS_BEFORE_FAULT);
+      if (loss === 'vanish') service.setMode({ kind: 'stale' });
       await cluster.primary.stop('immediate');
 
       // No primary: account and order hops answer the documented text, and readiness says the database is down.
@@ -71,6 +81,7 @@ describe('PostgreSQL primary lost: the standby promoted and the Service re-point
 
       await cluster.replica.promote();
       service.setTarget({ port: cluster.replica.port });
+      service.setMode({ kind: 'pass' });
       await within(
         BACK_TO_NORMAL_MS,
         Promise.all([load.sessionsCompleted(SUBSCRIBERS, 'order'), load.sessionsCompleted(2, 'account')]),
