@@ -22,8 +22,9 @@ export interface Backing {
   cleanup(): Promise<void>;
 }
 
-export async function createBacking(label: string): Promise<Backing> {
-  const database = await createTestDatabase(label);
+/** `database` (migrated here): one the test made elsewhere, e.g. on a server it started; else a throwaway one. */
+export async function createBacking(label: string, database?: TestDatabase): Promise<Backing> {
+  database ??= await createTestDatabase(label);
   await runMigrations(database.url);
   const redis = createTestRedisNamespace(label);
   const example = exampleEnv();

@@ -135,6 +135,23 @@ describe('fault proxy', () => {
     expect(received).toBe('abcdef');
   });
 
+  it('setTarget: open connections are reset and new ones reach the new target', async () => {
+    const tagged = createServer((socket) => socket.end('other'));
+    try {
+      await new Promise<void>((resolve) => tagged.listen(0, '127.0.0.1', resolve));
+      const socket = await open();
+      await roundTrip(socket, 'x');
+      const error = new Promise<NodeJS.ErrnoException>((resolve) => socket.once('error', resolve));
+      proxy.setTarget({ port: (tagged.address() as AddressInfo).port });
+      expect((await error).code).toBe('ECONNRESET');
+
+      const next = await open();
+      await expect(once(next, 'data').then(([chunk]) => (chunk as Buffer).toString())).resolves.toBe('other');
+    } finally {
+      await new Promise<void>((resolve) => tagged.close(() => resolve()));
+    }
+  });
+
   it('waitForConnections resolves when a client (re)connects', async () => {
     const waited = proxy.waitForConnections(2);
     await open();

@@ -21,6 +21,11 @@ export interface FaultProxy {
   readonly host: string;
   readonly mode: FaultMode;
   setMode(mode: FaultMode): void;
+  /**
+   * Sends new connections to another server from now on, and resets every open one, as a Kubernetes Service whose
+   * endpoint moved to another pod (the old pod's connections do not follow it).
+   */
+  setTarget(target: FaultProxyTarget): void;
   /** Connections accepted since start (a reconnect shows up as a new one). */
   readonly acceptedConnections: number;
   /** Client connections open right now, dead or alive. */
@@ -52,7 +57,8 @@ export async function startFaultProxy(
   target: FaultProxyTarget,
   initial: FaultMode = { kind: 'pass' },
 ): Promise<FaultProxy> {
-  const targetHost = target.host ?? '127.0.0.1';
+  let targetHost = target.host ?? '127.0.0.1';
+  let targetPort = target.port;
   const links = new Set<Link>();
   const clients = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
@@ -110,7 +116,7 @@ export async function startFaultProxy(
       client.resetAndDestroy();
       return;
     }
-    const upstream = createConnection({ host: targetHost, port: target.port });
+    const upstream = createConnection({ host: targetHost, port: targetPort });
     const link: Link = { client, upstream, dead: mode.kind === 'stale', queue: Promise.resolve(), delayed: 0 };
     links.add(link);
     upstream.on('error', () => client.destroy());
@@ -146,6 +152,11 @@ export async function startFaultProxy(
       mode = next;
       if (next.kind === 'reset') for (const link of [...links]) reset(link);
       if (next.kind === 'stale') for (const link of links) link.dead = true;
+    },
+    setTarget(next: FaultProxyTarget) {
+      targetHost = next.host ?? '127.0.0.1';
+      targetPort = next.port;
+      for (const link of [...links]) reset(link);
     },
     get acceptedConnections() {
       return accepted;

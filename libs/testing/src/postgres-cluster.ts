@@ -14,10 +14,28 @@ export interface LocalPostgres {
   start(): Promise<void>;
 }
 
+/** The standby of a ReplicatedPostgres, which can be made a primary. */
+export interface StandbyPostgres extends LocalPostgres {
+  /**
+   * `pg_ctl promote`: resolves once the standby accepts writes, having applied all the WAL it received. It streams from
+   * nothing from then on; the old primary must not be started again in front of the same clients.
+   */
+  promote(): Promise<void>;
+}
+
+export interface ReplicatedPostgresOptions {
+  /**
+   * The primary's `synchronous_commit` for every session. `local` (the default): a commit does not wait for the
+   * standby, so the services under test never block on it, and a crash of the primary can lose the last commits.
+   * `on`: every commit waits until the standby has flushed it, so a promoted standby holds every acknowledged commit.
+   */
+  synchronousCommit?: 'local' | 'on';
+}
+
 export interface ReplicatedPostgres {
   primary: LocalPostgres;
   /** A hot standby streaming from the primary (`pg_basebackup -R`). */
-  replica: LocalPostgres;
+  replica: StandbyPostgres;
   /**
    * Resolves once the replica has applied everything committed on the primary so far: one commit with
    * `synchronous_commit = remote_apply`, which PostgreSQL acknowledges only after the standby applied it (and all WAL
@@ -79,9 +97,11 @@ function run(binDir: string, user: OsUser | undefined, command: string, args: st
 /**
  * Starts a primary (initdb) and a streaming hot standby of it (pg_basebackup -R) on two free loopback ports, from the
  * installed server binaries, in a temporary directory that `close()` removes. Commits on the primary do not wait
- * for the standby unless a session asks (`replicaCaughtUp`), so the services under test never block on it.
+ * for the standby unless a session asks (`replicaCaughtUp`) or `synchronousCommit: 'on'` is chosen.
  */
-export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
+export async function startReplicatedPostgres(
+  options: ReplicatedPostgresOptions = {},
+): Promise<ReplicatedPostgres> {
   const binDir = postgresBinDir();
   const user = serverUser();
   const root = mkdtempSync(join(tmpdir(), 'dmrv-pg-replica-'));
@@ -167,9 +187,9 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
       ...common,
       '-c wal_level=replica',
       '-c max_wal_senders=4',
-      // A session that sets synchronous_commit = remote_apply waits for the standby; every other commit does not.
+      // The standby is synchronous, but with `local` only a session that sets remote_apply waits for it.
       "-c synchronous_standby_names='*'",
-      '-c synchronous_commit=local',
+      `-c synchronous_commit=${options.synchronousCommit ?? 'local'}`,
     ]);
     await run(binDir, user, 'pg_basebackup', [
       '-h',
@@ -187,7 +207,11 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
       'fast',
       '--no-sync',
     ]);
-    const replica = await server('replica', replicaDir, [...common, '-c hot_standby=on']);
+    const standby = await server('replica', replicaDir, [...common, '-c hot_standby=on']);
+    const replica: StandbyPostgres = {
+      ...standby,
+      promote: () => run(binDir, user, 'pg_ctl', ['-D', replicaDir, '-w', '-t', '60', 'promote']),
+    };
     const onReplica = (sql: string) =>
       withPgClient(replica.url(), (client) => client.query(sql)).then(() => undefined);
     const replicated: ReplicatedPostgres = {
