@@ -96,6 +96,7 @@ const SNAPSHOT_TABLES: Array<[string, string]> = [
   ['households', 'id'],
   ['household_fuels', 'household_id, fuel_type'],
   ['devices', 'id'],
+  ['stoves', 'id'],
   ['fuel_consumption', 'id'],
   ['fuel_purchases', 'id'],
   ['fuel_deliveries', 'id'],
