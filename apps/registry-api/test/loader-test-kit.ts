@@ -96,7 +96,6 @@ const SNAPSHOT_TABLES: Array<[string, string]> = [
   ['households', 'id'],
   ['household_fuels', 'household_id, fuel_type'],
   ['devices', 'id'],
-  ['stoves', 'id'],
   ['fuel_consumption', 'id'],
   ['fuel_purchases', 'id'],
   ['fuel_deliveries', 'id'],

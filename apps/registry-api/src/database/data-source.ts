@@ -5,7 +5,6 @@ import { TouchUpdatedAt1732240100000 } from './migrations/1732240100000-touch-up
 import { ChangeNotifications1732240200000 } from './migrations/1732240200000-change-notifications';
 import { ReadingNaturalKey1732240300000 } from './migrations/1732240300000-reading-natural-key';
 import { RecordChangeNotifications1732240400000 } from './migrations/1732240400000-record-change-notifications';
-import { Stoves1732240500000 } from './migrations/1732240500000-stoves';
 
 export const MIGRATIONS_TABLE = 'registry_migrations';
 // The registry's tables are read and written in plain SQL (repository, loader, seeder); only the CLI's client
@@ -18,7 +17,6 @@ export const MIGRATIONS = [
   ChangeNotifications1732240200000,
   ReadingNaturalKey1732240300000,
   RecordChangeNotifications1732240400000,
-  Stoves1732240500000,
 ];
 
 /** How long the service lets a database connection take to open, a query to run, and a connection sit idle unprobed. */

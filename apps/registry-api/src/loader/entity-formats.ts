@@ -13,7 +13,6 @@ export const ENTITY_NAMES = [
   'projects',
   'households',
   'devices',
-  'stoves',
   'fuel-readings',
   'fuel-purchases',
   'fuel-deliveries',
@@ -226,19 +225,6 @@ export const ENTITY_FORMATS: Record<EntityName, EntityFormat> = {
         sqlType: 'text',
       },
       { name: 'last_active', type: { kind: 'timestamp' }, required: true, sqlType: 'timestamptz' },
-    ],
-  },
-  stoves: {
-    name: 'stoves',
-    table: 'stoves',
-    key: ['id'],
-    references: [household],
-    derived: householdProject,
-    columns: [
-      id('id'),
-      id('household_id'),
-      { name: 'model', type: { kind: 'text', maxLength: 100 }, required: true, sqlType: 'text' },
-      date('installed_on'),
     ],
   },
   'fuel-readings': {
