@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase, TestDatabase } from '@dmrv/testing';
 import { runMigrations } from '../src/database/data-source';
+import { ENTITY_NAMES } from '../src/loader/entity-formats';
 import {
   appendRows,
   assertCliBuilt,
@@ -216,7 +217,7 @@ describe('cli.js import/export against hostile files (real PostgreSQL)', () => {
       writeFileSync(join(directory, 'projects.csv'), 'old\n');
       expect((await cli(['export', directory, '--quiet'], database.url)).code).toBe(0);
       expect(readFileSync(join(directory, 'projects.csv'), 'utf8')).toMatch(/^id,name,country,/);
-      expect(readdirSync(directory)).toHaveLength(8);
+      expect(readdirSync(directory)).toHaveLength(ENTITY_NAMES.length);
     });
   });
 

@@ -3,12 +3,10 @@ import { once } from 'node:events';
 import { constants, createWriteStream, lstatSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClientBase } from 'pg';
-import { FUEL_TYPES } from '@dmrv/contracts';
 import { csvField } from './csv-cells';
-import { ENTITY_FORMATS, EntityName, loadOrder } from './entity-formats';
+import { ColumnSpec, ENTITY_FORMATS, EntityName, loadOrder } from './entity-formats';
 import { FileFormat } from './load-files';
 
-const FUEL_ORDER = `ARRAY[${FUEL_TYPES.map((fuel) => `'${fuel}'`).join(', ')}]`;
 const day = (column: string): string => `to_char(${column}, 'YYYY-MM-DD')`;
 const decimal = (column: string): string => `trim_scale(${column})::text`;
 // Milliseconds as the API prints them, unless the stored value has microseconds: then all six, so nothing is lost.
@@ -16,6 +14,27 @@ const instant = (column: string): string =>
   `CASE WHEN extract(microseconds FROM ${column})::bigint % 1000 = 0
         THEN to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
         ELSE to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') END`;
+
+/** The stored value of a column as the file's text, the form its type parses back to the same value. */
+function exportSql(column: ColumnSpec): string {
+  if (column.elsewhere) return column.elsewhere.exportSql;
+  switch (column.type.kind) {
+    case 'id':
+    case 'text':
+    case 'enum':
+      return column.name;
+    case 'date':
+      return day(column.name);
+    case 'timestamp':
+      return instant(column.name);
+    case 'decimal':
+      return decimal(column.name);
+    case 'integer':
+      return `${column.name}::text`;
+    case 'fuels':
+      throw new Error(`${column.name}: a list column is stored elsewhere and needs its exportSql`);
+  }
+}
 
 interface ExportQuery {
   /** Text of each column of the entity's format, in its order. */
@@ -26,68 +45,20 @@ interface ExportQuery {
   keyType: 'text' | 'bigint';
 }
 
-const QUERIES: Record<EntityName, ExportQuery> = {
-  projects: {
-    select: [
-      'id',
-      'name',
-      'country',
-      ...['ncv_tj_per_t', 'fnrb', 'ef_co2_t_per_tj', 'ef_non_co2_t_per_tj'].map(decimal),
-    ],
-    from: 'projects t',
+/**
+ * Pages go by the table's `id`: the format's own `id` column, or else (a table keyed by its natural key) the
+ * table's bigint identity.
+ */
+function exportQuery(entity: EntityName): ExportQuery {
+  const format = ENTITY_FORMATS[entity];
+  const id = format.columns.find((column) => column.name === 'id');
+  return {
+    select: format.columns.map(exportSql),
+    from: `${format.table} t`,
     key: 't.id',
-    keyType: 'text',
-  },
-  households: {
-    select: [
-      'id',
-      'project_id',
-      'region',
-      'density',
-      day('onboarding_date'),
-      `(SELECT string_agg(f.fuel_type, ' + ' ORDER BY array_position(${FUEL_ORDER}, f.fuel_type)) FROM household_fuels f WHERE f.household_id = t.id)`,
-    ],
-    from: 'households t',
-    key: 't.id',
-    keyType: 'text',
-  },
-  devices: {
-    select: ['id', 'household_id', 'status', instant('last_active')],
-    from: 'devices t',
-    key: 't.id',
-    keyType: 'text',
-  },
-  'fuel-readings': {
-    select: ['household_id', 'device_id', 'fuel_type', day('consumed_on'), decimal('quantity_kg')],
-    from: 'fuel_consumption t',
-    key: 't.id',
-    keyType: 'bigint',
-  },
-  'fuel-purchases': {
-    select: ['id', 'household_id', 'fuel_type', decimal('amount_kg'), day('purchase_date')],
-    from: 'fuel_purchases t',
-    key: 't.id',
-    keyType: 'text',
-  },
-  'fuel-deliveries': {
-    select: ['id', 'household_id', 'fuel_type', decimal('delivered_quantity_kg'), day('delivery_date')],
-    from: 'fuel_deliveries t',
-    key: 't.id',
-    keyType: 'text',
-  },
-  'credit-blocks': {
-    select: ['id', 'project_id', 'vintage::text', 'serial_start::text', 'serial_end::text', 'quantity::text'],
-    from: 'credit_blocks t',
-    key: 't.id',
-    keyType: 'text',
-  },
-  'credit-events': {
-    select: ['id::text', 'block_id', 'kind', day('event_date'), 'quantity::text', 'sender', 'recipient'],
-    from: 'credit_events t',
-    key: 't.id',
-    keyType: 'bigint',
-  },
-};
+    keyType: id?.sqlType === 'text' ? 'text' : 'bigint',
+  };
+}
 
 function ndjsonValue(entity: EntityName, column: number, value: string | null): unknown {
   const type = ENTITY_FORMATS[entity].columns[column]!.type;
@@ -180,7 +151,7 @@ async function exportEntity(
   format: FileFormat,
   entity: EntityName,
 ): Promise<ExportSummary> {
-  const query = QUERIES[entity];
+  const query = exportQuery(entity);
   const columns = ENTITY_FORMATS[entity].columns.map((column) => column.name);
   const out = createWriteStream(file, { encoding: 'utf8', fd: openSync(file, NEW_FILE, 0o666) });
   const closed = once(out, 'close');

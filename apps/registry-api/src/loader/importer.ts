@@ -1,7 +1,6 @@
 import { createReadStream } from 'node:fs';
 import type { ClientBase } from 'pg';
 import { refreshRollups } from '../database/rollups';
-import { READING_KEYS } from '../database/seed';
 import {
   ColumnSpec,
   ENTITY_FORMATS,
@@ -331,26 +330,24 @@ class FileStager {
 }
 
 /**
- * The first load of readings into an empty table is the bulk case (millions of rows), where checking the two
- * foreign keys row by row costs a third of the insert. Every reference was already checked against the staged and
- * stored rows, so, as the seeder does, the keys are dropped for the insert and added back after it, which checks
- * every row again in one join. Only on an empty table: there the ACCESS EXCLUSIVE lock this takes (until commit)
- * blocks no reader that had anything to read, and adding the keys back costs no more than the load itself. Inside
- * the load's transaction, so a failure restores them.
+ * The first load into an empty table that declares `bulkLoadKeys` is the bulk case (millions of rows). Every
+ * reference was already checked against the staged and stored rows, so, as the seeder does, the keys are dropped
+ * for the insert and added back after it, which checks every row again in one join. Only on an empty table: there
+ * the ACCESS EXCLUSIVE lock this takes (until commit) blocks no reader that had anything to read, and adding the keys
+ * back costs no more than the load itself. Inside the load's transaction, so a failure restores them. Returns the
+ * statement that adds them back, if they were dropped.
  */
-async function liftReadingKeysWhenEmpty(client: ClientBase): Promise<boolean> {
+async function liftKeysWhenEmpty(client: ClientBase, format: EntityFormat): Promise<string | undefined> {
+  const keys = format.bulkLoadKeys;
+  if (!keys) return undefined;
   const { rows } = await client.query<{ empty: boolean }>(
-    'SELECT NOT EXISTS (SELECT 1 FROM fuel_consumption) AS empty',
+    `SELECT NOT EXISTS (SELECT 1 FROM ${format.table}) AS empty`,
   );
-  if (!rows[0]!.empty) return false;
+  if (!rows[0]!.empty) return undefined;
   await client.query(
-    `ALTER TABLE fuel_consumption ${READING_KEYS.map(([name]) => `DROP CONSTRAINT ${name}`).join(', ')}`,
+    `ALTER TABLE ${format.table} ${keys.map(([name]) => `DROP CONSTRAINT ${name}`).join(', ')}`,
   );
-  return true;
-}
-
-function restoreReadingKeysSql(): string {
-  return `ALTER TABLE fuel_consumption ${READING_KEYS.map(([name, definition]) => `ADD CONSTRAINT ${name} ${definition}`).join(', ')}`;
+  return `ALTER TABLE ${format.table} ${keys.map(([name, definition]) => `ADD CONSTRAINT ${name} ${definition}`).join(', ')}`;
 }
 
 async function fetchProblems(
@@ -474,12 +471,12 @@ async function loadStaged(
         updated: 0,
         unchanged: 0,
       };
-      const keysLifted = entity === 'fuel-readings' && (await liftReadingKeysWhenEmpty(client));
+      const restoreKeys = await liftKeysWhenEmpty(client, ENTITY_FORMATS[entity]);
       for (const statement of mergeSql(entity)) {
         const result = await client.query(statement.sql);
         if (statement.counts) entry[statement.counts] += result.rowCount ?? 0;
       }
-      if (keysLifted) await client.query(restoreReadingKeysSql());
+      if (restoreKeys) await client.query(restoreKeys);
       entry.unchanged = Math.max(0, entry.rows - entry.inserted - entry.updated);
       counts.push(entry);
     }

@@ -1,5 +1,11 @@
-import { FUEL_TYPES } from '@dmrv/contracts';
-import { ENTITY_FORMATS, ENTITY_NAMES, EntityFormat, EntityName, stagingTable } from './entity-formats';
+import {
+  ENTITY_FORMATS,
+  ENTITY_NAMES,
+  EntityFormat,
+  EntityName,
+  MergeStatement,
+  stagingTable,
+} from './entity-formats';
 
 /**
  * The SQL half of a load. Rows sit in session-local staging tables (one per entity, the registry table's column
@@ -33,10 +39,10 @@ export function createStagingSql(): string[] {
 }
 
 export function dropStagingSql(): string {
-  return `DROP TABLE IF EXISTS ${[FILES_TABLE, ERRORS_TABLE, ...ENTITY_NAMES.map(stagingTable), FUEL_CHANGES].join(', ')}`;
+  const scratch = ENTITY_NAMES.flatMap((name) => ENTITY_FORMATS[name].merge?.scratchTables ?? []);
+  return `DROP TABLE IF EXISTS ${[FILES_TABLE, ERRORS_TABLE, ...ENTITY_NAMES.map(stagingTable), ...scratch].join(', ')}`;
 }
 
-const FUEL_CHANGES = 'registry_load_fuel_changes';
 const quote = (text: string): string => `'${text.replace(/'/g, "''")}'`;
 const columnNo = (format: EntityFormat, name: string): number =>
   format.columns.findIndex((column) => column.name === name);
@@ -101,114 +107,16 @@ function finalRows(name: EntityName, columns: string): string {
            SELECT ${columns} FROM ${table} t WHERE NOT EXISTS (SELECT 1 FROM ${stage} s WHERE s.id = t.id))`;
 }
 
-function entityChecks(format: EntityFormat): string[] {
-  const stage = stagingTable(format.name);
-  switch (format.name) {
-    case 'fuel-readings':
-      return [
-        errorInsert(
-          format,
-          'device_id',
-          `SELECT s.file_no, s.line, s.device_id AS value,
-                  'device ' || s.device_id || ' belongs to household ' || d.household_id || ', not to ' || s.household_id AS rule
-           FROM ${stage} s JOIN ${finalRows('devices', 'id, household_id')} d ON d.id = s.device_id
-           WHERE NOT s.bad AND d.household_id <> s.household_id`,
-        ),
-      ];
-    case 'credit-blocks':
-      return [
-        errorInsert(
-          format,
-          'serial_start',
-          `SELECT s.file_no, s.line, s.serial_start::text AS value,
-                  'serials ' || s.serial_start || '-' || s.serial_end || ' overlap those of ' ||
-                  CASE WHEN o.end_before >= o.serial_start AND o.prev_end >= o.serial_start THEN 'block ' || o.prev_id
-                       WHEN o.start_after <= o.serial_end AND o.next_start <= o.serial_end THEN 'block ' || o.next_id
-                       ELSE 'another block' END || ' of project ' || s.project_id AS rule
-           FROM (
-             SELECT b.*, max(serial_end) OVER before AS end_before, min(serial_start) OVER after AS start_after,
-                    lag(id) OVER w AS prev_id, lag(serial_end) OVER w AS prev_end,
-                    lead(id) OVER w AS next_id, lead(serial_start) OVER w AS next_start
-             FROM ${finalRows('credit-blocks', 'id, project_id, serial_start, serial_end')} b
-             WINDOW w AS (PARTITION BY project_id ORDER BY serial_start, id),
-                    before AS (w ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
-                    after AS (w ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)
-           ) o JOIN ${stage} s ON s.id = o.id AND NOT s.bad
-           WHERE o.end_before >= o.serial_start OR o.start_after <= o.serial_end`,
-        ),
-        // Events carry their block's quantity under a composite foreign key (so a CHECK can bound them): a block
-        // that already has events keeps its quantity.
-        errorInsert(
-          format,
-          'quantity',
-          `SELECT s.file_no, s.line, s.quantity::text AS value,
-                  'cannot change from ' || b.quantity || ': the block has ledger events' AS rule
-           FROM ${stage} s JOIN credit_blocks b ON b.id = s.id
-           WHERE NOT s.bad AND b.quantity <> s.quantity AND EXISTS (SELECT 1 FROM credit_events e WHERE e.block_id = b.id)`,
-        ),
-      ];
-    case 'credit-events': {
-      const blocks = finalRows('credit-blocks', 'id, quantity');
-      const events = finalRows('credit-events', 'id, block_id, kind, event_date');
-      return [
-        errorInsert(
-          format,
-          'quantity',
-          `SELECT s.file_no, s.line, s.quantity::text AS value,
-                  CASE WHEN s.kind = 'issued' THEN 'an issuance moves the whole block: ' || b.quantity || ' credits'
-                       ELSE 'moves more credits than block ' || s.block_id || ' holds (' || b.quantity || ')' END AS rule
-           FROM ${stage} s JOIN ${blocks} b ON b.id = s.block_id
-           WHERE NOT s.bad AND (s.quantity > b.quantity OR (s.kind = 'issued' AND s.quantity <> b.quantity))`,
-        ),
-        errorInsert(
-          format,
-          'kind',
-          `SELECT s.file_no, s.line, s.kind AS value, 'block ' || s.block_id || ' is already ' || o.kind || ' by event ' || o.id AS rule
-           FROM ${stage} s
-           JOIN (
-             SELECT block_id, kind = 'issued' AS issuance, array_agg(id ORDER BY id) AS ids, array_agg(kind ORDER BY id) AS kinds
-             FROM ${events} e WHERE kind <> 'transferred'
-             GROUP BY block_id, kind = 'issued' HAVING count(*) > 1
-           ) g ON g.block_id = s.block_id AND g.issuance = (s.kind = 'issued')
-           CROSS JOIN LATERAL (
-             SELECT g.ids[i] AS id, g.kinds[i] AS kind FROM generate_subscripts(g.ids, 1) i WHERE g.ids[i] <> s.id ORDER BY i LIMIT 1
-           ) o
-           WHERE NOT s.bad AND s.kind <> 'transferred'`,
-        ),
-        errorInsert(
-          format,
-          'event_date',
-          `SELECT s.file_no, s.line, to_char(s.event_date, 'YYYY-MM-DD') AS value,
-                  'block ' || s.block_id || ' has no issuance on or before this date' AS rule
-           FROM ${stage} s JOIN ${blocks} b ON b.id = s.block_id
-           LEFT JOIN (SELECT block_id, min(event_date) AS issued_on FROM ${events} e WHERE kind = 'issued' GROUP BY block_id) i
-             ON i.block_id = s.block_id
-           WHERE NOT s.bad AND s.kind <> 'issued' AND (i.issued_on IS NULL OR i.issued_on > s.event_date)`,
-        ),
-      ];
-    }
-    case 'projects':
-    case 'households':
-    case 'devices':
-    case 'fuel-purchases':
-    case 'fuel-deliveries':
-      return [];
-  }
-}
-
 /** Every check of one entity's staged rows, in the order their problems are most useful to read. */
 export function checkSql(name: EntityName): string[] {
   const format = ENTITY_FORMATS[name];
-  return [duplicateCheck(format), ...referenceChecks(format), ...entityChecks(format)];
+  const context = {
+    stage: stagingTable(name),
+    problem: (column: string, select: string) => errorInsert(format, column, select),
+    finalRows,
+  };
+  return [duplicateCheck(format), ...referenceChecks(format), ...(format.checks?.(context) ?? [])];
 }
-
-export interface MergeStatement {
-  sql: string;
-  /** Rows this statement inserts or updates count as the entity's `inserted` or `updated`. */
-  counts?: 'inserted' | 'updated';
-}
-
-const FUEL_ORDER = `ARRAY[${FUEL_TYPES.map(quote).join(', ')}]`;
 
 /**
  * Updates the stored rows whose values differ (the touch trigger moves `updated_at`, and only there), then inserts
@@ -248,117 +156,24 @@ function upsert(
   ];
 }
 
-const same = (...names: string[]): Array<{ target: string; source: string }> =>
-  names.map((name) => ({ target: name, source: `s.${name}` }));
-const byId = [{ target: 'id', source: 's.id' }];
-
 /** The statements that merge one entity's staged rows, run in load order inside the load's transaction. */
 export function mergeSql(name: EntityName): MergeStatement[] {
+  const format = ENTITY_FORMATS[name];
   const stage = stagingTable(name);
-  const household = 'JOIN households h ON h.id = s.household_id';
-  switch (name) {
-    case 'projects':
-      return upsert(
-        name,
-        same('id', 'name', 'country', 'ncv_tj_per_t', 'fnrb', 'ef_co2_t_per_tj', 'ef_non_co2_t_per_tj'),
-        '',
-        byId,
-      );
-    case 'households': {
-      const storedFuels = `(SELECT coalesce(array_agg(f.fuel_type ORDER BY array_position(${FUEL_ORDER}, f.fuel_type)), '{}')
-                            FROM household_fuels f WHERE f.household_id = s.id)`;
-      return [
-        // Fuels are rows of their own; a household whose set of fuels changed is a changed household.
-        {
-          sql: `CREATE TEMP TABLE ${FUEL_CHANGES} AS
-                SELECT s.id, s.fuels, EXISTS (SELECT 1 FROM households h WHERE h.id = s.id) AS stored
-                FROM ${stage} s WHERE s.fuels IS DISTINCT FROM ${storedFuels}`,
-        },
-        ...upsert(name, same('id', 'project_id', 'region', 'density', 'onboarding_date'), '', byId),
-        { sql: `DELETE FROM household_fuels f USING ${FUEL_CHANGES} c WHERE f.household_id = c.id` },
-        {
-          sql: `INSERT INTO household_fuels (household_id, fuel_type) SELECT c.id, unnest(c.fuels) FROM ${FUEL_CHANGES} c`,
-        },
-        {
-          counts: 'updated',
-          sql: `UPDATE households h SET updated_at = now() FROM ${FUEL_CHANGES} c
-                WHERE h.id = c.id AND c.stored AND h.updated_at <> now()`,
-        },
-        // Devices, purchases and deliveries belong to their household's project.
-        ...['devices', 'fuel_purchases', 'fuel_deliveries'].map((table) => ({
-          sql: `UPDATE ${table} t SET project_id = h.project_id FROM ${stage} s JOIN households h ON h.id = s.id
-                WHERE t.household_id = s.id AND t.project_id <> h.project_id`,
-        })),
-      ];
-    }
-    case 'devices':
-      return upsert(
-        name,
-        [
-          ...same('id', 'household_id', 'status', 'last_active'),
-          { target: 'project_id', source: 'h.project_id' },
-        ],
-        household,
-        byId,
-      );
-    case 'fuel-readings':
-      return upsert(name, same('household_id', 'device_id', 'fuel_type', 'consumed_on', 'quantity_kg'), '', [
-        { target: 'household_id', source: 's.household_id' },
-        { target: 'consumed_on', source: 's.consumed_on' },
-        { target: 'fuel_type', source: 's.fuel_type' },
-        { target: 'device_id', source: 's.device_id', nullable: true },
-      ]);
-    case 'fuel-purchases':
-      return upsert(
-        name,
-        [
-          ...same('id', 'household_id', 'fuel_type', 'amount_kg', 'purchase_date'),
-          { target: 'project_id', source: 'h.project_id' },
-        ],
-        household,
-        byId,
-      );
-    case 'fuel-deliveries':
-      return upsert(
-        name,
-        [
-          ...same('id', 'household_id', 'fuel_type', 'delivered_quantity_kg', 'delivery_date'),
-          { target: 'project_id', source: 'h.project_id' },
-        ],
-        household,
-        byId,
-      );
-    case 'credit-blocks':
-      return [
-        ...upsert(
-          name,
-          same('id', 'project_id', 'vintage', 'serial_start', 'serial_end', 'quantity'),
-          '',
-          byId,
-        ),
-        {
-          sql: `UPDATE credit_events e SET project_id = s.project_id FROM ${stage} s
-                WHERE e.block_id = s.id AND e.project_id <> s.project_id`,
-        },
-      ];
-    case 'credit-events':
-      return [
-        ...upsert(
-          name,
-          [
-            ...same('id', 'block_id', 'kind', 'event_date', 'quantity', 'sender', 'recipient'),
-            { target: 'block_quantity', source: 'b.quantity' },
-            { target: 'project_id', source: 'b.project_id' },
-          ],
-          'JOIN credit_blocks b ON b.id = s.block_id',
-          byId,
-        ),
-        // Event ids come from the ledger; new events added later through the identity column must not collide.
-        {
-          sql: `SELECT setval(sequence, m) FROM (
-                  SELECT pg_get_serial_sequence('credit_events', 'id')::regclass AS sequence, max(id) AS m FROM credit_events
-                ) x WHERE m > coalesce(pg_sequence_last_value(sequence), 0)`,
-        },
-      ];
-  }
+  const columns = [
+    ...format.columns
+      .filter((column) => !column.elsewhere)
+      .map((column) => ({ target: column.name, source: `s.${column.name}` })),
+    ...(format.derived?.columns ?? []).map(({ column, source }) => ({ target: column, source })),
+  ];
+  const key = format.key.map((name) => ({
+    target: name,
+    source: `s.${name}`,
+    nullable: !format.columns.find((column) => column.name === name)!.required,
+  }));
+  return [
+    ...(format.merge?.before?.(stage) ?? []),
+    ...upsert(name, columns, format.derived?.join ?? '', key),
+    ...(format.merge?.after?.(stage) ?? []),
+  ];
 }

@@ -42,7 +42,10 @@ export interface RecordEndpoint {
 
 /**
  * One record resource, declared once: the SQL that reads it, its selector parameters and its endpoints. The query
- * classes, the routes, the OpenAPI parameters and the benchmark floor's SQL are derived from it.
+ * classes, the routes and the OpenAPI parameters are derived from it. The benchmark floor keeps a copy of its SQL
+ * (bench/src/floors/registry-sql.ts: the floor is a separate process that does not depend on the service), and
+ * registry-sql.spec.ts fails until the copy equals this declaration. What the loader writes into the tables is
+ * described apart, in src/loader/entity-formats.ts: this is what the API answers from them.
  */
 export interface RecordResource<T> {
   name: string;
