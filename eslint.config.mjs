@@ -25,4 +25,26 @@ export default tseslint.config(
     files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/*.smoke-spec.ts', '**/test/**/*.ts', 'tools/**/*.ts', 'bench/**/*.ts'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
+  // USSD rooms: a lower room never imports a higher one. The session store keeps records and locks, the phone-language
+  // copy and the rate-limit counts keep their own; ussd/ (the hop opener) puts them together.
+  ...[
+    { room: 'sessions', higher: ['menus', 'rate-limit', 'ussd', 'phone-languages'] },
+    { room: 'phone-languages', higher: ['menus', 'rate-limit', 'ussd', 'sessions'] },
+    { room: 'rate-limit', higher: ['menus', 'ussd', 'sessions', 'phone-languages'] },
+  ].map(({ room, higher }) => ({
+    files: [`apps/ussd-gateway/src/${room}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.{1,2}/)+(${higher.join('|')})(/|$)`,
+              message: `${room}/ is a lower room: it imports none of ${higher.join(', ')} (the hop opener in ussd/ wires them together).`,
+            },
+          ],
+        },
+      ],
+    },
+  })),
 );

@@ -3,8 +3,12 @@ import { Cluster } from 'ioredis';
 import { parseExposition, startRedisCluster, TestRedisCluster } from '@dmrv/testing';
 import { clusterLayout } from '../src/redis/key-layout';
 import { createRedisClient } from '../src/redis/redis-client';
+import { describePhoneLanguageCopyContract } from '../src/phone-languages/phone-language-copy.contract';
+import { RedisPhoneLanguageCopyStore } from '../src/phone-languages/redis-phone-language-copy';
 import { RedisSessionStore } from '../src/sessions/redis-session.store';
 import { describeSessionStoreContract } from '../src/sessions/session-store.contract';
+import { describeHopOpenerContract } from '../src/ussd/hop-opener.contract';
+import { redisSessionRooms } from '../src/ussd/session-rooms';
 import { Backing, createAccount, createBacking, Handset, OPERATOR_TOKEN, servedAfterRetries, startApp } from './ussd-test-kit';
 
 const PIN = '47213';
@@ -47,7 +51,13 @@ afterAll(async () => {
 let isolated = 0;
 describeSessionStoreContract('RedisSessionStore on a 3-master Redis Cluster', () => ({
   create: (now) => new RedisSessionStore(redis, 'contract:', now),
-  isolated: (now) => new RedisSessionStore(redis, `contract-isolated${(isolated += 1)}:`, now),
+}));
+describePhoneLanguageCopyContract('RedisPhoneLanguageCopyStore on a 3-master Redis Cluster', () => ({
+  isolated: (now) => new RedisPhoneLanguageCopyStore(redis, `contract-isolated${(isolated += 1)}:`, now),
+}));
+describeHopOpenerContract('RedisHopOpener on a 3-master Redis Cluster', () => ({
+  create: () => redisSessionRooms(redis, 'contract:'),
+  isolated: () => redisSessionRooms(redis, `contract-isolated${(isolated += 1)}:`),
 }));
 
 describe('the USSD gateway on a 3-master Redis Cluster', () => {

@@ -4,11 +4,13 @@ import { DependencyUnavailableError, DomainError, InvalidInputError } from '@dmr
 import { InjectPinoLogger, PinoLogger } from '@dmrv/logging';
 import { dependencyTimeouts } from '../config/dependency-timeouts';
 import { UssdConfig } from '../config/ussd.config';
+import type { MenuState } from '../menus/menu-machine';
 import { RateLimitCounter } from '../rate-limit/rate-limit.module';
 import { RateLimitHit, RateLimitPolicy } from '../rate-limit/rate-limit.policy';
 import type { RateLimitCount } from '../rate-limit/rate-limit.storage';
-import { runOnLease, SessionStore } from '../sessions/session-store';
+import { runOnLease } from '../sessions/session-store';
 import { UssdMetrics } from '../telemetry/ussd-metrics';
+import { HopOpener } from '../ussd/hop-opener';
 import type { HopCaller } from '../ussd/ussd-session.service';
 import { parseSessionEvent, SessionEndEvent } from './session-event';
 import { SessionEventMetrics } from './session-event.metrics';
@@ -34,7 +36,7 @@ export class SessionEventMismatchError extends DomainError {
 @Injectable()
 export class SessionEventsService {
   constructor(
-    private readonly store: SessionStore,
+    private readonly opener: HopOpener,
     private readonly repository: SessionEventsRepository,
     private readonly config: UssdConfig,
     private readonly limits: RateLimitPolicy,
@@ -108,11 +110,11 @@ export class SessionEventsService {
         async (signal) => {
           const sessionHit = this.limits.perSessionHit(event.sessionId, event.phoneNumber);
           const waitMs = dependencyTimeouts(budget).sessionLockWaitMs;
-          const { count, sessionCount, lease } = await this.store.open(event.sessionId, { waitMs, hit, sessionHit, signal });
+          const { count, sessionCount, lease } = await this.opener.open(event.sessionId, { waitMs, hit, sessionHit, signal });
           this.admit(hit, count, caller);
           if (sessionCount) this.admit(sessionHit, sessionCount, caller);
-          if (!lease) throw new Error('the session store gave no lease for an admitted request');
-          return runOnLease<boolean | 'otherPhone'>(lease, this.config.SESSION_TTL_SECONDS, async (record) => {
+          if (!lease) throw new Error('the hop opener gave no lease for an admitted request');
+          return runOnLease<boolean | 'otherPhone', MenuState>(lease, this.config.SESSION_TTL_SECONDS, async (record) => {
             if (record && record.phoneNumber !== event.phoneNumber) return { value: 'otherPhone' };
             if (record?.status !== 'active') return { value: false };
             return { value: true, save: { ...record, status: 'ended', updatedAt: new Date().toISOString() } };

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
 import type { UssdDebugRecord, UssdSessionList } from '@dmrv/contracts';
 import { DependencyUnavailableError, NotFoundError } from '@dmrv/errors';
-import { isAuthenticated } from '../menus/menu-machine';
+import { isAuthenticated, MenuState } from '../menus/menu-machine';
 import { SessionStore } from '../sessions/session-store';
 import { isSessionId } from '../ussd/ussd-request';
 import { OperatorTokenGuard } from './operator-token.guard';
@@ -23,7 +23,7 @@ async function fromStore<T>(read: Promise<T>): Promise<T> {
 @Controller('api/ussd')
 @UseGuards(OperatorTokenGuard)
 export class OperatorsController {
-  constructor(private readonly store: SessionStore) {}
+  constructor(private readonly store: SessionStore<MenuState>) {}
 
   @Get('debug/:sessionId')
   async debug(@Param('sessionId') sessionId: string): Promise<UssdDebugRecord> {

@@ -63,7 +63,7 @@ const EXEMPTION_CACHE_SIZE = 1024;
 /**
  * Who is counted for what. A client IP (Fastify's `request.ip`, which honours X-Forwarded-For only from trusted
  * proxies) has `RATE_LIMIT_PER_IP` requests per window on every endpoint. Exempt aggregator addresses skip that
- * limit; their session requests are counted per phone number instead. The limiter itself (the session script, or
+ * limit; their session requests are counted per phone number instead. The limiter itself (the hop's script, or
  * @nestjs/throttler elsewhere) only counts and reports: the answers are decided here.
  */
 export class RateLimitPolicy {

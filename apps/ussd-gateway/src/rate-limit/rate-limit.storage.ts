@@ -8,8 +8,8 @@ export type RateLimitCount = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 /**
  * Counts one hit of a fixed window, starts the window on its first hit and a block when the limit is passed;
  * returns `{hits, ms left in the window, ms left of the block}` (a window's first hit has the whole window left: no
- * PTTL to ask). A Lua function so that the session script can count in the same round trip
- * (redis-session.store.ts): every counter of this service is the same code.
+ * PTTL to ask). A Lua function so that a hop counts in the script that locks its session (hop-count.ts): every
+ * counter of this service is the same code.
  */
 export const COUNT_HIT_LUA = `
 local function count_hit(key, block_key, window_ms, limit, block_ms)

@@ -1,15 +1,5 @@
-import type { ThrottlerStorage } from '@nestjs/throttler';
 import { AbortLike, withDeadline } from '@dmrv/deadline';
-import { MemoryRateLimitStorage } from '@dmrv/rate-limit';
-import {
-  OpenedHop,
-  OpenOptions,
-  PhoneLanguageCopy,
-  PhoneLanguageEntry,
-  SessionBusyError,
-  SessionRecord,
-  SessionStore,
-} from './session-store';
+import { LockOptions, SessionBusyError, SessionLease, SessionRecord, SessionStore } from './session-store';
 
 interface Entry {
   json: string;
@@ -21,36 +11,26 @@ interface Entry {
  * The zero-config store (no REDIS_URL): one process only, gone on restart. Records are kept serialised so this
  * store behaves like Redis (no shared mutable objects between hops).
  */
-export class MemorySessionStore extends SessionStore {
+export class MemorySessionStore<S = unknown> extends SessionStore<S> {
   private readonly entries = new Map<string, Entry>();
   private readonly locks = new Map<string, Promise<void>>();
   private writes = 0;
-  /** The phone-language copy, as the Redis store keeps it: phone → language, complete once a fill has finished. */
-  private phoneLanguages = new Map<string, string>();
-  private phoneLanguagesComplete = false;
-  private phoneLanguagesExpireAt = Infinity;
-  private filling: { token: string; at: number } | undefined;
-  private fills = 0;
 
-  /** `counter` counts hops against their rate limit: pass the storage the other endpoints count in. */
-  constructor(
-    private readonly now: () => number = Date.now,
-    private readonly counter: Pick<ThrottlerStorage, 'increment'> = new MemoryRateLimitStorage(now),
-  ) {
+  constructor(private readonly now: () => number = Date.now) {
     super();
   }
 
-  async get(sessionId: string): Promise<SessionRecord | null> {
+  async get(sessionId: string): Promise<SessionRecord<S> | null> {
     const entry = this.entries.get(sessionId);
     if (!entry) return null;
     if (entry.expiresAt <= this.now()) {
       this.entries.delete(sessionId);
       return null;
     }
-    return JSON.parse(entry.json) as SessionRecord;
+    return JSON.parse(entry.json) as SessionRecord<S>;
   }
 
-  async save(record: SessionRecord, ttlSeconds: number): Promise<void> {
+  async save(record: SessionRecord<S>, ttlSeconds: number): Promise<void> {
     this.entries.set(record.sessionId, {
       json: JSON.stringify(record),
       expiresAt: this.now() + ttlSeconds * 1000,
@@ -70,13 +50,8 @@ export class MemorySessionStore extends SessionStore {
       .map(([id]) => id);
   }
 
-  async open(sessionId: string, { waitMs, hit, sessionHit, signal, phoneNumber }: OpenOptions): Promise<OpenedHop> {
+  async open(sessionId: string, { waitMs, signal }: LockOptions): Promise<SessionLease<S>> {
     signal?.throwIfAborted();
-    const count = await this.counter.increment(hit.key, hit.ttlMs, hit.limit, hit.blockMs, hit.name);
-    const sessionCount = sessionHit
-      ? await this.counter.increment(sessionHit.key, sessionHit.ttlMs, sessionHit.limit, sessionHit.blockMs, sessionHit.name)
-      : undefined;
-    if (count.isBlocked || sessionCount?.isBlocked) return { count, sessionCount };
     const unlock = await this.lock(sessionId, waitMs, signal);
     // The hop has answered "unavailable": the session is free for the aggregator's retry right away.
     const release = async (): Promise<void> => {
@@ -84,72 +59,16 @@ export class MemorySessionStore extends SessionStore {
       unlock();
     };
     signal?.addEventListener('abort', unlock, { once: true });
-    const record = await this.get(sessionId);
-    const phoneLanguage = record === null && phoneNumber !== undefined ? await this.readPhoneLanguage(phoneNumber) : undefined;
     return {
-      count,
-      sessionCount,
-      lease: {
-        record,
-        phoneLanguage,
-        release,
-        commit: async (save, ttlSeconds) => {
-          // Checked and written without a pause in between: nothing is saved once the hop has answered.
-          signal?.throwIfAborted();
-          await this.save(save, ttlSeconds);
-          await release();
-        },
+      record: await this.get(sessionId),
+      release,
+      commit: async (save, ttlSeconds) => {
+        // Checked and written without a pause in between: nothing is saved once the hop has answered.
+        signal?.throwIfAborted();
+        await this.save(save, ttlSeconds);
+        await release();
       },
     };
-  }
-
-  async rememberPhoneLanguage(phoneNumber: string, language: string, ttlSeconds: number): Promise<void> {
-    this.expirePhoneLanguages();
-    // As Redis's EXPIRE only when the key has no TTL: a change never extends the copy's life.
-    if (this.phoneLanguagesExpireAt === Infinity) this.phoneLanguagesExpireAt = this.now() + ttlSeconds * 1000;
-    this.phoneLanguages.set(phoneNumber, language);
-  }
-
-  async readPhoneLanguage(phoneNumber: string): Promise<PhoneLanguageCopy> {
-    this.expirePhoneLanguages();
-    const language = this.phoneLanguages.get(phoneNumber);
-    if (language !== undefined) return { kind: 'chosen', language };
-    return this.phoneLanguagesComplete ? { kind: 'none' } : { kind: 'unknown' };
-  }
-
-  async beginPhoneLanguageFill(staleAfterMs: number, ttlSeconds: number): Promise<string | null> {
-    this.expirePhoneLanguages();
-    const now = this.now();
-    if (this.phoneLanguagesComplete || (this.filling && this.filling.at > now - staleAfterMs)) return null;
-    if (this.phoneLanguagesExpireAt === Infinity) this.phoneLanguagesExpireAt = now + ttlSeconds * 1000;
-    this.filling = { token: `fill.${(this.fills += 1)}`, at: now };
-    return this.filling.token;
-  }
-
-  async fillPhoneLanguages(token: string, entries: ReadonlyArray<PhoneLanguageEntry>): Promise<boolean> {
-    this.expirePhoneLanguages();
-    if (this.filling?.token !== token) return false;
-    for (const { phoneNumber, language } of entries) if (!this.phoneLanguages.has(phoneNumber)) this.phoneLanguages.set(phoneNumber, language);
-    this.filling.at = this.now();
-    return true;
-  }
-
-  async completePhoneLanguageFill(token: string, ttlSeconds: number): Promise<boolean> {
-    this.expirePhoneLanguages();
-    if (this.filling?.token !== token) return false;
-    this.filling = undefined;
-    this.phoneLanguagesComplete = true;
-    this.phoneLanguagesExpireAt = this.now() + ttlSeconds * 1000;
-    return true;
-  }
-
-  /** The whole copy expires at once, marks included, as the Redis hash does. */
-  private expirePhoneLanguages(): void {
-    if (this.phoneLanguagesExpireAt > this.now()) return;
-    this.phoneLanguages = new Map();
-    this.phoneLanguagesComplete = false;
-    this.phoneLanguagesExpireAt = Infinity;
-    this.filling = undefined;
   }
 
   /**

@@ -2,14 +2,9 @@ import { once } from 'node:events';
 import Redis from 'ioredis';
 import { createTestRedisNamespace, startFaultProxy, TEST_REDIS_URL, TestRedisNamespace } from '@dmrv/testing';
 import { createRedisClient } from '../redis/redis.module';
-import { RedisRateLimitStorage } from '../rate-limit/rate-limit.storage';
 import { RedisSessionStore } from './redis-session.store';
 import { SessionLockLostError } from './session-store';
-import {
-  describeSessionStoreContract,
-  sessionRecord as record,
-  unlimitedHit,
-} from './session-store.contract';
+import { describeSessionStoreContract, sessionRecord as record } from './session-store.contract';
 
 // The service speaks RESP3 (redis-client.ts); the scripts' replies read the same in RESP2, which a Redis without
 // HELLO falls back to.
@@ -17,11 +12,9 @@ for (const protocol of [3, 2] as const) {
   describeSessionStoreContract(`RedisSessionStore (RESP${protocol})`, () => {
     const namespace = createTestRedisNamespace(`ussd-store-contract-resp${protocol}`);
     const redis = new Redis(TEST_REDIS_URL, { protocol });
-    let isolated = 0;
     return {
       // Every instance on one Redis, as every gateway instance is: locks and counters are shared.
       create: (now) => new RedisSessionStore(redis, namespace.keyPrefix, now),
-      isolated: (now) => new RedisSessionStore(redis, `${namespace.keyPrefix}isolated${(isolated += 1)}:`, now),
       close: async () => {
         await namespace.cleanup();
         redis.disconnect();
@@ -66,9 +59,9 @@ describe('RedisSessionStore', () => {
   });
 
   it('unlocks with the write, with a fresh TTL', async () => {
-    const { lease } = await store.open('w', { waitMs: 500, hit: unlimitedHit('w') });
+    const lease = await store.open('w', { waitMs: 500 });
     expect(await redis.exists(`${namespace.keyPrefix}lock:w`)).toBe(1);
-    await lease!.commit(record('w'), 120);
+    await lease.commit(record('w'), 120);
     expect(await redis.ttl(`${namespace.keyPrefix}session:w`)).toBeGreaterThan(110);
     expect(await redis.exists(`${namespace.keyPrefix}lock:w`)).toBe(0);
   });
@@ -76,80 +69,13 @@ describe('RedisSessionStore', () => {
   it('writes only while the lock is still its own (it expired and another hop took it)', async () => {
     await store.save(record('fenced'), 60);
     const lockKey = `${namespace.keyPrefix}lock:fenced`;
-    const { lease } = await store.open('fenced', { waitMs: 500, hit: unlimitedHit('fenced') });
+    const lease = await store.open('fenced', { waitMs: 500 });
     await redis.set(lockKey, 'another-hop', 'PX', 10_000);
-    await expect(lease!.commit({ ...record('fenced'), serviceCode: '*999#' }, 60)).rejects.toBeInstanceOf(
+    await expect(lease.commit({ ...record('fenced'), serviceCode: '*999#' }, 60)).rejects.toBeInstanceOf(
       SessionLockLostError,
     );
     expect(await store.get('fenced')).toEqual(record('fenced'));
     expect(await redis.get(lockKey)).toBe('another-hop');
-  });
-
-  describe('the phone-language copy', () => {
-    const copyKey = (prefix: string): string => `${prefix}phone-languages`;
-
-    it('is one hash that expires as a whole, from its creation (never refreshed by a read), reset by a completed fill', async () => {
-      const prefix = `${namespace.keyPrefix}copy-ttl:`;
-      const copy = new RedisSessionStore(redis, prefix);
-      await copy.rememberPhoneLanguage('+254700000001', 'fr', 600);
-      expect(await redis.hgetall(copyKey(prefix))).toEqual({ '+254700000001': 'fr' });
-      expect(await redis.ttl(copyKey(prefix))).toBeGreaterThan(590);
-      await redis.expire(copyKey(prefix), 300);
-      await copy.rememberPhoneLanguage('+254700000002', 'sw', 600);
-      await copy.readPhoneLanguage('+254700000001');
-      expect(await redis.ttl(copyKey(prefix))).toBeLessThanOrEqual(300);
-      const token = await copy.beginPhoneLanguageFill(60_000, 600);
-      await copy.completePhoneLanguageFill(token!, 86_400);
-      expect(await redis.ttl(copyKey(prefix))).toBeGreaterThan(86_000);
-    });
-
-    it('never marks complete a copy lost (flushed, evicted) while a fill ran: the fill stops and the copy stays unknown', async () => {
-      const prefix = `${namespace.keyPrefix}copy-lost:`;
-      const copy = new RedisSessionStore(redis, prefix);
-      const token = await copy.beginPhoneLanguageFill(60_000, 600);
-      await expect(copy.fillPhoneLanguages(token!, [{ phoneNumber: '+254700000001', language: 'fr' }])).resolves.toBe(true);
-      await redis.del(copyKey(prefix));
-      // A change written after the loss makes the hash again, without the fill's mark.
-      await copy.rememberPhoneLanguage('+254700000002', 'sw', 600);
-      await expect(copy.fillPhoneLanguages(token!, [{ phoneNumber: '+254700000003', language: 'en' }])).resolves.toBe(false);
-      await expect(copy.completePhoneLanguageFill(token!, 600)).resolves.toBe(false);
-      expect(await copy.readPhoneLanguage('+254700000001')).toEqual({ kind: 'unknown' });
-      expect(await copy.readPhoneLanguage('+254700000002')).toEqual({ kind: 'chosen', language: 'sw' });
-    });
-
-    it('reads the copy also when the dial waited for its lock (the lock-and-read retried)', async () => {
-      const prefix = `${namespace.keyPrefix}copy-wait:`;
-      const copy = new RedisSessionStore(redis, prefix);
-      await copy.rememberPhoneLanguage('+254700000001', 'fr', 600);
-      const first = await copy.open('waited', { waitMs: 5000, hit: unlimitedHit('waited') });
-      const waiting = copy.open('waited', { waitMs: 5000, hit: unlimitedHit('waited'), phoneNumber: '+254700000001' });
-      await first.lease!.release();
-      const second = await waiting;
-      expect(second.lease?.phoneLanguage).toEqual({ kind: 'chosen', language: 'fr' });
-      await second.lease!.release();
-    });
-
-    it('writes a change it could not write while Redis was unreachable as soon as Redis answers again', async () => {
-      const prefix = `${namespace.keyPrefix}copy-outage:`;
-      const proxy = await startFaultProxy({ port: Number(new URL(TEST_REDIS_URL).port || 6379) });
-      const client = createRedisClient(`redis://${proxy.host}:${proxy.port}/0`, 500);
-      try {
-        await once(client, 'ready');
-        const cut = new RedisSessionStore(client, prefix);
-        await cut.rememberPhoneLanguage('+254700000001', 'en', 600);
-        proxy.setMode({ kind: 'reset' });
-        await new Promise((resolve) => client.once('close', resolve));
-        await expect(cut.rememberPhoneLanguage('+254700000001', 'fr', 600)).rejects.toThrow();
-        expect(await redis.hget(copyKey(prefix), '+254700000001')).toBe('en');
-        proxy.setMode({ kind: 'pass' });
-        await once(client, 'ready');
-        // Sent after the catch-up write on the same connection, so it sees its effect.
-        expect(await client.hget(copyKey(prefix), '+254700000001')).toBe('fr');
-      } finally {
-        client.disconnect();
-        await proxy.close();
-      }
-    });
   });
 
   it("speaks RESP3 on the service's connections", async () => {
@@ -169,10 +95,10 @@ describe('RedisSessionStore', () => {
       await once(client, 'ready');
       const cut = new RedisSessionStore(client, namespace.keyPrefix);
       const lockKey = `${namespace.keyPrefix}lock:outage`;
-      const { lease } = await cut.open('outage', { waitMs: 2000, hit: unlimitedHit('outage') });
+      const lease = await cut.open('outage', { waitMs: 2000 });
       proxy.setMode({ kind: 'reset' });
       await new Promise((resolve) => client.once('close', resolve));
-      await lease!.release();
+      await lease.release();
       expect(await redis.exists(lockKey)).toBe(1);
       proxy.setMode({ kind: 'pass' });
       await once(client, 'ready');
@@ -184,23 +110,4 @@ describe('RedisSessionStore', () => {
     }
   });
 
-  it('counts a hop in the counter the other endpoints use, and a refused hop takes no lock', async () => {
-    const hit = {
-      name: 'default' as const,
-      key: 'default:10.9.0.1',
-      limit: 1,
-      ttlMs: 60_000,
-      blockMs: 30_000,
-    };
-    const { lease } = await store.open('rl', { waitMs: 500, hit });
-    await lease!.release();
-    const refused = await store.open('rl-refused', { waitMs: 500, hit });
-    expect(refused.count).toMatchObject({ totalHits: 2, isBlocked: true });
-    expect(await redis.exists(`${namespace.keyPrefix}lock:rl-refused`)).toBe(0);
-    expect(await redis.pttl(`${namespace.keyPrefix}rl:${hit.key}:block`)).toBeGreaterThan(29_000);
-    const storage = new RedisRateLimitStorage(redis, namespace.keyPrefix);
-    await expect(storage.increment(hit.key, hit.ttlMs, 1000, hit.blockMs)).resolves.toMatchObject({
-      totalHits: 3,
-    });
-  });
 });

@@ -1,3 +1,4 @@
+import type { ConsumedMark } from '../sessions/session-store';
 /**
  * Aggregators send `text` as every input of the session joined by `*`. A subscriber who types `*` (exit) adds an
  * empty segment pair (`1**`), so splitting on `*` alone would read it as two empty inputs: a `*` typed as input is
@@ -33,14 +34,7 @@ function inputsOf(joined: string, offset: number): PositionedInput[] {
 
 export type DerivedInputs = { kind: 'inputs'; inputs: PositionedInput[] } | { kind: 'outOfStep' };
 
-/**
- * What a session has consumed, without keeping it: `text` carries PINs, so the store holds only its length and a
- * keyed digest, enough to recognise the same prefix again.
- */
-export interface ConsumedMark {
-  length: number;
-  digest: string;
-}
+export type { ConsumedMark };
 
 export type TextDigest = (text: string) => string;
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from '@dmrv/logging';
 import { AccountsService } from '../accounts/accounts.service';
-import { PhoneLanguageCopy, SessionStore } from '../sessions/session-store';
+import { PhoneLanguageCopy, PhoneLanguageCopyStore } from '../phone-languages/phone-language-copy';
 
 /**
  * How long the whole copy lives once made. It is never refreshed by reads: a copy that missed a change (Redis was
@@ -15,7 +15,7 @@ const FILL_BATCH = 1000;
 
 /**
  * The language a phone last chose (`ussd_phones.language`), kept in PostgreSQL and copied write-through into the
- * session store, so that a dial reads it in the round trip that locks its session and asks PostgreSQL nothing.
+ * copy store (phone-languages/), so that a dial reads it in the round trip that locks its session and asks PostgreSQL nothing.
  *
  * - A change writes PostgreSQL first, then the copy.
  * - The copy holds only phones that chose; once filled from PostgreSQL it is marked complete, and a phone it does not
@@ -29,7 +29,7 @@ export class PhoneLanguages {
   private filling: Promise<boolean> | undefined;
 
   constructor(
-    private readonly store: SessionStore,
+    private readonly store: PhoneLanguageCopyStore,
     private readonly accounts: AccountsService,
     @InjectPinoLogger(PhoneLanguages.name) private readonly logger: PinoLogger,
   ) {}

@@ -12,10 +12,12 @@ import { initialState, isEnded, lockedOut, signedOutByPinChange } from '../menus
 import { RateLimitCounter } from '../rate-limit/rate-limit.module';
 import { RateLimitHit, RateLimitPolicy } from '../rate-limit/rate-limit.policy';
 import type { RateLimitCount } from '../rate-limit/rate-limit.storage';
-import { MAX_REMEMBERED_REPLIES, PhoneLanguageCopy, runOnLease, SessionRecord, SessionStore } from '../sessions/session-store';
+import type { PhoneLanguageCopy } from '../phone-languages/phone-language-copy';
+import { MAX_REMEMBERED_REPLIES, runOnLease } from '../sessions/session-store';
 import { HopReport, sessionOutcomeOf, UssdMetrics } from '../telemetry/ussd-metrics';
 import { ConsumedMark, deriveNewInputs, markOf } from './cumulative-text';
 import { HopEffects } from './hop-effects';
+import { HopOpener, UssdSessionRecord } from './hop-opener';
 import { PhoneLanguages } from './phone-languages';
 import { SessionDigests } from './session-digests';
 import { parseUssdRequest } from './ussd-request';
@@ -56,7 +58,7 @@ export class UssdSessionService {
   private readonly nothingConsumed: ConsumedMark;
 
   constructor(
-    private readonly store: SessionStore,
+    private readonly opener: HopOpener,
     private readonly renderer: MenuRenderer,
     private readonly effects: HopEffects,
     private readonly digests: SessionDigests,
@@ -75,7 +77,7 @@ export class UssdSessionService {
 
   /**
    * Every request is counted against its rate limit, valid or not; a refused one gets the limit's answer whatever
-   * its body. A valid hop is counted by the session store in the round trip that takes the session's lock.
+   * its body. A valid hop is counted by the hop opener in the round trip that takes the session's lock.
    */
   async handle(body: unknown, caller: HopCaller): Promise<string> {
     const parsed = parseUssdRequest(body);
@@ -131,7 +133,7 @@ export class UssdSessionService {
   ): Promise<HopAnswer> {
     const waitMs = this.lockWaitMs;
     const sessionHit = this.limits.perSessionHit(request.sessionId, request.phoneNumber);
-    const { count, sessionCount, lease } = await this.store.open(request.sessionId, {
+    const { count, sessionCount, lease, phoneLanguage } = await this.opener.open(request.sessionId, {
       waitMs,
       hit,
       sessionHit,
@@ -140,9 +142,9 @@ export class UssdSessionService {
     });
     this.admit(hit, count, caller);
     if (sessionCount) this.admit(sessionHit, sessionCount, caller);
-    if (!lease) throw new Error('the session store gave no lease for an admitted hop');
+    if (!lease) throw new Error('the hop opener gave no lease for an admitted hop');
     return runOnLease(lease, this.config.SESSION_TTL_SECONDS, (existing) =>
-      this.hop(request, existing, deadline, lease.phoneLanguage),
+      this.hop(request, existing, deadline, phoneLanguage),
     );
   }
 
@@ -158,10 +160,10 @@ export class UssdSessionService {
 
   private async hop(
     request: UssdSessionRequest,
-    existing: SessionRecord | null,
+    existing: UssdSessionRecord | null,
     deadline: Deadline,
     phoneLanguage: PhoneLanguageCopy | undefined,
-  ): Promise<{ value: HopAnswer; save?: SessionRecord }> {
+  ): Promise<{ value: HopAnswer; save?: UssdSessionRecord }> {
     if (existing && existing.phoneNumber !== request.phoneNumber) {
       throw new InvalidInputError('sessionId belongs to another phone number');
     }
@@ -197,7 +199,7 @@ export class UssdSessionService {
     }
 
     const now = new Date().toISOString();
-    const record: SessionRecord = existing ?? {
+    const record: UssdSessionRecord = existing ?? {
       sessionId: request.sessionId,
       phoneNumber: request.phoneNumber,
       serviceCode: request.serviceCode,
@@ -247,7 +249,7 @@ export class UssdSessionService {
   }
 
   /**
-   * The language a new session opens in: the one last chosen on this phone (the store's copy, read with the session,
+   * The language a new session opens in: the one last chosen on this phone (the language copy, read with the session,
    * else PostgreSQL), else its country code's. A database that cannot say only costs the remembered choice (logged),
    * never the dial: the main menu needs no database.
    */

@@ -15,13 +15,16 @@ import { OperatorsController } from '../operators/operators.controller';
 import { RateLimitCounter } from '../rate-limit/rate-limit.module';
 import type { RedisClient } from '../redis/redis-client';
 import { REDIS_CLIENT } from '../redis/redis.module';
-import { MemorySessionStore } from '../sessions/memory-session.store';
-import { RedisSessionStore } from '../sessions/redis-session.store';
+import { PhoneLanguageCopyStore } from '../phone-languages/phone-language-copy';
 import { SessionStore } from '../sessions/session-store';
 import { HopEffects } from './hop-effects';
+import { HopOpener } from './hop-opener';
 import { PhoneLanguages } from './phone-languages';
 import { SessionDigests } from './session-digests';
+import { memorySessionRooms, redisSessionRooms, SessionRooms } from './session-rooms';
 import { UssdSessionService } from './ussd-session.service';
+
+const SESSION_ROOMS = Symbol('SessionRooms');
 
 @Module({
   imports: [AccountsModule, OrdersModule],
@@ -39,13 +42,14 @@ import { UssdSessionService } from './ussd-session.service';
     // Languages and CountryLanguages come from LanguageTablesModule, read before any connection opens.
     { provide: MenuRenderer, inject: [Languages], useFactory: (languages: Languages) => new MenuRenderer(languages) },
     {
-      provide: SessionStore,
+      provide: SESSION_ROOMS,
       inject: [REDIS_CLIENT, UssdConfig, RateLimitCounter],
-      useFactory: (redis: RedisClient | null, config: UssdConfig, counter: RateLimitCounter) =>
-        redis
-          ? new RedisSessionStore(redis, config.REDIS_KEY_PREFIX)
-          : new MemorySessionStore(Date.now, counter),
+      useFactory: (redis: RedisClient | null, config: UssdConfig, counter: RateLimitCounter): SessionRooms =>
+        redis ? redisSessionRooms(redis, config.REDIS_KEY_PREFIX) : memorySessionRooms(counter),
     },
+    { provide: SessionStore, inject: [SESSION_ROOMS], useFactory: (rooms: SessionRooms) => rooms.sessions },
+    { provide: PhoneLanguageCopyStore, inject: [SESSION_ROOMS], useFactory: (rooms: SessionRooms) => rooms.copy },
+    { provide: HopOpener, inject: [SESSION_ROOMS], useFactory: (rooms: SessionRooms) => rooms.opener },
   ],
 })
 export class UssdModule {}
