@@ -231,12 +231,31 @@ describe('menu machine', () => {
     expect(applyInput(state, '1', renderer).state).toEqual(state);
   });
 
-  it('keeps a signed-in screen on one handset screen whatever the name', () => {
-    const home = (firstName: string, notice?: MenuState['notice']): string =>
-      renderer.render({ screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName }, notice }).text;
+  it('keeps a signed-in screen on one handset screen whatever the name, paging the options when the name takes the room', () => {
+    const home = (firstName: string, notice?: MenuState['notice'], page?: number): string =>
+      renderer.render({ screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName }, notice, page }).text;
     expect(home('Jane')).toMatch(/^Welcome, Jane\n/);
     expect(home('Ọlá', { kind: 'pinChanged' })).toMatch(/^Your PIN has been changed\.\nWelcome, Ola\n/);
-    expect(home('Александра', { kind: 'pinChanged' })).toMatch(/^Your PIN has been changed\.\nWelcome\n/);
+    // A name without a GSM-7 form makes the screen UCS-2 (80 characters): the name stays, the options go on with 98.
+    expect(home('Александра')).toBe('Welcome, Александра\n1. Account details\n2. Change PIN\n98. More\n0. Back\n*. Exit');
+    expect(home('Александра', undefined, 1)).toBe('3. Log out\n4. Order fuel\n5. My orders\n6. Report a stove problem\n0. Back\n*. Exit');
+    // A hint and the name do not both fit beside an option: the hint wins, the pages stay as they are.
+    expect(home('Александра', { kind: 'pinChanged' })).toBe('Your PIN has been changed.\nWelcome\n1. Account details\n2. Change PIN\n98. More\n0. Back\n*. Exit');
+    expect(home('Александра', { kind: 'invalidChoice' }, 1)).toBe(
+      'Invalid choice. Try again.\n3. Log out\n4. Order fuel\n5. My orders\n6. Report a stove problem\n0. Back\n*. Exit',
+    );
+    const signedIn: MenuState = { screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName: 'Александра' } };
+    expect(renderer.pageCount(signedIn)).toBe(2);
+    const second = walk(['98'], defaults, signedIn);
+    expect(second).toMatchObject({ screen: 'accountHome', page: 1 });
+    expect(walk(['98'], defaults, second)).toMatchObject({ page: 1, notice: { kind: 'invalidChoice' } });
+    expect(walk(['0'], defaults, second)).toMatchObject({ screen: 'accountHome', page: 0 });
+    // Every option answers to its number whichever page shows it.
+    expect(walk(['1'], defaults, second).screen).toBe('accountDetails');
+    expect(walk(['6'], defaults, signedIn).screen).toBe('reportCategory');
+    expect(walk(['6'], defaults, second).screen).toBe('reportCategory');
+    expect(walk(['6', '0'], defaults, second)).toEqual({ screen: 'accountHome', auth: signedIn.auth });
+    expect(walk(['98'], defaults, { ...signedIn, auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }).notice).toEqual({ kind: 'invalidChoice' });
   });
 
   it('keeps each detail’s label and value on one page when the details are paged', () => {

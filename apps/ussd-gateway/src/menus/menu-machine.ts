@@ -260,6 +260,7 @@ function back(state: MenuState, context: MachineContext): Step {
     case 'createPinConfirm':
       return go(state, 'createPin', { draft: { fullName: state.draft?.fullName, email: state.draft?.email } });
     case 'accountHome':
+      if ((state.page ?? 0) > 0) return { state: { ...state, notice: undefined, page: (state.page ?? 0) - 1 } };
       return go(state, 'preMenu');
     case 'accountDetails':
       if ((state.page ?? 0) > 0) return { state: { ...state, notice: undefined, page: (state.page ?? 0) - 1 } };
@@ -367,6 +368,8 @@ export function applyInput(current: MenuState, rawInput: string, context: Machin
       return { state, effect: { type: 'matchPin', pin: input, heldPin: heldPinOf(state) } };
     case 'accountHome': {
       const auth = requireValue(state.auth, 'auth');
+      const page = state.page ?? 0;
+      if (input === MORE && page + 1 < context.pageCount(state)) return { state: { ...state, page: page + 1 } };
       if (input === '1') return { state, effect: { type: 'loadAccount', customerId: auth.customerId } };
       if (input === '2') return go(state, 'changePinOld');
       if (input === '3') return { state: { screen: 'preMenu', ...lasting({ language: state.language }), notice: { kind: 'loggedOut' } } };

@@ -118,6 +118,18 @@ function fixedScreenKey(state: MenuState): string | undefined {
   return `${state.language ?? ''}|${state.screen}|${state.notice?.kind ?? ''}|${state.topic ?? ''}|${state.page ?? 0}`;
 }
 
+/** 1–3 kept where they were before ordering existed: subscribers and scripts know them by number. */
+const HOME_OPTIONS = [
+  'accountHome.details',
+  'accountHome.changePin',
+  'accountHome.logOut',
+  'accountHome.orderFuel',
+  'accountHome.myOrders',
+  'accountHome.reportProblem',
+] as const satisfies readonly MessageKey[];
+/** The hints the signed-in menu can show above itself. */
+const HOME_HINTS = ['invalidChoice', 'pinChanged', 'noProducts'] as const satisfies ReadonlyArray<Notice['kind']>;
+
 const numbered = (labels: string[]): string[] => labels.map((label, index) => `${index + 1}. ${label}`);
 
 /**
@@ -157,7 +169,13 @@ export class MenuRenderer implements MachineContext {
       return { kind: 'END', text: screenText(farewellText(state.farewell ?? { kind: 'goodbye' }, language)) };
     }
     const text = screenText(
-      state.screen === 'orderProduct' ? this.productPage(state, language) : this.isPaged(state) ? this.pagedText(state, language) : this.menuText(state, language),
+      state.screen === 'orderProduct'
+        ? this.productPage(state, language)
+        : state.screen === 'accountHome'
+          ? this.homePage(state, language)
+          : this.isPaged(state)
+            ? this.pagedText(state, language)
+            : this.menuText(state, language),
     );
     if (!fitsOnScreen(text)) {
       // Only reachable with a renderer bug or a content file too long; the screen walker test proves every reachable
@@ -170,6 +188,7 @@ export class MenuRenderer implements MachineContext {
   pageCount(state: MenuState): number {
     const language = this.languages.get(state.language);
     if (state.screen === 'orderProduct') return this.productPages(state, language).length;
+    if (state.screen === 'accountHome') return this.homeLayout(state, language).pages.length;
     return this.isPaged(state) ? this.pages(state, language).length : 1;
   }
 
@@ -200,6 +219,52 @@ export class MenuRenderer implements MachineContext {
     const notice = state.notice ? [noticeText(state.notice, language)] : [];
     const more = index < pages.length - 1 ? [navigation(language).more] : [];
     return [...notice, ...menu.lines, ...pages[index]!, ...more, ...menu.nav].join('\n');
+  }
+
+  /**
+   * The signed-in menu: all options on one screen under the greeting with the name (or the name without its accents)
+   * when that fits; otherwise the options are paged (`98`) and the greeting with the name opens the first page, as in
+   * UCS-2 (80 characters), where a name such as `Александра` leaves room for two options. Pages are cut with room for
+   * the widest hint this screen shows (under the plain greeting on the first page), so a hint never moves an option
+   * to another page; the options keep their numbers across pages.
+   */
+  private homeLayout(state: MenuState, language: Language): { greetings: string[]; pages: string[][] } {
+    const name = state.auth?.firstName ?? '';
+    const nav = navigation(language);
+    const options = numbered(HOME_OPTIONS.map((key) => language.text(key)));
+    const plain = language.text('accountHome.welcomePlain');
+    const named = [...new Set([language.text('accountHome.welcome', { name }), language.text('accountHome.welcome', { name: withoutAccents(name) })])];
+    const hint = HOME_HINTS.map((kind) => noticeText({ kind }, language)).reduce((a, b) => (b.length > a.length ? b : a));
+    const fits = (lines: string[]): boolean => fitsOnScreen(screenText(lines.join('\n')));
+    const firstFits = (greeting: string, page: string[], more: string[]): boolean =>
+      fits([greeting, ...page, ...more, nav.back, nav.exit]) && fits([hint, plain, ...page, ...more, nav.back, nav.exit]);
+    for (const greeting of named) {
+      if (firstFits(greeting, options, [])) return { greetings: [greeting, plain], pages: [options] };
+    }
+    for (const greeting of [...named, plain]) {
+      if (!firstFits(greeting, options.slice(0, 1), [nav.more])) continue;
+      const pages: string[][] = [];
+      for (const option of options) {
+        const current = pages[pages.length - 1];
+        const candidate = [...(current ?? []), option];
+        if (current && (pages.length === 1 ? firstFits(greeting, candidate, [nav.more]) : fits([hint, ...candidate, nav.more, nav.back, nav.exit]))) current.push(option);
+        else pages.push([option]);
+      }
+      return { greetings: [greeting, plain], pages };
+    }
+    throw new Error(`the signed-in menu does not fit on a handset in ${language.code}`);
+  }
+
+  private homePage(state: MenuState, language: Language): string {
+    const { greetings, pages } = this.homeLayout(state, language);
+    const index = Math.min(state.page ?? 0, pages.length - 1);
+    const nav = navigation(language);
+    const notice = state.notice ? [noticeText(state.notice, language)] : [];
+    const more = index < pages.length - 1 ? [nav.more] : [];
+    const screen = (greeting: string[]): string => [...notice, ...greeting, ...pages[index]!, ...more, nav.back, nav.exit].join('\n');
+    if (index > 0) return screen([]);
+    const texts = greetings.map((greeting) => screen([greeting]));
+    return texts.find((text) => fitsOnScreen(screenText(text))) ?? texts[texts.length - 1]!;
   }
 
   private isPaged(state: MenuState): boolean {
@@ -251,23 +316,8 @@ export class MenuRenderer implements MachineContext {
         return prompt('createPin.prompt');
       case 'createPinConfirm':
         return prompt('createPinConfirm.prompt');
-      case 'accountHome': {
-        const name = state.auth?.firstName ?? '';
-        // 1–3 kept where they were before ordering existed: subscribers and scripts know them by number.
-        const options = numbered([
-          t('accountHome.details'),
-          t('accountHome.changePin'),
-          t('accountHome.logOut'),
-          t('accountHome.orderFuel'),
-          t('accountHome.myOrders'),
-          t('accountHome.reportProblem'),
-        ]);
-        return [
-          language.text('accountHome.welcome', { name }),
-          language.text('accountHome.welcome', { name: withoutAccents(name) }),
-          t('accountHome.welcomePlain'),
-        ].map((line) => ({ lines: [line], options, nav: [nav.back, nav.exit] }));
-      }
+      case 'accountHome':
+        throw new Error(`${state.screen} is laid out by homeLayout`);
       case 'changePinOld':
         return prompt('changePinOld.prompt');
       case 'changePinNew':
