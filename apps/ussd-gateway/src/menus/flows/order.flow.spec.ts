@@ -69,10 +69,4 @@ describe('ordering fuel and my orders', () => {
     expect(text(french)).toMatch(/^CON Mes commandes\nF000040 3 nov\. : 2 x Granulés 10 kg, en route\n/);
     expect(text(walk(['5'], defaults, home))).toBe('CON My orders\nYou have no orders yet.\n0. Back\n00. Main menu\n*. Exit');
   });
-
-  it('explains how to change an order, from my orders, and goes back to them', () => {
-    const mine = walk(['5', '9'], defaults, home);
-    expect(text(mine)).toBe('CON My orders\nTo change or cancel an order, call 0800 000 000.\n0. Back\n00. Main menu\n*. Exit');
-    expect(walk(['0'], defaults, mine).screen).toBe('myOrders');
-  });
 });

@@ -5,7 +5,7 @@ import { afterVerify, EffectResult, end, Flow, go, MenuState, nextPage, numbered
 
 /** Ordering fuel (product, quantity, delivery point, PIN) and the latest orders. */
 
-export type OrderScreen = 'orderProduct' | 'orderQuantity' | 'orderDelivery' | 'orderConfirm' | 'myOrders' | 'orderHelp';
+export type OrderScreen = 'orderProduct' | 'orderQuantity' | 'orderDelivery' | 'orderConfirm' | 'myOrders';
 
 /** A product of the fuel catalogue, as the order menu lists it (`kind` names its content key `product.<kind>`). */
 export interface CatalogueItem {
@@ -155,7 +155,7 @@ export const orderFlow: Flow<OrderScreen> = {
     },
   },
   myOrders: {
-    input: (state, input, context) => (input === '9' ? go(state, 'orderHelp', { orders: state.orders, page: 0 }) : undefined) ?? nextPage(state, input, context) ?? stay(state, { kind: 'invalidChoice' }),
+    input: (state, input, context) => nextPage(state, input, context) ?? stay(state, { kind: 'invalidChoice' }),
     back: (state) => previousPage(state, () => go(state, 'accountHome')),
     view(state, { language }) {
       const lines = (state.orders ?? []).map((order) =>
@@ -169,11 +169,5 @@ export const orderFlow: Flow<OrderScreen> = {
       );
       return { kind: 'text', title: language.text('orders.title'), body: lines.length > 0 ? lines.join('\n') : language.text('orders.none') };
     },
-  },
-  orderHelp: {
-    fixed: true,
-    input: (state, input, context) => nextPage(state, input, context) ?? stay(state, { kind: 'invalidChoice' }),
-    back: (state) => previousPage(state, () => go(state, 'myOrders', { orders: state.orders, page: 0 })),
-    view: (_state, { language }) => ({ kind: 'text', title: language.text('orders.title'), body: language.text('orders.help') }),
   },
 };
