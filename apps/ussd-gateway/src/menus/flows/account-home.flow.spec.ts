@@ -1,4 +1,4 @@
-import { MenuState } from '../menu-machine';
+import { applyInput, MenuState } from '../menu-machine';
 import { defaults, renderer, text, walk } from './flow-spec-kit';
 
 describe('the signed-in menu, details, PIN change and log-out', () => {
@@ -58,5 +58,16 @@ describe('the signed-in menu, details, PIN change and log-out', () => {
     const labelled = pages.flatMap((page) => page.split('\n')).filter((line) => /^(Customer ID|Name|E-mail|Phone):/.test(line));
     expect(labelled.map((line) => line.split(' ')[0])).toEqual(['Customer', 'Name:', 'E-mail:', 'Phone:']);
     for (const line of labelled) expect(line).toMatch(/^(Customer ID|Name|E-mail|Phone): \S/);
+  });
+
+  it.each<[MenuState, Partial<MenuState>]>([
+    [{ screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }, { screen: 'preMenu' }],
+    [{ screen: 'accountHome', page: 1, auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }, { screen: 'accountHome', page: 0 }],
+    [{ screen: 'accountDetails', page: 0, auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }, { screen: 'accountHome' }],
+    [{ screen: 'changePinOld', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }, { screen: 'accountHome' }],
+    [{ screen: 'changePinNew', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }, { screen: 'accountHome' }],
+    [{ screen: 'changePinConfirm', draft: { heldPin: 'held-pin' }, auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }, { screen: 'changePinNew' }],
+  ])('goes back with 0 from %j', (from, to) => {
+    expect(applyInput(from, '0', renderer).state).toMatchObject(to);
   });
 });

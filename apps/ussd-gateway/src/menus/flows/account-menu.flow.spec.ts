@@ -1,5 +1,5 @@
-import { MenuState } from '../menu-machine';
-import { defaults, text, walk } from './flow-spec-kit';
+import { applyInput, MenuState } from '../menu-machine';
+import { defaults, renderer, text, walk } from './flow-spec-kit';
 
 describe('the account menu and log-in', () => {
   it('counts down wrong PINs and ends the session when the account locks', () => {
@@ -13,5 +13,13 @@ describe('the account menu and log-in', () => {
     expect(text(wrongOld)).toMatch(/^CON Wrong PIN\. 1 try left\.\nEnter your current PIN\n/);
     const busy = walk(['2', '1', 'C0A1B2C3D', '11111'], { ...defaults, verifyPin: { type: 'verified', outcome: { kind: 'busy' } } });
     expect(text(busy)).toMatch(/^CON Too many PIN attempts at once\. Try again\.\nEnter the 5-digit PIN for C0A1B2C3D\n/);
+  });
+
+  it.each<[MenuState, Partial<MenuState>]>([
+    [{ screen: 'accountMenu' }, { screen: 'preMenu' }],
+    [{ screen: 'loginCustomerId' }, { screen: 'accountMenu' }],
+    [{ screen: 'loginPin', loginCustomerId: 'C0A1B2C3D' }, { screen: 'loginCustomerId' }],
+  ])('goes back with 0 from %j', (from, to) => {
+    expect(applyInput(from, '0', renderer).state).toMatchObject(to);
   });
 });

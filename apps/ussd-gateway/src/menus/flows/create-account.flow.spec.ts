@@ -70,4 +70,13 @@ describe('account creation', () => {
     // The gate's refusal belongs to those two screens only.
     expect(() => applyEffectResult(home, { type: 'hashBusy' })).toThrow(/does not belong to screen accountHome/);
   });
+
+  it.each<[MenuState, Partial<MenuState>]>([
+    [{ screen: 'createName', draft: {} }, { screen: 'accountMenu' }],
+    [{ screen: 'createEmail', draft: { fullName: 'Jane' } }, { screen: 'createName', draft: {} }],
+    [{ screen: 'createPin', draft: { fullName: 'Jane', email: null } }, { screen: 'createEmail', draft: { fullName: 'Jane' } }],
+    [{ screen: 'createPinConfirm', draft: { fullName: 'Jane', email: null, heldPin: 'held-pin' } }, { screen: 'createPin', draft: { fullName: 'Jane', email: null } }],
+  ])('goes back with 0 from %j', (from, to) => {
+    expect(applyInput(from, '0', renderer).state).toMatchObject(to);
+  });
 });

@@ -1,4 +1,4 @@
-import { applyInput, lockedOut } from '../menu-machine';
+import { applyInput, lockedOut, MenuState } from '../menu-machine';
 import { defaults, renderer, settle, text, walk } from './flow-spec-kit';
 
 describe('the language menu', () => {
@@ -20,5 +20,11 @@ describe('the language menu', () => {
     expect(text(walk(['*'], defaults, home))).toBe('END Asante kwa kutumia huduma yetu. Kwaheri!');
     expect(text(lockedOut(2, 'fr'))).toBe('END Votre compte est bloqué après trop de PIN incorrects. Réessayez dans 2 minutes.');
     expect(walk(['3', '4'])).toMatchObject({ screen: 'language', notice: { kind: 'invalidChoice' } });
+  });
+
+  it.each<[MenuState, Partial<MenuState>]>([
+    [{ screen: 'language' }, { screen: 'preMenu' }],
+  ])('goes back with 0 from %j', (from, to) => {
+    expect(applyInput(from, '0', renderer).state).toMatchObject(to);
   });
 });

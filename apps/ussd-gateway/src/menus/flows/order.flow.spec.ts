@@ -69,4 +69,15 @@ describe('ordering fuel and my orders', () => {
     expect(text(french)).toMatch(/^CON Mes commandes\nF000040 3 nov\. : 2 x Granulés 10 kg, en route\n/);
     expect(text(walk(['5'], defaults, home))).toBe('CON My orders\nYou have no orders yet.\n0. Back\n00. Main menu\n*. Exit');
   });
+
+  it.each<[MenuState, Partial<MenuState>]>([
+    [{ screen: 'orderProduct', catalogue: CATALOGUE, order: { lastDeliveryPoint: null, productCode: 'pellets-10kg', quantity: 2, deliveryPoint: 'Kibera market' }, auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }, { screen: 'accountHome' }],
+    [{ screen: 'orderQuantity', catalogue: CATALOGUE, order: { lastDeliveryPoint: null, productCode: 'pellets-10kg', quantity: 2, deliveryPoint: 'Kibera market' }, auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }, { screen: 'orderProduct', order: { lastDeliveryPoint: null } }],
+    [{ screen: 'orderDelivery', catalogue: CATALOGUE, order: { lastDeliveryPoint: null, productCode: 'pellets-10kg', quantity: 2, deliveryPoint: 'Kibera market' }, auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }, { screen: 'orderQuantity', order: { lastDeliveryPoint: null, productCode: 'pellets-10kg' } }],
+    [{ screen: 'orderConfirm', catalogue: CATALOGUE, order: { lastDeliveryPoint: null, productCode: 'pellets-10kg', quantity: 2, deliveryPoint: 'Kibera market' }, auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }, { screen: 'orderDelivery', order: { lastDeliveryPoint: null, productCode: 'pellets-10kg', quantity: 2 } }],
+    [{ screen: 'myOrders', orders: [], page: 0, auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }, { screen: 'accountHome' }],
+    [{ screen: 'myOrders', orders: [], page: 1, auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }, { screen: 'myOrders', page: 0 }],
+  ])('goes back with 0 from %j', (from, to) => {
+    expect(applyInput(from, '0', renderer).state).toMatchObject(to);
+  });
 });

@@ -1,6 +1,6 @@
-import { applyInput, initialState } from '../menu-machine';
+import { applyInput, initialState, MenuState } from '../menu-machine';
 import { MenuRenderer } from '../menu-renderer';
-import { defaults, settle, shipped, text, walk } from './flow-spec-kit';
+import { defaults, renderer, settle, shipped, text, walk } from './flow-spec-kit';
 
 describe('the pre-menu and Know More', () => {
   it('starts at the main menu with the spec options', () => {
@@ -39,5 +39,14 @@ describe('the pre-menu and Know More', () => {
     for (let page = 1; page < paged.pageCount(first); page += 1) last = settle(applyInput(last, '98', paged), defaults);
     expect(paged.render(last).text).not.toContain('98. More');
     expect(settle(applyInput(last, '98', paged), defaults).notice).toEqual({ kind: 'invalidChoice' });
+  });
+
+  it.each<[MenuState, Partial<MenuState>]>([
+    [{ screen: 'preMenu' }, { screen: 'preMenu' }],
+    [{ screen: 'knowMore' }, { screen: 'preMenu' }],
+    [{ screen: 'info', topic: 'about', page: 0 }, { screen: 'knowMore' }],
+    [{ screen: 'info', topic: 'about', page: 2 }, { screen: 'info', page: 1 }],
+  ])('goes back with 0 from %j', (from, to) => {
+    expect(applyInput(from, '0', renderer).state).toMatchObject(to);
   });
 });

@@ -22,4 +22,11 @@ describe('reporting a stove problem', () => {
     expect(text(walk(['00'], defaults, note))).toBe('END Thank you. Your ticket number is T000007. A technician will call you.');
     expect(walk(['5'], defaults, categories).notice).toEqual({ kind: 'invalidChoice' });
   });
+
+  it.each<[MenuState, Partial<MenuState>]>([
+    [{ screen: 'reportCategory', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }, { screen: 'accountHome' }],
+    [{ screen: 'reportNote', report: { category: 'smoke' }, auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }, { screen: 'reportCategory' }],
+  ])('goes back with 0 from %j', (from, to) => {
+    expect(applyInput(from, '0', renderer).state).toMatchObject(to);
+  });
 });
