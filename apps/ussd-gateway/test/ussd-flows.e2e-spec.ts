@@ -347,6 +347,32 @@ describe('log in, lockout, change PIN, log out', () => {
     expect(await again.send('80642')).toMatch(/^CON Welcome, Amina/);
   });
 
+  it('greets a name in Cyrillic by name and pages the options of the signed-in menu with 98', async () => {
+    const { customerId, handset: creator } = await createAccount('Александра Петрова');
+    const handset = new Handset(app, creator.phoneNumber);
+    await handset.dial();
+    const first = 'CON Welcome, Александра\n1. Account details\n2. Change PIN\n98. More\n0. Back\n*. Exit';
+    const second = 'CON 3. Log out\n4. Order fuel\n5. My orders\n6. Report a stove problem\n0. Back\n*. Exit';
+    expect(await handset.sendAll('2', '1', customerId, PIN)).toBe(first);
+    expect(await handset.send('1')).toMatch(/^CON Your account\n/);
+    expect(await handset.send('0')).toBe(first);
+    expect(await handset.send('2')).toMatch(/^CON Enter your current PIN\n/);
+    expect(await handset.send('0')).toBe(first);
+    expect(await handset.send('98')).toBe(second);
+    expect(await handset.send('4')).toMatch(/^CON Order fuel\n1\. /);
+    expect(await handset.send('0')).toBe(first);
+    expect(await handset.send('98')).toBe(second);
+    expect(await handset.send('5')).toBe('CON My orders\nYou have no orders yet.\n0. Back\n00. Main menu\n*. Exit');
+    expect(await handset.send('0')).toBe(first);
+    expect(await handset.send('98')).toBe(second);
+    expect(await handset.send('6')).toMatch(/^CON Stove problem\n1\. Won't light\n/);
+    expect(await handset.send('0')).toBe(first);
+    expect(await handset.send('98')).toBe(second);
+    expect(await handset.send('98')).toBe(`CON Invalid choice. Try again.\n${second.slice(4)}`);
+    expect(await handset.send('0')).toBe(first);
+    expect(await handset.sendAll('98', '3')).toBe(`CON You are logged out.\n${MAIN_MENU.slice(4)}`);
+  });
+
   it('locks the account after three wrong PINs, across a new session, and says so', async () => {
     const { customerId } = await createAccount('Lock Tester');
     const first = new Handset(app);
