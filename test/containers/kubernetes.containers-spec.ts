@@ -116,8 +116,28 @@ describe('the dev overlay under podman kube play', () => {
     overlay = { ...overlay, objects: [...overlay.objects, init] };
     await podmanOk(['network', 'create', '--label', `${TIER_LABEL}=${NETWORK}`, NETWORK]);
     for (const name of DEPENDENCIES) await awaitProbes(await start(workload(overlay, 'Deployment', name)));
-    // Migrations first (Jobs, or init containers of the servers when the overlay has no Job): each must exit 0.
-    for (const job of overlay.workloads.filter(({ object }) => object.kind === 'Job')) {
+    // Migrations first: Jobs, and the servers' init containers (podman 4.3.1 removes a kube play init container while
+    // it still runs, so they run as a pod of their own, with the server's volumes, env and securityContext, before
+    // the server's pod starts without them, as the kubelet runs them first). Each must exit 0.
+    const servers = SERVERS.map((name) => workload(overlay, 'Deployment', name));
+    const initRuns: Workload[] = servers
+      .filter(({ pod }) => (pod.initContainers ?? []).length > 0)
+      .map((server) => ({
+        ...server,
+        ref: `Job/${server.object.metadata.name}-init`,
+        object: {
+          ...server.object,
+          kind: 'Job',
+          metadata: { ...server.object.metadata, name: `${server.object.metadata.name}-init` },
+        },
+        pod: {
+          ...server.pod,
+          containers: server.pod.initContainers!,
+          initContainers: [],
+          restartPolicy: 'Never',
+        },
+      }));
+    for (const job of [...overlay.workloads.filter(({ object }) => object.kind === 'Job'), ...initRuns]) {
       const pod = await start(job);
       for (const container of containersOf(job.pod)) {
         const code = (
@@ -131,7 +151,8 @@ describe('the dev overlay under podman kube play', () => {
         });
       }
     }
-    for (const name of SERVERS) await awaitProbes(await start(workload(overlay, 'Deployment', name)));
+    for (const server of servers)
+      await awaitProbes(await start({ ...server, pod: { ...server.pod, initContainers: [] } }));
     resolveServices();
     log(`every probe passed:\n  ${probed.join('\n  ')}`);
   }, 30 * 60_000);
