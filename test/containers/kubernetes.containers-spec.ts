@@ -125,6 +125,8 @@ describe('the dev overlay under podman kube play', () => {
       .map((server) => ({
         ...server,
         ref: `Job/${server.object.metadata.name}-init`,
+        // Labels no Service selects: the Services stay on the servers' pods.
+        labels: { 'dmrv-init-of': server.object.metadata.name },
         object: {
           ...server.object,
           kind: 'Job',
