@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { ConfigModule } from '@dmrv/config';
 import { HealthModule } from '@dmrv/health';
 import { LoggingModule } from '@dmrv/logging';
 import { Metrics, MetricsModule } from '@dmrv/metrics';
@@ -9,7 +10,6 @@ import { AccessPolicy, parseApiKeys } from './access/access-policy';
 import { AnswerCache } from './caching/answer-cache';
 import { CachePolicy } from './caching/cache-policy';
 import { ProtocolGatewayConfig } from './config/protocol-gateway.config';
-import { ProtocolGatewayConfigModule } from './config/protocol-gateway-config.module';
 import { QueryPipeline } from './pipeline/query-pipeline';
 import { OpenApiDocuments } from './openapi/openapi-document';
 import { appVersion } from './app-version';
@@ -68,7 +68,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        ProtocolGatewayConfigModule.forRoot(config),
+        ConfigModule.forRoot(ProtocolGatewayConfig, config),
         LoggingModule.forRoot({
           service: 'protocol-gateway',
           level: config.LOG_LEVEL,

@@ -1,4 +1,5 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
+import { ConfigModule } from '@dmrv/config';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { MemoryRateLimitStorage } from '@dmrv/rate-limit';
@@ -22,26 +23,13 @@ import { ClientRateLimitGuard } from './rate-limit/client-rate-limit.guard';
 import { RegistryModule } from './registry/registry.module';
 import { TelemetryModule } from './telemetry/telemetry.module';
 
-/** The validated configuration, provided once for the whole app: every module injects `RegistryConfig`. */
-@Global()
-@Module({})
-class RegistryConfigModule {
-  static of(config: RegistryConfig): DynamicModule {
-    return {
-      module: RegistryConfigModule,
-      providers: [{ provide: RegistryConfig, useValue: config }],
-      exports: [RegistryConfig],
-    };
-  }
-}
-
 @Module({})
 export class AppModule {
   static forRoot(config: RegistryConfig): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        RegistryConfigModule.of(config),
+        ConfigModule.forRoot(RegistryConfig, config),
         LoggingModule.forRoot({ service: 'registry-api', level: config.LOG_LEVEL, pretty: config.LOG_PRETTY }),
         MetricsModule.forRoot({ service: 'registry-api', config }),
         TracingModule.forRoot({ service: 'registry-api', config }),

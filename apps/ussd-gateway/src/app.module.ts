@@ -1,9 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { ConfigModule } from '@dmrv/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggingModule, ServiceLoggingOptions } from '@dmrv/logging';
 import { MetricsModule } from '@dmrv/metrics';
 import { TracingModule } from '@dmrv/tracing';
-import { ConfigModule } from './config/config.module';
 import { dependencyTimeouts } from './config/dependency-timeouts';
 import { UssdConfig } from './config/ussd.config';
 import { dataSourceOptions } from './database/data-source';
@@ -37,7 +37,7 @@ export class AppModule {
           retryAttempts: 5,
           retryDelay: 1000,
         }),
-        ConfigModule.forRoot(config),
+        ConfigModule.forRoot(UssdConfig, config),
         LanguageTablesModule.forRoot(config),
         RedisModule,
         TelemetryModule,

@@ -4,3 +4,4 @@ export * from './file-variables';
 export * from './transforms';
 export * from './base-service.config';
 export * from './database.config';
+export { ConfigModule } from './config.module';
