@@ -653,6 +653,9 @@ describe('deploy/kubernetes', () => {
         // six at once).
         const migrations = app === 'registry-api' ? 'data-source.ts' : 'migrate.ts';
         expect(readFileSync(join(REPO_ROOT, 'apps', app, 'src', 'database', migrations), 'utf8')).toContain(
+          'runMigrationsLocked(',
+        );
+        expect(readFileSync(join(REPO_ROOT, 'libs', 'migrations', 'src', 'run-migrations.ts'), 'utf8')).toContain(
           'SELECT pg_advisory_xact_lock($1)',
         );
         // The CLI reads the URL through the same X_FILE rule; the file holds the URL and nothing else.

@@ -4,14 +4,13 @@ import {
   IsNumber,
   IsOptional,
   IsString,
-  Matches,
   Max,
   Min,
   MinLength,
   ValidateBy,
   ValidationOptions,
 } from 'class-validator';
-import { AsBoolean, AsList, AsNumber, IntegerVariable } from './transforms';
+import { AsBoolean, AsList, AsNumber, IntegerVariable, OptionalMatching } from './transforms';
 
 /** Fails when the value equals the value of `other` on the same object; 0 (any free port) never collides. */
 function DiffersFrom(other: string, validationOptions?: ValidationOptions): PropertyDecorator {
@@ -20,7 +19,8 @@ function DiffersFrom(other: string, validationOptions?: ValidationOptions): Prop
       name: 'differsFrom',
       constraints: [other],
       validator: {
-        validate: (value: unknown, args) => value === 0 || value !== (args?.object as Record<string, unknown>)[other],
+        validate: (value: unknown, args) =>
+          value === 0 || value !== (args?.object as Record<string, unknown>)[other],
         defaultMessage: () => `must differ from ${other}`,
       },
     },
@@ -110,26 +110,18 @@ export class BaseServiceConfig {
   // OpenTelemetry tracing, by the specification's variable names. Off unless an OTLP endpoint is set.
 
   /** Base URL of the OTLP/HTTP receiver; spans go to `<url>/v1/traces`. */
-  @IsOptional()
-  @IsString()
-  @Matches(HTTP_URL, { message: 'must be an http:// or https:// URL' })
+  @OptionalMatching(HTTP_URL, 'must be an http:// or https:// URL')
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
 
   /** Full URL for spans, used as it is (wins over OTEL_EXPORTER_OTLP_ENDPOINT). */
-  @IsOptional()
-  @IsString()
-  @Matches(HTTP_URL, { message: 'must be an http:// or https:// URL' })
+  @OptionalMatching(HTTP_URL, 'must be an http:// or https:// URL')
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
 
   /** Headers sent with every export, `key=value,…` (e.g. a receiver's API key: set it through `_FILE`). */
-  @IsOptional()
-  @IsString()
-  @Matches(KEY_VALUE_LIST, { message: 'must be key=value pairs separated by commas' })
+  @OptionalMatching(KEY_VALUE_LIST, 'must be key=value pairs separated by commas')
   OTEL_EXPORTER_OTLP_HEADERS?: string;
 
-  @IsOptional()
-  @IsString()
-  @Matches(KEY_VALUE_LIST, { message: 'must be key=value pairs separated by commas' })
+  @OptionalMatching(KEY_VALUE_LIST, 'must be key=value pairs separated by commas')
   OTEL_EXPORTER_OTLP_TRACES_HEADERS?: string;
 
   @IsOptional()
@@ -151,9 +143,7 @@ export class BaseServiceConfig {
   OTEL_SERVICE_NAME?: string;
 
   /** More resource attributes, `key=value,…` (e.g. `deployment.environment.name=production`). */
-  @IsOptional()
-  @IsString()
-  @Matches(KEY_VALUE_LIST, { message: 'must be key=value pairs separated by commas' })
+  @OptionalMatching(KEY_VALUE_LIST, 'must be key=value pairs separated by commas')
   OTEL_RESOURCE_ATTRIBUTES?: string;
 
   @IsIn(OTEL_TRACES_SAMPLERS)

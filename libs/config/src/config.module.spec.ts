@@ -18,7 +18,9 @@ class FeatureModule {}
 describe('ConfigModule', () => {
   it('provides the validated config to every module by its class, without the feature module importing it', async () => {
     const config = Object.assign(new ExampleConfig(), { PORT: 4321 });
-    const app = await Test.createTestingModule({ imports: [ConfigModule.forRoot(ExampleConfig, config), FeatureModule] }).compile();
+    const app = await Test.createTestingModule({
+      imports: [ConfigModule.forRoot(ExampleConfig, config), FeatureModule],
+    }).compile();
 
     expect(app.get(NeedsConfig).config).toBe(config);
     expect(app.get(ExampleConfig).PORT).toBe(4321);

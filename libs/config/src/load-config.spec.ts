@@ -284,7 +284,9 @@ describe('removed variables', () => {
   };
 
   it('refuses to start while one is set, directly or through its _FILE twin, saying what to do', () => {
-    expect(message(Versioned, { OLD_LIMIT: '4' })).toBe('sample: invalid configuration\n  - OLD_LIMIT: was removed: set LIMIT instead');
+    expect(message(Versioned, { OLD_LIMIT: '4' })).toBe(
+      'sample: invalid configuration\n  - OLD_LIMIT: was removed: set LIMIT instead',
+    );
     expect(message(Versioned, { OLD_LIMIT_FILE: '/run/secrets/old' })).toBe(
       'sample: invalid configuration\n  - OLD_LIMIT: was removed: set LIMIT instead',
     );
@@ -311,6 +313,8 @@ describe('removed variables', () => {
   it('is a programming error to mark a declared variable removed', () => {
     @RemovedVariables({ LIMIT: 'was removed' })
     class Contradictory extends Versioned {}
-    expect(() => loadConfig('sample', Contradictory, {})).toThrow('the schema declares LIMIT, which it marks removed');
+    expect(() => loadConfig('sample', Contradictory, {})).toThrow(
+      'the schema declares LIMIT, which it marks removed',
+    );
   });
 });

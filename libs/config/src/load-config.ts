@@ -53,7 +53,8 @@ export function loadConfig<T extends object>(
     throw new Error(`${service}: the schema declares both ${ambiguous[0]} and its _FILE twin`);
   const removed = removedVariablesOf(schema);
   const redeclared = names.filter((name) => name in removed);
-  if (redeclared.length > 0) throw new Error(`${service}: the schema declares ${redeclared[0]}, which it marks removed`);
+  if (redeclared.length > 0)
+    throw new Error(`${service}: the schema declares ${redeclared[0]}, which it marks removed`);
   const { values, problems } = readVariables(names, env);
   const config = plainToInstance(schema, values);
   const errors = validateSync(config, {

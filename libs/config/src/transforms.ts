@@ -1,4 +1,4 @@
-import { IsInt, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { Transform } from 'class-transformer';
 
 // Environment values are strings; these decorators convert them before validation. An unparseable value is
@@ -48,12 +48,25 @@ export interface IntegerRange {
 
 /** An integer variable within a range: the conversion and every rule in one decorator. */
 export function IntegerVariable(range: IntegerRange = {}): PropertyDecorator {
-  const rules = [
+  return allOf(
     AsInteger(),
     IsInt(),
     ...(range.min === undefined ? [] : [Min(range.min)]),
     ...(range.max === undefined ? [] : [Max(range.max)]),
-  ];
+  );
+}
+
+/** A comma-separated list whose every entry matches `pattern`; `message` says what an entry must be. */
+export function ListVariable(pattern: RegExp, message: string): PropertyDecorator {
+  return allOf(AsList(), IsString({ each: true }), Matches(pattern, { each: true, message }));
+}
+
+/** A string variable that may be unset, and when set matches `pattern`; `message` says what it must be. */
+export function OptionalMatching(pattern: RegExp, message: string): PropertyDecorator {
+  return allOf(IsOptional(), IsString(), Matches(pattern, { message }));
+}
+
+function allOf(...rules: PropertyDecorator[]): PropertyDecorator {
   return (target, property) => {
     for (const rule of rules) rule(target, property);
   };

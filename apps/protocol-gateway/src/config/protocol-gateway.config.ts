@@ -1,7 +1,6 @@
 import {
   ArrayNotEmpty,
   ArrayUnique,
-  IsArray,
   IsBoolean,
   IsDefined,
   IsIn,
@@ -10,7 +9,7 @@ import {
   Matches,
   ValidateIf,
 } from 'class-validator';
-import { AsBoolean, AsList, BaseServiceConfig, IntegerVariable } from '@dmrv/config';
+import { AsBoolean, BaseServiceConfig, IntegerVariable, ListVariable } from '@dmrv/config';
 
 export const ACCESS_MODES = ['open', 'api-key'] as const;
 export type AccessMode = (typeof ACCESS_MODES)[number];
@@ -29,14 +28,9 @@ export class ProtocolGatewayConfig extends BaseServiceConfig {
   @IsDefined({
     message: 'is required: host:port of the chain node gRPC endpoint(s), e.g. 127.0.0.1:9090',
   })
-  @AsList()
-  @IsArray()
   @ArrayNotEmpty({ message: 'is required: at least one host:port' })
   @ArrayUnique({ message: 'must not name a node twice' })
-  @Matches(/^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/, {
-    each: true,
-    message: 'must be host:port, or several comma-separated',
-  })
+  @ListVariable(/^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/, 'must be host:port, or several comma-separated')
   GRPC_UPSTREAM!: string[];
 
   /** With several nodes: how often each one's gRPC health is checked, so requests avoid a node that is down. */
@@ -62,9 +56,7 @@ export class ProtocolGatewayConfig extends BaseServiceConfig {
    * Further path prefixes of older releases, beyond the built-in ones of REFERENCE §3 (routes/legacy-routes.ts):
    * they answer 404 naming the current prefix instead of a bare 404.
    */
-  @AsList()
-  @IsArray()
-  @Matches(/^\/[^\s?#]*$/, { each: true, message: 'each entry must be a path starting with /' })
+  @ListVariable(/^\/[^\s?#]*$/, 'each entry must be a path starting with /')
   LEGACY_PREFIXES: string[] = [];
 
   /** Paths of older releases (`/ixo/claim/{id}`, `/did/{did}` …): `404` naming the current route, or `serve` them as it. */
@@ -144,12 +136,10 @@ export class ProtocolGatewayConfig extends BaseServiceConfig {
   CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
   /** Methods the operator turns off (501 without an upstream call): `ixo.claims.v1beta1.Query/ClaimList`, a service, or a module such as `claims`. */
-  @AsList()
-  @IsArray()
-  @Matches(/^[A-Za-z0-9_.]+(\/[A-Za-z0-9_]+)?$/, {
-    each: true,
-    message: 'each entry must be a module, service or service/Method',
-  })
+  @ListVariable(
+    /^[A-Za-z0-9_.]+(\/[A-Za-z0-9_]+)?$/,
+    'each entry must be a module, service or service/Method',
+  )
   DISABLED_METHODS: string[] = [];
 
   @IsIn(ACCESS_MODES)
@@ -161,21 +151,14 @@ export class ProtocolGatewayConfig extends BaseServiceConfig {
 
   /** `<key>` or `<key>@<scope>+<scope>`, comma-separated; scopes are modules, services or service/Method. */
   @ValidateIf((config: ProtocolGatewayConfig) => config.ACCESS_MODE === 'api-key')
-  @AsList()
-  @IsArray()
   @ArrayNotEmpty({ message: 'is required when ACCESS_MODE=api-key' })
-  @Matches(API_KEY_ENTRY, {
-    each: true,
-    message: 'each entry must be <key of 16+ URL-safe characters>[@scope+scope]',
-  })
+  @ListVariable(API_KEY_ENTRY, 'each entry must be <key of 16+ URL-safe characters>[@scope+scope]')
   API_KEYS: string[] = [];
 
   /** Origins allowed to call from a browser (`*` for any); empty turns CORS off. */
-  @AsList()
-  @IsArray()
-  @Matches(/^(\*|https?:\/\/[^\s/,]+)$/, {
-    each: true,
-    message: 'each entry must be * or an origin such as https://app.example.org',
-  })
+  @ListVariable(
+    /^(\*|https?:\/\/[^\s/,]+)$/,
+    'each entry must be * or an origin such as https://app.example.org',
+  )
   CORS_ORIGINS: string[] = [];
 }

@@ -1,5 +1,5 @@
-import { ArrayMaxSize, IsIn, IsOptional, IsString, Matches } from 'class-validator';
-import { AsList, DatabaseConfig, IntegerVariable } from '@dmrv/config';
+import { ArrayMaxSize, IsIn, IsString, Matches } from 'class-validator';
+import { DatabaseConfig, IntegerVariable, ListVariable, OptionalMatching } from '@dmrv/config';
 import type { ConnectionLimits } from '../database/data-source';
 
 const POSTGRES_URL = /^postgres(ql)?:\/\/\S+$/;
@@ -13,18 +13,15 @@ export class RegistryConfig extends DatabaseConfig {
    * service spreads its reads over them and keeps on DATABASE_URL what must see every commit at once (reads that
    * fill the in-memory caches) and the notification probe; a replica that fails is skipped until it answers again.
    */
-  @AsList()
   @ArrayMaxSize(16)
-  @Matches(POSTGRES_URL, { each: true, message: 'must be postgres:// URLs separated by commas' })
+  @ListVariable(POSTGRES_URL, 'must be postgres:// URLs separated by commas')
   DATABASE_REPLICA_URLS: string[] = [];
 
   /**
    * Where the change listener opens its LISTEN connection when DATABASE_URL goes through a transaction-mode pooler
    * (PgBouncer): a direct connection to the primary. Default: DATABASE_URL.
    */
-  @IsOptional()
-  @IsString()
-  @Matches(POSTGRES_URL, { message: 'must be a postgres:// URL' })
+  @OptionalMatching(POSTGRES_URL, 'must be a postgres:// URL')
   DATABASE_LISTEN_URL?: string;
 
   /** How long opening a database connection, or waiting for a free one in the pool, may take before a 503. */

@@ -1,9 +1,10 @@
+import { ClosableClient } from './closable-client';
 import { dataSourceOptions } from './data-source';
 
 const URL = 'postgres://postgres@127.0.0.1:5432/registry';
 
 describe('dataSourceOptions', () => {
-  it('bounds every wait of the service: connect, statement, silent connection; keepalive on', () => {
+  it('bounds every wait of the service: connect, statement, silent connection; keepalive on; closable sockets', () => {
     const options = dataSourceOptions(URL, 10, {
       connectTimeoutMs: 2000,
       queryTimeoutMs: 3000,
@@ -16,6 +17,7 @@ describe('dataSourceOptions', () => {
       query_timeout: 4000,
       keepAlive: true,
       keepAliveInitialDelayMillis: 15_000,
+      Client: ClosableClient,
     });
   });
 

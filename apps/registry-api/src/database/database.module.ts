@@ -4,6 +4,7 @@ import { Pool } from 'pg';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { DataSource } from 'typeorm';
 import { connectionLimits, RegistryConfig } from '../config/registry.config';
+import { ClosableClient } from './closable-client';
 import { connectionOptions } from './data-source';
 import { PoolReader } from './pool-reader';
 import { ReplicaRouter } from './replica-router';
@@ -32,6 +33,7 @@ export function replicaName(index: number): string {
             connectionString: url,
             max: config.DATABASE_POOL_SIZE,
             ...connectionOptions(connectionLimits(config)),
+            Client: ClosableClient,
           });
           // An idle connection that breaks (the replica restarts) is dropped by the pool, which reports it here;
           // unheard, the event would end the process. The router learns of an outage from the next query.

@@ -2,6 +2,7 @@ import { settledWithin } from '@dmrv/deadline';
 import { Logger } from '@nestjs/common';
 import type { Pool, PoolClient } from 'pg';
 import { DependencyUnavailableError } from '@dmrv/errors';
+import { ClosableClient } from './closable-client';
 import { isDatabaseUnavailable, isSilentConnection } from './database-errors';
 
 /**
@@ -50,12 +51,10 @@ export class PoolReader {
     this.logger.warn(
       `a database connection stopped answering: dropping the ${this.idle.size} idle one(s) with it`,
     );
-    const closed = [...this.idle].map((client) => {
-      const ended = new Promise<void>((resolve) => client.once('end', () => resolve()));
-      // The pool sees the socket close, reports the client as failed and removes it, as for any broken connection.
-      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
-      return ended;
-    });
+    // Every pool of the service is built with `ClosableClient`; a client of another kind is left to TCP keepalive.
+    const closed = [...this.idle].flatMap((client: unknown) =>
+      client instanceof ClosableClient ? [client.closeNow()] : [],
+    );
     this.idle.clear();
     // A destroyed socket closes within a turn of the event loop; the bound only keeps a surprise from hanging a request.
     await settledWithin(Promise.all(closed), { ms: 1000, what: 'closing idle connections', unref: true });

@@ -65,15 +65,25 @@ describe('UssdConfig', () => {
 
   it('serves the simulator only when SIMULATOR_ENABLED says so, in words a person cannot misread', () => {
     expect(loadConfig('ussd-gateway', UssdConfig, base).SIMULATOR_ENABLED).toBe(false);
-    expect(loadConfig('ussd-gateway', UssdConfig, { ...base, SIMULATOR_ENABLED: 'true' }).SIMULATOR_ENABLED).toBe(true);
+    expect(
+      loadConfig('ussd-gateway', UssdConfig, { ...base, SIMULATOR_ENABLED: 'true' }).SIMULATOR_ENABLED,
+    ).toBe(true);
     expect(problems({ ...base, SIMULATOR_ENABLED: 'yes' })).toContain('SIMULATOR_ENABLED:');
   });
 
   it('sizes PIN hashing to the cores, with a queue of 64 and a scrypt cost of 2^14, unless told otherwise', () => {
     const config = loadConfig('ussd-gateway', UssdConfig, base);
     expect(config.PIN_HASH_CONCURRENCY).toBe(availableParallelism());
-    expect({ queue: config.PIN_HASH_QUEUE, cost: config.PIN_HASH_COST_LOG2 }).toEqual({ queue: 64, cost: 14 });
-    const set = loadConfig('ussd-gateway', UssdConfig, { ...base, PIN_HASH_CONCURRENCY: '3', PIN_HASH_QUEUE: '0', PIN_HASH_COST_LOG2: '15' });
+    expect({ queue: config.PIN_HASH_QUEUE, cost: config.PIN_HASH_COST_LOG2 }).toEqual({
+      queue: 64,
+      cost: 14,
+    });
+    const set = loadConfig('ussd-gateway', UssdConfig, {
+      ...base,
+      PIN_HASH_CONCURRENCY: '3',
+      PIN_HASH_QUEUE: '0',
+      PIN_HASH_COST_LOG2: '15',
+    });
     expect([set.PIN_HASH_CONCURRENCY, set.PIN_HASH_QUEUE, set.PIN_HASH_COST_LOG2]).toEqual([3, 0, 15]);
   });
 
@@ -115,8 +125,14 @@ describe('UssdConfig', () => {
 
   describe('Redis topology', () => {
     it('takes a cluster or sentinels instead of one node', () => {
-      const cluster = loadConfig('ussd-gateway', UssdConfig, { ...base, REDIS_CLUSTER_NODES: 'redis://10.0.0.1:6379, rediss://:pw@10.0.0.2:6380' });
-      expect(redisTopologyOf(cluster)).toEqual({ kind: 'cluster', nodes: ['redis://10.0.0.1:6379', 'rediss://:pw@10.0.0.2:6380'] });
+      const cluster = loadConfig('ussd-gateway', UssdConfig, {
+        ...base,
+        REDIS_CLUSTER_NODES: 'redis://10.0.0.1:6379, rediss://:pw@10.0.0.2:6380',
+      });
+      expect(redisTopologyOf(cluster)).toEqual({
+        kind: 'cluster',
+        nodes: ['redis://10.0.0.1:6379', 'rediss://:pw@10.0.0.2:6380'],
+      });
       const sentinel = loadConfig('ussd-gateway', UssdConfig, {
         ...base,
         REDIS_SENTINELS: '10.0.0.1:26379,sentinel-2.redis:26379',
@@ -134,18 +150,39 @@ describe('UssdConfig', () => {
     });
 
     it.each([
-      [{ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_CLUSTER_NODES: 'redis://10.0.0.1:6379' }, 'REDIS_CLUSTER_NODES: set only one of REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS'],
-      [{ REDIS_CLUSTER_NODES: 'redis://10.0.0.1:6379', REDIS_SENTINELS: '10.0.0.1:26379', REDIS_SENTINEL_NAME: 'm' }, 'REDIS_SENTINELS: set only one of'],
-      [{ REDIS_CLUSTER_NODES: '10.0.0.1:6379' }, 'REDIS_CLUSTER_NODES: must be a comma-separated list of redis:// or rediss:// URLs'],
-      [{ REDIS_SENTINELS: '10.0.0.1:26379' }, 'REDIS_SENTINEL_NAME: is required with REDIS_SENTINELS: the master name the sentinels monitor'],
-      [{ REDIS_SENTINELS: '10.0.0.1' , REDIS_SENTINEL_NAME: 'm'}, 'REDIS_SENTINELS: must be a comma-separated list of host:port'],
+      [
+        { REDIS_URL: 'redis://127.0.0.1:6379', REDIS_CLUSTER_NODES: 'redis://10.0.0.1:6379' },
+        'REDIS_CLUSTER_NODES: set only one of REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS',
+      ],
+      [
+        {
+          REDIS_CLUSTER_NODES: 'redis://10.0.0.1:6379',
+          REDIS_SENTINELS: '10.0.0.1:26379',
+          REDIS_SENTINEL_NAME: 'm',
+        },
+        'REDIS_SENTINELS: set only one of',
+      ],
+      [
+        { REDIS_CLUSTER_NODES: '10.0.0.1:6379' },
+        'REDIS_CLUSTER_NODES: must be a comma-separated list of redis:// or rediss:// URLs',
+      ],
+      [
+        { REDIS_SENTINELS: '10.0.0.1:26379' },
+        'REDIS_SENTINEL_NAME: is required with REDIS_SENTINELS: the master name the sentinels monitor',
+      ],
+      [
+        { REDIS_SENTINELS: '10.0.0.1', REDIS_SENTINEL_NAME: 'm' },
+        'REDIS_SENTINELS: must be a comma-separated list of host:port',
+      ],
       [{ REDIS_SENTINEL_NAME: 'm' }, 'REDIS_SENTINEL_NAME: is used only with REDIS_SENTINELS'],
     ])('refuses %j at start-up, naming the variable', (env, expected) => {
       expect(problems({ ...base, ...env })).toContain(expected);
     });
 
     it('never prints the password', () => {
-      expect(problems({ ...base, REDIS_SENTINELS: 'bad', REDIS_PASSWORD: 'hunter2-secret' })).not.toContain('hunter2-secret');
+      expect(problems({ ...base, REDIS_SENTINELS: 'bad', REDIS_PASSWORD: 'hunter2-secret' })).not.toContain(
+        'hunter2-secret',
+      );
     });
   });
 });

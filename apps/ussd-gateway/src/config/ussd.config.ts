@@ -10,10 +10,18 @@ import {
   ValidateBy,
   ValidateIf,
 } from 'class-validator';
-import { AsBoolean, AsList, DatabaseConfig, IntegerVariable, RemovedVariables } from '@dmrv/config';
+import {
+  AsBoolean,
+  DatabaseConfig,
+  IntegerVariable,
+  ListVariable,
+  OptionalMatching,
+  RemovedVariables,
+} from '@dmrv/config';
 
 const KEY_PATTERN = /^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/;
 const REDIS_URL_PATTERN = /^rediss?:\/\/\S+$/;
+const ADDRESS_OR_CIDR = /^[0-9a-fA-F:.]+(\/\d{1,3})?$/;
 const REDIS_TOPOLOGIES = ['REDIS_URL', 'REDIS_CLUSTER_NODES', 'REDIS_SENTINELS'] as const;
 
 /** Redis is one node, a cluster or a Sentinel-watched master: naming two is a mistake, not a choice to make for the operator. */
@@ -42,9 +50,7 @@ function OneRedisTopology(): PropertyDecorator {
 })
 export class UssdConfig extends DatabaseConfig {
   /** Without it, sessions and rate-limit counters live in this process only (single-instance local use). */
-  @IsOptional()
-  @IsString()
-  @Matches(/^rediss?:\/\//, { message: 'must be a redis:// or rediss:// URL' })
+  @OptionalMatching(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
   @OneRedisTopology()
   REDIS_URL?: string;
 
@@ -52,22 +58,12 @@ export class UssdConfig extends DatabaseConfig {
    * Redis Cluster instead of one node: some or all of its nodes as redis:// or rediss:// URLs (user, password and TLS
    * of the first apply to all); the client finds the others and follows failovers.
    */
-  @AsList()
-  @IsString({ each: true })
-  @Matches(REDIS_URL_PATTERN, {
-    each: true,
-    message: 'must be a comma-separated list of redis:// or rediss:// URLs',
-  })
+  @ListVariable(REDIS_URL_PATTERN, 'must be a comma-separated list of redis:// or rediss:// URLs')
   @OneRedisTopology()
   REDIS_CLUSTER_NODES: string[] = [];
 
   /** Redis through Sentinel: the sentinels as host:port, comma-separated (with REDIS_SENTINEL_NAME). */
-  @AsList()
-  @IsString({ each: true })
-  @Matches(/^[A-Za-z0-9.[\]:-]+:\d{1,5}$/, {
-    each: true,
-    message: 'must be a comma-separated list of host:port',
-  })
+  @ListVariable(/^[A-Za-z0-9.[\]:-]+:\d{1,5}$/, 'must be a comma-separated list of host:port')
   @OneRedisTopology()
   REDIS_SENTINELS: string[] = [];
 
@@ -115,12 +111,10 @@ export class UssdConfig extends DatabaseConfig {
   PIN_ENCRYPTION_KEY_ID = 'k1';
 
   /** Keys retired by a rotation, still accepted for decryption: `id:key,id:key` (key as for PIN_ENCRYPTION_KEY). */
-  @AsList()
-  @IsString({ each: true })
-  @Matches(/^[A-Za-z0-9_-]{1,16}:([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, {
-    each: true,
-    message: 'must be a comma-separated list of id:key (key as 64 hex characters or base64)',
-  })
+  @ListVariable(
+    /^[A-Za-z0-9_-]{1,16}:([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/,
+    'must be a comma-separated list of id:key (key as 64 hex characters or base64)',
+  )
   PIN_PREVIOUS_KEYS: string[] = [];
 
   /** Wrong PINs in a row (across sessions and redials) before the account locks. */
@@ -161,12 +155,7 @@ export class UssdConfig extends DatabaseConfig {
   RATE_LIMIT_WINDOW_SECONDS = 60;
 
   /** Aggregator addresses (CIDR or single IP) exempt from the per-IP limit; their requests are limited per phone. */
-  @AsList()
-  @IsString({ each: true })
-  @Matches(/^[0-9a-fA-F:.]+(\/\d{1,3})?$/, {
-    each: true,
-    message: 'must be a comma-separated list of IPs or CIDRs',
-  })
+  @ListVariable(ADDRESS_OR_CIDR, 'must be a comma-separated list of IPs or CIDRs')
   RATE_LIMIT_EXEMPT_CIDRS: string[] = [];
 
   /** Session requests per window per phone number, for traffic from exempt addresses. */
@@ -182,12 +171,7 @@ export class UssdConfig extends DatabaseConfig {
    * address resolves under the trust-proxy settings. With neither this nor EVENTS_TOKEN set, only loopback may post
    * outside production (`npm start`), and nobody in production.
    */
-  @AsList()
-  @IsString({ each: true })
-  @Matches(/^[0-9a-fA-F:.]+(\/\d{1,3})?$/, {
-    each: true,
-    message: 'must be a comma-separated list of IPs or CIDRs',
-  })
+  @ListVariable(ADDRESS_OR_CIDR, 'must be a comma-separated list of IPs or CIDRs')
   EVENTS_ALLOWED_CIDRS: string[] = [];
 
   /**
@@ -215,12 +199,10 @@ export class UssdConfig extends DatabaseConfig {
    * Language of a phone that never chose one, by country calling code: `255:sw,243:fr`. Checked against the content
    * files at start-up. Kenya (254) is left to DEFAULT_LANGUAGE: English and Swahili are both official there.
    */
-  @AsList()
-  @IsString({ each: true })
-  @Matches(/^\+?\d{1,4}:[a-z]{2,3}(-[A-Za-z0-9]+)*$/, {
-    each: true,
-    message: 'must be a comma-separated list of <country code>:<language>, e.g. 255:sw',
-  })
+  @ListVariable(
+    /^\+?\d{1,4}:[a-z]{2,3}(-[A-Za-z0-9]+)*$/,
+    'must be a comma-separated list of <country code>:<language>, e.g. 255:sw',
+  )
   LANGUAGE_BY_COUNTRY_CODE: string[] = [
     '255:sw',
     '256:en',

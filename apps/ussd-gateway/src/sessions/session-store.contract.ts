@@ -1,7 +1,11 @@
+import { useContractBacking } from '../contract-backing.contract';
 import { LockOptions, runOnLease, SessionBusyError, SessionRecord, SessionStore } from './session-store';
 
 /** A record whose state is whatever the layer above keeps: this room stores it as it is. */
-export const sessionRecord = (sessionId: string, status: SessionRecord['status'] = 'active'): SessionRecord => ({
+export const sessionRecord = (
+  sessionId: string,
+  status: SessionRecord['status'] = 'active',
+): SessionRecord => ({
   sessionId,
   phoneNumber: '+254700000001',
   serviceCode: '*123#',
@@ -25,36 +29,26 @@ export interface SessionStoreUnderTest {
  */
 export function describeSessionStoreContract(name: string, setup: () => SessionStoreUnderTest): void {
   describe(`${name} (session-store contract)`, () => {
-    let backing: SessionStoreUnderTest;
     let store: SessionStore;
-    let run = 0;
+    const suite = useContractBacking(setup);
     // Session ids unique per test, so tests on a shared backing never meet.
-    const id = (label: string): string => `${label}-${run}`;
+    const id = (label: string): string => `${label}-${suite.run}`;
     const options = (overrides: Partial<LockOptions> = {}): LockOptions => ({ waitMs: 500, ...overrides });
 
-    beforeAll(() => {
-      backing = setup();
-    });
-
-    afterAll(async () => {
-      await backing.close?.();
-    });
-
     beforeEach(() => {
-      run += 1;
-      store = backing.create();
+      store = suite.backing.create();
     });
 
     it('lists active sessions oldest activity first, never ended ones, and forgets expired ones', async () => {
       let now = Date.now();
-      const clocked = backing.create(() => now);
+      const clocked = suite.backing.create(() => now);
       await clocked.save(sessionRecord(id('a')), 180);
       await clocked.save(sessionRecord(id('b')), 60);
       await clocked.save(sessionRecord(id('c'), 'ended'), 180);
       expect(await clocked.get(id('a'))).toEqual(sessionRecord(id('a')));
       expect(await clocked.get(id('missing'))).toBeNull();
       const mine = async (): Promise<string[]> =>
-        (await clocked.listActive(1000)).filter((listed) => listed.endsWith(`-${run}`));
+        (await clocked.listActive(1000)).filter((listed) => listed.endsWith(`-${suite.run}`));
       expect(await mine()).toEqual([id('b'), id('a')]);
       await clocked.save(sessionRecord(id('a'), 'ended'), 180);
       expect(await mine()).toEqual([id('b')]);
@@ -71,8 +65,9 @@ export function describeSessionStoreContract(name: string, setup: () => SessionS
 
     it('reads and writes a session in one hop, and saves nothing when the work fails', async () => {
       const sessionId = id('w');
-      const hop = async <T>(work: (record: SessionRecord | null) => Promise<{ value: T; save?: SessionRecord }>): Promise<T> =>
-        runOnLease(await store.open(sessionId, options()), 120, work);
+      const hop = async <T>(
+        work: (record: SessionRecord | null) => Promise<{ value: T; save?: SessionRecord }>,
+      ): Promise<T> => runOnLease(await store.open(sessionId, options()), 120, work);
       await expect(hop(async (found) => ({ value: found }))).resolves.toBeNull();
       await expect(hop(() => Promise.reject(new Error('work failed')))).rejects.toThrow('work failed');
       expect(await store.get(sessionId)).toBeNull();
@@ -83,8 +78,10 @@ export function describeSessionStoreContract(name: string, setup: () => SessionS
     it('lets one hop at a time hold a session, and a waiting hop gets it once it is given back', async () => {
       const sessionId = id('s');
       const first = await store.open(sessionId, options());
-      await expect(backing.create().open(sessionId, options({ waitMs: 50 }))).rejects.toBeInstanceOf(SessionBusyError);
-      const waiting = backing.create().open(sessionId, options({ waitMs: 5000 }));
+      await expect(suite.backing.create().open(sessionId, options({ waitMs: 50 }))).rejects.toBeInstanceOf(
+        SessionBusyError,
+      );
+      const waiting = suite.backing.create().open(sessionId, options({ waitMs: 5000 }));
       await first.commit(sessionRecord(sessionId), 60);
       const second = await waiting;
       expect(second.record?.sessionId).toBe(sessionId);

@@ -1,3 +1,4 @@
+import { useContractBacking } from '../contract-backing.contract';
 import { initialState } from '../menus/menu-machine';
 import type { PhoneLanguageCopy } from '../phone-languages/phone-language-copy';
 import type { RateLimitHit } from '../rate-limit/rate-limit.policy';
@@ -39,34 +40,30 @@ export interface HopOpenerUnderTest {
  */
 export function describeHopOpenerContract(name: string, setup: () => HopOpenerUnderTest): void {
   describe(`${name} (hop-opener contract)`, () => {
-    let backing: HopOpenerUnderTest;
     let rooms: SessionRooms;
-    let run = 0;
-    const id = (label: string): string => `${label}-${run}`;
+    const suite = useContractBacking(setup);
+    const id = (label: string): string => `${label}-${suite.run}`;
     const options = (label: string, overrides: Partial<OpenOptions> = {}): OpenOptions => ({
       waitMs: 500,
       hit: unlimitedHit(id(label)),
       ...overrides,
     });
 
-    beforeAll(() => {
-      backing = setup();
-    });
-
-    afterAll(async () => {
-      await backing.close?.();
-    });
-
     beforeEach(() => {
-      run += 1;
-      rooms = backing.create();
+      rooms = suite.backing.create();
     });
 
     it('counts each hop once, also when it waits for the lock, and takes no lock past the limit', async () => {
       const sessionId = id('rl');
-      const hit: RateLimitHit = { name: 'phone', key: `phone:${id('rl')}`, limit: 2, ttlMs: 60_000, blockMs: 30_000 };
+      const hit: RateLimitHit = {
+        name: 'phone',
+        key: `phone:${id('rl')}`,
+        limit: 2,
+        ttlMs: 60_000,
+        blockMs: 30_000,
+      };
       const first = await rooms.opener.open(sessionId, { waitMs: 5000, hit });
-      const waiting = backing.create().opener.open(sessionId, { waitMs: 5000, hit });
+      const waiting = suite.backing.create().opener.open(sessionId, { waitMs: 5000, hit });
       await first.lease!.commit(ussdRecord(sessionId), 60);
       const second = await waiting;
       expect([first.count, second.count]).toMatchObject([
@@ -85,7 +82,13 @@ export function describeHopOpenerContract(name: string, setup: () => HopOpenerUn
 
     it("counts the session's own limit beside the caller's, and takes no lock past either", async () => {
       const sessionId = id('per-session');
-      const sessionHit: RateLimitHit = { name: 'session', key: `session:${sessionId}`, limit: 1, ttlMs: 60_000, blockMs: 30_000 };
+      const sessionHit: RateLimitHit = {
+        name: 'session',
+        key: `session:${sessionId}`,
+        limit: 1,
+        ttlMs: 60_000,
+        blockMs: 30_000,
+      };
       const first = await rooms.opener.open(sessionId, options('per-session', { sessionHit }));
       expect(first.count).toMatchObject({ totalHits: 1, isBlocked: false });
       expect(first.sessionCount).toMatchObject({ totalHits: 1, isBlocked: false, timeToExpire: 60 });
@@ -100,8 +103,12 @@ export function describeHopOpenerContract(name: string, setup: () => HopOpenerUn
     });
 
     describe("a dial's language copy", () => {
-      const phone = (n: number): string => `+2547${String(run * 10 + n).padStart(8, '0')}`;
-      const dialCopy = async (on: SessionRooms, label: string, phoneNumber: string): Promise<PhoneLanguageCopy | undefined> => {
+      const phone = (n: number): string => `+2547${String(suite.run * 10 + n).padStart(8, '0')}`;
+      const dialCopy = async (
+        on: SessionRooms,
+        label: string,
+        phoneNumber: string,
+      ): Promise<PhoneLanguageCopy | undefined> => {
         const { lease, phoneLanguage } = await on.opener.open(id(label), options(label, { phoneNumber }));
         await lease!.release();
         return phoneLanguage;
@@ -121,7 +128,7 @@ export function describeHopOpenerContract(name: string, setup: () => HopOpenerUn
       });
 
       it('says unknown before a complete copy, and none for a phone a complete copy lacks', async () => {
-        const fresh = backing.isolated();
+        const fresh = suite.backing.isolated();
         expect(await dialCopy(fresh, 'before', phone(1))).toEqual({ kind: 'unknown' });
         const token = await fresh.copy.beginPhoneLanguageFill(60_000, 60);
         await fresh.copy.fillPhoneLanguages(token!, [{ phoneNumber: phone(2), language: 'fr' }]);
@@ -133,7 +140,9 @@ export function describeHopOpenerContract(name: string, setup: () => HopOpenerUn
       it('reads the copy also when the dial waited for its lock', async () => {
         await rooms.copy.rememberPhoneLanguage(phone(1), 'fr', 600);
         const first = await rooms.opener.open(id('waited'), options('waited', { waitMs: 5000 }));
-        const waiting = backing.create().opener.open(id('waited'), options('waited', { waitMs: 5000, phoneNumber: phone(1) }));
+        const waiting = suite.backing
+          .create()
+          .opener.open(id('waited'), options('waited', { waitMs: 5000, phoneNumber: phone(1) }));
         await first.lease!.release();
         const second = await waiting;
         expect(second.phoneLanguage).toEqual({ kind: 'chosen', language: 'fr' });

@@ -1,0 +1,1 @@
+export { runMigrationsLocked } from './run-migrations';
