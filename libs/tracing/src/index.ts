@@ -1,12 +1,4 @@
-export { Tracing } from './tracing';
-export type {
-  ChildKind,
-  ChildSpan,
-  RequestSpan,
-  SpanAttributes,
-  SpanAttributeValue,
-  SpanTracer,
-} from './tracing';
+export * from './tracing';
 export { parseKeyValues, tracingSettings } from './tracing-settings';
 export type { TracingEnvironment, TracingSettings } from './tracing-settings';
 export { TracingModule } from './tracing.module';

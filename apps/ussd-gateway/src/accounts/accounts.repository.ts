@@ -12,13 +12,7 @@ export interface AccountRow {
   pinKeyId: string;
 }
 
-export interface NewAccount {
-  customerId: string;
-  fullName: string;
-  email: string | null;
-  phoneNumber: string;
-  pinHash: string;
-  pinKeyId: string;
+export interface NewAccount extends Omit<AccountRow, 'id'> {
   /** The creating hop's idempotency key: a replay of that hop finds this account instead of making another. */
   creationKey: string;
   /** The language the account was created in: it follows the account to any phone until it chooses another. */
@@ -63,7 +57,8 @@ export class CustomerIdTakenError extends Error {}
 
 const UNIQUE_VIOLATION = '23505';
 
-const lockSecondsLeft = (column: string): string => `GREATEST(0, CEIL(EXTRACT(EPOCH FROM (${column} - now()))))::int`;
+const lockSecondsLeft = (column: string): string =>
+  `GREATEST(0, CEIL(EXTRACT(EPOCH FROM (${column} - now()))))::int`;
 /**
  * How long a lock counts as pending (its attempt still being checked). Longer than any hop (HOP_TIMEOUT_MS is at
  * most 14 s); past it, a lock whose attempt never reported back (a crash, an abandoned hop) is an ordinary lock.
@@ -96,11 +91,26 @@ export class AccountsRepository {
          SELECT $2, $3, $4, phone.id, $5, $6, $7, $8 FROM phone
          ON CONFLICT (creation_key) DO NOTHING
          RETURNING customer_id`,
-        [account.phoneNumber, account.customerId, account.fullName, account.email, account.pinHash, account.pinKeyId, account.creationKey, account.language ?? null],
+        [
+          account.phoneNumber,
+          account.customerId,
+          account.fullName,
+          account.email,
+          account.pinHash,
+          account.pinKeyId,
+          account.creationKey,
+          account.language ?? null,
+        ],
       );
     } catch (error) {
-      const driverError = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : undefined;
-      if (driverError?.code === UNIQUE_VIOLATION && driverError.constraint === 'uq_ussd_accounts_customer_id') {
+      const driverError =
+        error instanceof QueryFailedError
+          ? (error.driverError as { code?: string; constraint?: string })
+          : undefined;
+      if (
+        driverError?.code === UNIQUE_VIOLATION &&
+        driverError.constraint === 'uq_ussd_accounts_customer_id'
+      ) {
         throw new CustomerIdTakenError(account.customerId);
       }
       throw error;
@@ -143,7 +153,12 @@ export class AccountsRepository {
    * reservation back instead of a new one, so a hop retried after a failure is not charged twice. Works the same for
    * a Customer ID that has no account.
    */
-  async reservePinAttempt(customerId: string, attemptKey: string, maxAttempts: number, lockSeconds: number): Promise<PinAttempt> {
+  async reservePinAttempt(
+    customerId: string,
+    attemptKey: string,
+    maxAttempts: number,
+    lockSeconds: number,
+  ): Promise<PinAttempt> {
     // A lock that has run out starts a fresh count: everything reserved before it is cleared.
     const expired = 'g.locked_until <= now()';
     const position = `CASE WHEN ${expired} THEN 1 ELSE g.reserved_total + 1 - g.cleared_through END`;
@@ -187,7 +202,8 @@ export class AccountsRepository {
             pinKeyId: String(row.pin_key_id),
             pinVersion: Number(row.pin_version),
           };
-    if (row.ticket !== null) return { kind: 'reserved', ticket: Number(row.ticket), position: Number(row.position), account };
+    if (row.ticket !== null)
+      return { kind: 'reserved', ticket: Number(row.ticket), position: Number(row.position), account };
     // Nothing reserved: the Customer ID is locked, or this is a replay of its last attempt. A statement of its own,
     // so it sees what the reservation saw (a concurrent attempt may have changed the row after this one's snapshot).
     const [guard]: Array<Record<string, unknown>> = await this.dataSource.query(
@@ -196,7 +212,13 @@ export class AccountsRepository {
          FROM ussd_pin_guards WHERE customer_id = $1`,
       [customerId, attemptKey],
     );
-    if (guard?.replay === true) return { kind: 'reserved', ticket: Number(guard.last_ticket), position: Number(guard.last_position), account };
+    if (guard?.replay === true)
+      return {
+        kind: 'reserved',
+        ticket: Number(guard.last_ticket),
+        position: Number(guard.last_position),
+        account,
+      };
     // Pending, or unlocked since the reservation looked (a right PIN freed the places): worth another try.
     if (guard?.pending === true || Number(guard?.lock_seconds_left ?? 0) === 0) return { kind: 'pending' };
     return { kind: 'locked', lockSecondsLeft: Number(guard!.lock_seconds_left) };
@@ -204,10 +226,10 @@ export class AccountsRepository {
 
   /** The attempt that took the last place (`ticket`) had a wrong PIN: its lock is no longer pending but settled. */
   async confirmLock(customerId: string, ticket: number): Promise<void> {
-    await this.dataSource.query('UPDATE ussd_pin_guards SET lock_pending = false, updated_at = now() WHERE customer_id = $1 AND lock_ticket = $2', [
-      customerId,
-      ticket,
-    ]);
+    await this.dataSource.query(
+      'UPDATE ussd_pin_guards SET lock_pending = false, updated_at = now() WHERE customer_id = $1 AND lock_ticket = $2',
+      [customerId, ticket],
+    );
   }
 
   /**
@@ -237,7 +259,15 @@ export class AccountsRepository {
          RETURNING 1
        )
        SELECT (SELECT count(*) FROM cleared) AS cleared, (SELECT count(*) FROM visit) AS visits`,
-      [customerId, ticket, maxAttempts, otherPhone?.accountId ?? null, otherPhone?.phoneNumber ?? null, otherPhone?.sessionId ?? null, otherPhone?.attemptKey ?? null],
+      [
+        customerId,
+        ticket,
+        maxAttempts,
+        otherPhone?.accountId ?? null,
+        otherPhone?.phoneNumber ?? null,
+        otherPhone?.sessionId ?? null,
+        otherPhone?.attemptKey ?? null,
+      ],
     );
   }
 
@@ -256,14 +286,15 @@ export class AccountsRepository {
 
   /** One indexed read per signed-in hop: the account's lock (0 while pending, as `lockSecondsLeft`) and PIN version. */
   async signedInStanding(customerId: string): Promise<SignedInStanding> {
-    const [row]: Array<{ lock_seconds_left: number | null; pin_version: number }> = await this.dataSource.query(
-      `SELECT a.pin_version,
+    const [row]: Array<{ lock_seconds_left: number | null; pin_version: number }> =
+      await this.dataSource.query(
+        `SELECT a.pin_version,
               (SELECT CASE WHEN ${isPending} THEN 0 ELSE ${lockSecondsLeft('locked_until')} END
                  FROM ussd_pin_guards WHERE customer_id = a.customer_id) AS lock_seconds_left
          FROM ussd_accounts a
         WHERE a.customer_id = $1`,
-      [customerId],
-    );
+        [customerId],
+      );
     if (!row) return { lockSecondsLeft: await this.lockSecondsLeft(customerId), pinVersion: null };
     return { lockSecondsLeft: Number(row.lock_seconds_left ?? 0), pinVersion: Number(row.pin_version) };
   }
@@ -305,20 +336,27 @@ export class AccountsRepository {
       [changeKey],
     );
     if (replayed) return { kind: 'replayed', pinVersion: Number(replayed.pin_version) };
-    const exists: unknown[] = await this.dataSource.query('SELECT 1 FROM ussd_accounts WHERE customer_id = $1', [customerId]);
+    const exists: unknown[] = await this.dataSource.query(
+      'SELECT 1 FROM ussd_accounts WHERE customer_id = $1',
+      [customerId],
+    );
     return exists.length > 0 ? { kind: 'stale' } : { kind: 'missing' };
   }
 
   /** The language last chosen on `phoneNumber`, or null. */
   async phoneLanguage(phoneNumber: string): Promise<string | null> {
-    const [row]: Array<{ language: string | null }> = await this.dataSource.query('SELECT language FROM ussd_phones WHERE phone_number = $1', [
-      phoneNumber,
-    ]);
+    const [row]: Array<{ language: string | null }> = await this.dataSource.query(
+      'SELECT language FROM ussd_phones WHERE phone_number = $1',
+      [phoneNumber],
+    );
     return row?.language ?? null;
   }
 
   /** Phones that chose a language, in phone-number order after `after`, at most `limit`: the copy's fill reads these. */
-  async phoneLanguagesAfter(after: string, limit: number): Promise<Array<{ phoneNumber: string; language: string }>> {
+  async phoneLanguagesAfter(
+    after: string,
+    limit: number,
+  ): Promise<Array<{ phoneNumber: string; language: string }>> {
     const rows: Array<{ phone_number: string; language: string }> = await this.dataSource.query(
       'SELECT phone_number, language FROM ussd_phones WHERE language IS NOT NULL AND phone_number > $1 ORDER BY phone_number LIMIT $2',
       [after, limit],
@@ -344,11 +382,17 @@ export class AccountsRepository {
 
   /** Stores a PIN re-encrypted under another key (the same PIN: a rotation, not a change). */
   async rewrapPin(id: string, pinHash: string, pinKeyId: string): Promise<void> {
-    await this.dataSource.query('UPDATE ussd_accounts SET pin_hash = $2, pin_key_id = $3, updated_at = now() WHERE id = $1', [id, pinHash, pinKeyId]);
+    await this.dataSource.query(
+      'UPDATE ussd_accounts SET pin_hash = $2, pin_key_id = $3, updated_at = now() WHERE id = $1',
+      [id, pinHash, pinKeyId],
+    );
   }
 
   /** Rows whose PIN is sealed under another key than `keyId`, for the rotation command. */
-  async findSealedUnderOtherKeys(keyId: string, limit: number): Promise<Array<{ id: string; pinHash: string }>> {
+  async findSealedUnderOtherKeys(
+    keyId: string,
+    limit: number,
+  ): Promise<Array<{ id: string; pinHash: string }>> {
     const rows: Array<{ id: string; pin_hash: string }> = await this.dataSource.query(
       'SELECT id, pin_hash FROM ussd_accounts WHERE pin_key_id <> $1 ORDER BY id LIMIT $2',
       [keyId, limit],

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { RedisClient } from '../redis/redis-client';
+import { uniqueTokens } from '../redis/unique-tokens';
 import { keyLayoutFor } from '../redis/key-layout';
 import { redisScript } from '../redis/redis-script';
 import { PhoneLanguageCopy, PhoneLanguageCopyStore, PhoneLanguageEntry } from './phone-language-copy';
@@ -64,9 +64,7 @@ export class RedisPhoneLanguageCopyStore extends PhoneLanguageCopyStore {
   private readonly beginFill;
   private readonly fillBatch;
   private readonly completeFill;
-  /** Fill tokens need only be unique: an id drawn once per store and a counter. */
-  private readonly tokenPrefix = randomBytes(12).toString('base64url');
-  private tokens = 0;
+  private readonly nextToken = uniqueTokens();
   /** Language changes committed in PostgreSQL whose copy could not be written (Redis unreachable): written on 'ready'. */
   private readonly unwritten = new Map<string, { language: string; ttlSeconds: number }>();
 
@@ -108,7 +106,7 @@ export class RedisPhoneLanguageCopyStore extends PhoneLanguageCopyStore {
   }
 
   async beginPhoneLanguageFill(staleAfterMs: number, ttlSeconds: number): Promise<string | null> {
-    const token = `${this.tokenPrefix}.${(this.tokens += 1)}`;
+    const token = this.nextToken();
     const begun = await this.beginFill(this.key, token, this.now(), staleAfterMs, ttlSeconds);
     return begun === 1 ? token : null;
   }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { uniqueTokens } from '../redis/unique-tokens';
 import { keyLayoutFor, RedisKeyLayout } from '../redis/key-layout';
 import type { RedisClient } from '../redis/redis-client';
 import { redisScript } from '../redis/redis-script';
@@ -79,12 +79,7 @@ export class RedisSessionStore<S = unknown> extends SessionStore<S> {
   private readonly writeAndUnlock;
   private readonly listIndex;
   readonly layout: RedisKeyLayout;
-  /**
-   * Lock tokens need only be unique (a holder releases its own lock and no other): an id drawn once per store and a
-   * counter, instead of random bytes on every hop.
-   */
-  private readonly tokenPrefix = randomBytes(12).toString('base64url');
-  private tokens = 0;
+  private readonly nextToken = uniqueTokens();
   /**
    * Locks of failed hops that could not be given back (Redis was unreachable): given back as soon as it answers
    * again, so the aggregator's retry does not find its session busy until the lock expires. Token-checked, so a
@@ -172,7 +167,7 @@ export class RedisSessionStore<S = unknown> extends SessionStore<S> {
   async openWith<T>(sessionId: string, options: LockOptions & { tryLock: TryLock<T> }): Promise<LockedWith<S, T>> {
     const { signal } = options;
     const lockKey = this.layout.lock(sessionId);
-    const token = `${this.tokenPrefix}.${(this.tokens += 1)}`;
+    const token = this.nextToken();
     let released = false;
     // Idempotent; if Redis cannot be reached, retried when it answers again (the lock also expires on its own).
     const release = async (): Promise<void> => {
