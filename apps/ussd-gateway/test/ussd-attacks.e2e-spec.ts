@@ -1,15 +1,11 @@
 import crypto from 'node:crypto';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Client } from 'pg';
 import {
-  Backing,
   createAccount as createAccountIn,
-  createBacking,
   Handset,
   OPERATOR_TOKEN,
   post,
   SERVICE_CODE,
-  startApp,
+  useTestStack,
 } from './ussd-test-kit';
 
 const PIN = '47213';
@@ -18,36 +14,24 @@ const LOCKED_NOW = 'END Too many wrong PINs. Your account is locked for 10 minut
 
 jest.setTimeout(60_000);
 
-let backing: Backing;
-let app: NestFastifyApplication;
-let db: Client;
-
-beforeAll(async () => {
-  backing = await createBacking('ussd-attacks');
-  // The hash gate sized as before issue 16's defaults (one hash at a time, 16 waiting): a burst of 100 then holds at
-  // most 17 places, so the attempt sent after the lock meets the lock, not the gate's wait estimate, whatever the
-  // machine's load. The gate's own refusals are ussd-pin-admission's subject.
-  ({ app } = await startApp(
-    backing.env({ PIN_LOCKOUT_SECONDS: '600', RATE_LIMIT_PER_IP: '100000', PIN_HASH_CONCURRENCY: '1', PIN_HASH_QUEUE: '16' }),
-  ));
-  db = new Client({ connectionString: backing.database.url });
-  await db.connect();
-});
-
-afterAll(async () => {
-  await db?.end();
-  await app?.close();
-  await backing?.cleanup();
+// The hash gate sized as before issue 16's defaults (one hash at a time, 16 waiting): a burst of 100 then holds at
+// most 17 places, so the attempt sent after the lock meets the lock, not the gate's wait estimate, whatever the
+// machine's load. The gate's own refusals are ussd-pin-admission's subject.
+const stack = useTestStack('ussd-attacks', {
+  PIN_LOCKOUT_SECONDS: '600',
+  RATE_LIMIT_PER_IP: '100000',
+  PIN_HASH_CONCURRENCY: '1',
+  PIN_HASH_QUEUE: '16',
 });
 
 async function createAccount(name: string): Promise<{ customerId: string; phoneNumber: string }> {
-  const { customerId, handset } = await createAccountIn(app, { name, pin: PIN });
+  const { customerId, handset } = await createAccountIn(stack.app, { name, pin: PIN });
   return { customerId, phoneNumber: handset.phoneNumber };
 }
 
 /** A subscriber on the PIN screen of `customerId` (one hop: a dial string with the menu choices in it). */
 async function onPinScreen(customerId: string, phoneNumber?: string): Promise<Handset> {
-  const handset = new Handset(app, phoneNumber);
+  const handset = new Handset(stack.app, phoneNumber);
   handset['inputs'].push('2', '1', customerId);
   expect((await handset.repeat()).body).toMatch(/^CON Enter the 5-digit PIN for C/);
   return handset;
@@ -104,7 +88,7 @@ describe('PIN lockout under concurrency', () => {
     if (!loggedIn)
       expect(
         (
-          await db.query(
+          await stack.db.query(
             'SELECT lock_pending FROM ussd_pin_guards WHERE customer_id = $1 AND locked_until > now()',
             [customerId],
           )
@@ -132,7 +116,7 @@ describe('PIN lockout under concurrency', () => {
     expect(result).toBe(LOCKED);
     expect(hashes).toBeLessThanOrEqual(3);
 
-    await db.query(
+    await stack.db.query(
       "UPDATE ussd_pin_guards SET locked_until = now() - interval '1 second' WHERE customer_id = $1",
       [customerId],
     );
@@ -205,7 +189,7 @@ describe('Customer ID enumeration', () => {
     expect(await owner.send(PIN)).toMatch(/^CON Welcome, Shared/);
     expect(await owner.send('1')).not.toContain(phoneNumber);
 
-    const { rows } = await db.query(
+    const { rows } = await stack.db.query(
       `SELECT l.phone_number, l.session_id, l.logged_in_at > now() - interval '1 minute' AS recent
          FROM ussd_other_phone_logins l JOIN ussd_accounts a ON a.id = l.account_id WHERE a.customer_id = $1`,
       [customerId],
@@ -216,11 +200,11 @@ describe('Customer ID enumeration', () => {
 
 describe('a third party who knows a session id and its phone number', () => {
   it('cannot end the session with a hop that does not continue it: answered, and the subscriber goes on', async () => {
-    const handset = new Handset(app);
+    const handset = new Handset(stack.app);
     await handset.dial();
     expect(await handset.send('1')).toMatch(/^CON Know More/);
     for (const text of ['9*9*9', '2', '3*1', `1${'9'.repeat(181)}`]) {
-      const forged = await post(app, {
+      const forged = await post(stack.app, {
         sessionId: handset.sessionId,
         serviceCode: SERVICE_CODE,
         phoneNumber: handset.phoneNumber,
@@ -229,7 +213,7 @@ describe('a third party who knows a session id and its phone number', () => {
       expect(forged.body).toBe('END This session is out of step. Please dial again.');
     }
     expect(await handset.send('2')).toMatch(/^CON Pricing\n/);
-    const debug = await app.inject({
+    const debug = await stack.app.inject({
       method: 'GET',
       url: `/api/ussd/debug/${handset.sessionId}`,
       headers: { 'x-operator-token': OPERATOR_TOKEN },
@@ -250,7 +234,7 @@ describe('a signed-in session whose account gets locked elsewhere', () => {
 
     expect(await signedIn.send('1')).toBe(LOCKED);
     expect(await signedIn.send('0')).toBe('END This session has ended. Please dial again.');
-    const debug = await app.inject({
+    const debug = await stack.app.inject({
       method: 'GET',
       url: `/api/ussd/debug/${signedIn.sessionId}`,
       headers: { 'x-operator-token': OPERATOR_TOKEN },
@@ -263,7 +247,8 @@ describe('a signed-in session whose account gets locked elsewhere', () => {
 
 describe('a PIN change', () => {
   const PIN_CHANGED_ELSEWHERE = 'END Your PIN was changed in another session. Please dial again and log in.';
-  const NOT_CHANGED = 'END Your PIN was not changed: it was changed in another session. Please dial again and log in.';
+  const NOT_CHANGED =
+    'END Your PIN was not changed: it was changed in another session. Please dial again and log in.';
 
   /** A session signed in to `customerId`, on the screen that confirms a new PIN. */
   async function confirmingNewPin(customerId: string, newPin: string): Promise<Handset> {
@@ -282,8 +267,14 @@ describe('a PIN change', () => {
     expect(await changer.send('58316')).toMatch(/^CON Your PIN has been changed\.\nWelcome, Pin/);
 
     expect(await other.send('1')).toBe(PIN_CHANGED_ELSEWHERE);
-    const debug = await app.inject({ method: 'GET', url: `/api/ussd/debug/${other.sessionId}`, headers: { 'x-operator-token': OPERATOR_TOKEN } });
-    expect(debug.json()).toMatchObject({ debugInfo: { state: 'ended', status: 'ended', context: { isAuthenticated: false } } });
+    const debug = await stack.app.inject({
+      method: 'GET',
+      url: `/api/ussd/debug/${other.sessionId}`,
+      headers: { 'x-operator-token': OPERATOR_TOKEN },
+    });
+    expect(debug.json()).toMatchObject({
+      debugInfo: { state: 'ended', status: 'ended', context: { isAuthenticated: false } },
+    });
     expect(await changer.send('1')).toMatch(/^CON Your account\n/);
     // The old PIN no longer signs in; the new one does.
     expect(await (await onPinScreen(customerId)).send(PIN)).toMatch(/^CON Customer ID or PIN is wrong\./);
@@ -296,12 +287,15 @@ describe('a PIN change', () => {
     const second = await confirmingNewPin(customerId, '69427');
     const answers = await Promise.all([first.send('58316'), second.send('69427')]);
     const changed = answers.filter((answer) => answer.startsWith('CON Your PIN has been changed.'));
-    expect({ changed: changed.length, refused: answers.filter((answer) => answer === NOT_CHANGED).length }).toEqual({ changed: 1, refused: 1 });
+    expect({
+      changed: changed.length,
+      refused: answers.filter((answer) => answer === NOT_CHANGED).length,
+    }).toEqual({ changed: 1, refused: 1 });
     const standing = answers[0] === NOT_CHANGED ? '69427' : '58316';
     const lost = standing === '58316' ? '69427' : '58316';
     expect(await (await onPinScreen(customerId)).send(lost)).toMatch(/^CON Customer ID or PIN is wrong\./);
     expect(await (await onPinScreen(customerId)).send(standing)).toMatch(/^CON Welcome, Racing/);
-    const { rows } = await db.query<{ changes: string }>(
+    const { rows } = await stack.db.query<{ changes: string }>(
       'SELECT count(*) AS changes FROM ussd_pin_changes c JOIN ussd_accounts a ON a.id = c.account_id WHERE a.customer_id = $1',
       [customerId],
     );

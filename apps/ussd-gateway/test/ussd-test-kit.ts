@@ -4,7 +4,14 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type Redis from 'ioredis';
 import { withDeadline } from '@dmrv/deadline';
 import { Client } from 'pg';
-import { createTestDatabase, createTestRedisNamespace, exampleEnv, TestDatabase, TestRedisNamespace, TEST_REDIS_URL } from '@dmrv/testing';
+import {
+  createTestDatabase,
+  createTestRedisNamespace,
+  exampleEnv,
+  TestDatabase,
+  TestRedisNamespace,
+  TEST_REDIS_URL,
+} from '@dmrv/testing';
 import { bootstrap, BootstrapOptions } from '../src/bootstrap';
 import { UssdConfig } from '../src/config/ussd.config';
 import { runMigrations } from '../src/database/migrate';
@@ -62,11 +69,15 @@ export interface TestStack {
 }
 
 /** Starts a TestStack before the file's tests and removes it after them; its fields are set once they run. */
-export function useTestStack(label: string, overrides: Record<string, string | undefined> = {}): TestStack {
+export function useTestStack(
+  label: string,
+  overrides: Record<string, string | undefined> = {},
+  options: BootstrapOptions = {},
+): TestStack {
   const stack = {} as TestStack;
   beforeAll(async () => {
     stack.backing = await createBacking(label);
-    ({ app: stack.app } = await startApp(stack.backing.env(overrides)));
+    ({ app: stack.app } = await startApp(stack.backing.env(overrides), options));
     stack.db = new Client({ connectionString: stack.backing.database.url });
     await stack.db.connect();
   });
@@ -105,15 +116,27 @@ export async function post(
   payload: Record<string, unknown> | string,
   options: { form?: boolean; remoteAddress?: string; headers?: Record<string, string> } = {},
 ): Promise<Reply> {
-  const body = typeof payload === 'string' ? payload : options.form ? new URLSearchParams(payload as Record<string, string>).toString() : JSON.stringify(payload);
+  const body =
+    typeof payload === 'string'
+      ? payload
+      : options.form
+        ? new URLSearchParams(payload as Record<string, string>).toString()
+        : JSON.stringify(payload);
   const response = await app.inject({
     method: 'POST',
     url: '/api/ussd',
     payload: body,
     remoteAddress: options.remoteAddress,
-    headers: { 'content-type': options.form ? 'application/x-www-form-urlencoded' : 'application/json', ...options.headers },
+    headers: {
+      'content-type': options.form ? 'application/x-www-form-urlencoded' : 'application/json',
+      ...options.headers,
+    },
   });
-  return { status: response.statusCode, body: response.body, contentType: response.headers['content-type'] as string | undefined };
+  return {
+    status: response.statusCode,
+    body: response.body,
+    contentType: response.headers['content-type'] as string | undefined,
+  };
 }
 
 let sessionCounter = 0;
@@ -141,7 +164,16 @@ export class Handset {
 
   /** The request of the current `text` again (an aggregator retry). */
   async repeat(options: { form?: boolean } = {}): Promise<Reply> {
-    return post(this.app, { sessionId: this.sessionId, serviceCode: SERVICE_CODE, phoneNumber: this.phoneNumber, text: this.text }, options);
+    return post(
+      this.app,
+      {
+        sessionId: this.sessionId,
+        serviceCode: SERVICE_CODE,
+        phoneNumber: this.phoneNumber,
+        text: this.text,
+      },
+      options,
+    );
   }
 
   async dial(options: { form?: boolean } = {}): Promise<string> {
@@ -224,7 +256,11 @@ export async function startTcpRelay(targetPort: number, targetHost = '127.0.0.1'
 }
 
 /** Log lines written by an app started with `{ logDestination: capture.stream }`, parsed. */
-export function captureLogs(): { stream: { write(line: string): void }; lines: Array<Record<string, unknown>>; raw: string[] } {
+export function captureLogs(): {
+  stream: { write(line: string): void };
+  lines: Array<Record<string, unknown>>;
+  raw: string[];
+} {
   const raw: string[] = [];
   const lines: Array<Record<string, unknown>> = [];
   return {
@@ -249,7 +285,11 @@ export function viaProxy(url: string, proxy: { host: string; port: number }): st
 
 /** `work`, or a failure naming the bound if it has not settled by then: a guard against hangs, not a speed check. */
 export function within<T>(boundMs: number, work: Promise<T>): Promise<T> {
-  return withDeadline(() => work, { ms: boundMs, what: 'the awaited event', error: () => new Error(`still waiting after ${boundMs} ms`) });
+  return withDeadline(() => work, {
+    ms: boundMs,
+    what: 'the awaited event',
+    error: () => new Error(`still waiting after ${boundMs} ms`),
+  });
 }
 
 /**
@@ -273,7 +313,11 @@ export async function eventually(deadlineMs: number, attempt: () => Promise<unkn
  * The aggregator's retries (the same text) of a hop that answered "unavailable" while a dependency failed over,
  * until one is served; returns that answer (`reply` itself if it was served).
  */
-export async function servedAfterRetries(handset: Handset, reply: string, deadlineMs = 30_000): Promise<string> {
+export async function servedAfterRetries(
+  handset: Handset,
+  reply: string,
+  deadlineMs = 30_000,
+): Promise<string> {
   let last = reply;
   if (last !== UNAVAILABLE) return last;
   await eventually(deadlineMs, async () => {
