@@ -7,7 +7,7 @@ import { refreshRollups } from '../src/database/rollups';
 import { AggregateAnswerCache } from '../src/registry/aggregate-cache';
 import { RegistryRepository } from '../src/registry/registry.repository';
 import { basicAuth, loadFixture, RegistryFixture } from './fixtures/registry-fixture';
-import { changesApplied, get, getOk, repositorySpies, startApp, TestResponse } from './registry-test-kit';
+import { changesApplied, get, getOk, repositorySpies, startApp, TestResponse, startRegistryStack, stopRegistryStack } from './registry-test-kit';
 
 interface Stats {
   total_households: number;
@@ -39,17 +39,10 @@ describe('registry-api aggregate answers from memory', () => {
   }
 
   beforeAll(async () => {
-    database = await createTestDatabase('registry_aggcache');
-    fixture = await loadFixture(database.url);
-    app = await startApp({ DATABASE_URL: database.url });
-    auth = { authorization: basicAuth(fixture.client) };
+    ({ database, fixture, app, auth } = await startRegistryStack('registry_aggcache'));
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await fixture?.close();
-    await database?.drop();
-  });
+  afterAll(() => stopRegistryStack({ app, fixture, database }));
 
   it('computes an aggregate once and serves the same body and entity tag afterwards, 304 included', async () => {
     expect(app.get(ChangeListener).state).toBe('live');

@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createTestDatabase, TestDatabase } from '@dmrv/testing';
-import { basicAuth, loadFixture, RegistryFixture } from './fixtures/registry-fixture';
-import { get, startApp } from './registry-test-kit';
+import { TestDatabase } from '@dmrv/testing';
+import { RegistryFixture } from './fixtures/registry-fixture';
+import { get, startRegistryStack, stopRegistryStack } from './registry-test-kit';
 
 /** A cursor as the service writes them (base64url JSON), holding whatever key the test wants to smuggle in. */
 const cursor = (key: unknown[]): string => Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
@@ -15,17 +15,10 @@ describe('registry-api bad input (400 naming the parameter, never a database err
   let auth: Record<string, string>;
 
   beforeAll(async () => {
-    database = await createTestDatabase('registry_badinput');
-    fixture = await loadFixture(database.url);
-    app = await startApp({ DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '0' });
-    auth = { authorization: basicAuth(fixture.client) };
+    ({ database, fixture, app, auth } = await startRegistryStack('registry_badinput', { RATE_LIMIT_PER_MINUTE: '0' }));
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await fixture?.close();
-    await database?.drop();
-  });
+  afterAll(() => stopRegistryStack({ app, fixture, database }));
 
   async function expect400(url: string, pattern: RegExp): Promise<void> {
     const response = await get(app, url, auth);

@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createTestDatabase, TestDatabase } from '@dmrv/testing';
-import { basicAuth, DELIVERIES, DEVICES, EVENTS, HOUSEHOLDS, loadFixture, PURCHASES, RegistryFixture } from './fixtures/registry-fixture';
-import { get, schemaValidators, startApp } from './registry-test-kit';
+import { TestDatabase } from '@dmrv/testing';
+import { DELIVERIES, DEVICES, EVENTS, HOUSEHOLDS, PURCHASES, RegistryFixture } from './fixtures/registry-fixture';
+import { get, schemaValidators, startRegistryStack, stopRegistryStack } from './registry-test-kit';
 
 interface Page<T> {
   data: T[];
@@ -20,18 +20,11 @@ describe('registry-api collections (cursor paging, additive to the original cont
   let validator: ReturnType<typeof schemaValidators>;
 
   beforeAll(async () => {
-    database = await createTestDatabase('registry_collections');
-    fixture = await loadFixture(database.url);
-    app = await startApp({ DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '0' });
-    auth = { authorization: basicAuth(fixture.client) };
+    ({ database, fixture, app, auth } = await startRegistryStack('registry_collections', { RATE_LIMIT_PER_MINUTE: '0' }));
     validator = schemaValidators((await get(app, '/v1/openapi.json')).json());
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await fixture?.close();
-    await database?.drop();
-  });
+  afterAll(() => stopRegistryStack({ app, fixture, database }));
 
   async function page<T>(url: string, schema: string): Promise<Page<T>> {
     const response = await get(app, url, auth);

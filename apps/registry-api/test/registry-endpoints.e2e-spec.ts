@@ -16,7 +16,7 @@ import {
   PURCHASES,
   RegistryFixture,
 } from './fixtures/registry-fixture';
-import { changesApplied, get, schemaValidators, startApp } from './registry-test-kit';
+import { changesApplied, get, schemaValidators, startApp, startRegistryStack, stopRegistryStack } from './registry-test-kit';
 
 // Expected values are computed here from the fixture arrays with plain loops; nothing below imports the app's
 // domain code.
@@ -107,19 +107,12 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
   let validator: ReturnType<typeof schemaValidators>;
 
   beforeAll(async () => {
-    database = await createTestDatabase('registry_endpoints');
-    fixture = await loadFixture(database.url);
-    app = await startApp({ DATABASE_URL: database.url });
-    auth = { authorization: basicAuth(fixture.client) };
+    ({ database, fixture, app, auth } = await startRegistryStack('registry_endpoints'));
     const document = await get(app, '/v1/openapi.json');
     validator = schemaValidators(document.json());
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await fixture?.close();
-    await database?.drop();
-  });
+  afterAll(() => stopRegistryStack({ app, fixture, database }));
 
   async function ok<T>(url: string, schema: string): Promise<T> {
     const response = await get(app, url, auth);
@@ -512,11 +505,7 @@ describe('registry-api rate limit', () => {
     app = await startApp({ DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '3' });
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await fixture?.close();
-    await database?.drop();
-  });
+  afterAll(() => stopRegistryStack({ app, fixture, database }));
 
   it('answers 429 {message} once a client exceeds its budget, counted across endpoints and per client', async () => {
     const auth = { authorization: basicAuth(fixture.client) };
@@ -548,11 +537,7 @@ describe('registry-api failed-authentication limit', () => {
     app = await startApp({ DATABASE_URL: database.url, AUTH_FAILURES_PER_MINUTE: '2' });
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await fixture?.close();
-    await database?.drop();
-  });
+  afterAll(() => stopRegistryStack({ app, fixture, database }));
 
   it('refuses an address with 429 and Retry-After after repeated wrong secrets, before hashing again', async () => {
     const wrong = { authorization: `Bearer ${fixture.client.clientId}.${'x'.repeat(43)}` };

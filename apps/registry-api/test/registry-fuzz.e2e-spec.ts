@@ -1,19 +1,17 @@
 import fc from 'fast-check';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createTestDatabase, TestDatabase } from '@dmrv/testing';
+import { TestDatabase } from '@dmrv/testing';
 import {
-  basicAuth,
   BLOCKS,
   DELIVERIES,
   DEVICES,
   EVENTS,
   HOUSEHOLDS,
-  loadFixture,
   PROJECTS,
   PURCHASES,
   RegistryFixture,
 } from './fixtures/registry-fixture';
-import { get, openApiValidators, startApp } from './registry-test-kit';
+import { get, openApiValidators, startRegistryStack, stopRegistryStack } from './registry-test-kit';
 
 interface ParameterObject {
   name: string;
@@ -215,10 +213,7 @@ describe('registry-api fuzz over every query parameter of the OpenAPI document',
   const cursors: string[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase('registry_fuzz');
-    fixture = await loadFixture(database.url);
-    app = await startApp({ DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '0' });
-    auth = { authorization: basicAuth(fixture.client) };
+    ({ database, fixture, app, auth } = await startRegistryStack('registry_fuzz', { RATE_LIMIT_PER_MINUTE: '0' }));
     document = (await get(app, '/v1/openapi.json')).json<OpenApiDocument>();
     validators = openApiValidators(document);
     for (const path of Object.keys(document.paths).filter((p) => p.endsWith('/list'))) {
@@ -229,11 +224,7 @@ describe('registry-api fuzz over every query parameter of the OpenAPI document',
     }
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await fixture?.close();
-    await database?.drop();
-  });
+  afterAll(() => stopRegistryStack({ app, fixture, database }));
 
   it('covers every GET operation with query parameters', () => {
     const withParameters = Object.values(document.paths).filter((item) =>

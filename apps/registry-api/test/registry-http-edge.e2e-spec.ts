@@ -4,7 +4,7 @@ import { FRAMEWORK_ERROR_MESSAGES } from '@dmrv/http-kit';
 import { CompletedRequest, RequestLogging } from '@dmrv/logging';
 import { createTestDatabase, TestDatabase } from '@dmrv/testing';
 import { basicAuth, loadFixture, RegistryFixture } from './fixtures/registry-fixture';
-import { get, startApp } from './registry-test-kit';
+import { get, startApp, stopRegistryStack } from './registry-test-kit';
 
 // What the HTTP layer shared by the three services does for this one: its access line and the requests that
 // Fastify or Node refuse before any route.
@@ -19,11 +19,7 @@ describe('registry-api at the HTTP edge', () => {
     app = await startApp({ DATABASE_URL: database.url });
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await fixture?.close();
-    await database?.drop();
-  });
+  afterAll(() => stopRegistryStack({ app, fixture, database }));
 
   it('the access line names the authenticated client by id, and no client when authentication failed', async () => {
     const logged: CompletedRequest[] = [];

@@ -8,7 +8,7 @@ import {
   TestDatabase,
 } from '@dmrv/testing';
 import { loadFixture, RegistryFixture } from './fixtures/registry-fixture';
-import { changesApplied, get, startApp } from './registry-test-kit';
+import { changesApplied, get, startApp, stopRegistryStack } from './registry-test-kit';
 
 const METRICS_TOKEN = 'registry-metrics-token-0001';
 
@@ -47,11 +47,7 @@ describe('registry-api metrics', () => {
     bearer = { authorization: `Bearer ${fixture.client.bearerKey}` };
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await fixture?.close();
-    await database?.drop();
-  });
+  afterAll(() => stopRegistryStack({ app, fixture, database }));
 
   it('counts requests by route template, method and status (the query string is not part of the label)', async () => {
     const labels = { route: '/v1/households/stats', method: 'GET', status: '200' };

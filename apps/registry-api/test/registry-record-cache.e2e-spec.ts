@@ -1,10 +1,10 @@
 import { once } from 'node:events';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createTestDatabase, TestDatabase } from '@dmrv/testing';
+import { TestDatabase } from '@dmrv/testing';
 import { ChangeListener, LISTENER_APPLICATION_NAME } from '../src/database/change-listener';
 import { CollectionTotals, LatestRecordAnswers } from '../src/registry/record-answer-cache';
-import { basicAuth, loadFixture, RegistryFixture } from './fixtures/registry-fixture';
-import { changesApplied, get, getOk, repositorySpies, startApp, TestResponse } from './registry-test-kit';
+import { RegistryFixture } from './fixtures/registry-fixture';
+import { changesApplied, get, getOk, repositorySpies, TestResponse, startRegistryStack, stopRegistryStack } from './registry-test-kit';
 
 interface Page {
   data: unknown[];
@@ -35,20 +35,13 @@ describe('registry-api record answers and collection totals from memory', () => 
     );
 
   beforeAll(async () => {
-    database = await createTestDatabase('registry_reccache');
-    fixture = await loadFixture(database.url);
-    app = await startApp({ DATABASE_URL: database.url });
-    auth = { authorization: basicAuth(fixture.client) };
+    ({ database, fixture, app, auth } = await startRegistryStack('registry_reccache'));
     [household] = (await sql('SELECT household_id, project_id FROM fuel_purchases ORDER BY id LIMIT 1')) as [
       { household_id: string; project_id: string },
     ];
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await fixture?.close();
-    await database?.drop();
-  });
+  afterAll(() => stopRegistryStack({ app, fixture, database }));
 
   it('reads the most recent record once and serves the same body and entity tag afterwards', async () => {
     expect(app.get(ChangeListener).state).toBe('live');

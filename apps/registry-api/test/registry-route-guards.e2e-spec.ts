@@ -2,7 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createTestDatabase, TestDatabase } from '@dmrv/testing';
 import { buildOpenApiDocument } from '../src/openapi/openapi-document';
 import { basicAuth, loadFixture, RegistryFixture } from './fixtures/registry-fixture';
-import { get, startApp } from './registry-test-kit';
+import { get, startApp, stopRegistryStack } from './registry-test-kit';
 
 interface Operation {
   security?: unknown[];
@@ -37,11 +37,7 @@ describe('registry-api guards on every route (authentication, then the per-clien
     app = await startApp({ DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: String(routes.length) });
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await fixture?.close();
-    await database?.drop();
-  });
+  afterAll(() => stopRegistryStack({ app, fixture, database }));
 
   it('finds the routes to check (the checks below are not vacuous)', () => {
     expect(routes.length).toBeGreaterThanOrEqual(23);

@@ -1,9 +1,11 @@
 import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createTestDatabase, type TestDatabase } from '@dmrv/testing';
 import { bootstrap } from '../src/bootstrap';
 import { ChangeListener } from '../src/database/change-listener';
 import { RegistryRepository } from '../src/registry/registry.repository';
+import { basicAuth, loadFixture, type RegistryFixture } from './fixtures/registry-fixture';
 
 export interface TestResponse {
   statusCode: number;
@@ -19,6 +21,34 @@ export async function startApp(env: Record<string, string>): Promise<NestFastify
   // The listener connects in the background; tests start from a settled state (live, or not available).
   await app.get(ChangeListener).started();
   return app;
+}
+
+/** A test file's registry: a throwaway database holding the fixture, the app on it, the fixture client's credentials. */
+export interface RegistryStack {
+  database: TestDatabase;
+  fixture: RegistryFixture;
+  app: NestFastifyApplication;
+  auth: Record<string, string>;
+}
+
+export async function startRegistryStack(label: string, env: Record<string, string> = {}): Promise<RegistryStack> {
+  const database = await createTestDatabase(label);
+  let fixture: RegistryFixture | undefined;
+  try {
+    fixture = await loadFixture(database.url);
+    const app = await startApp({ DATABASE_URL: database.url, ...env });
+    return { database, fixture, app, auth: { authorization: basicAuth(fixture.client) } };
+  } catch (error) {
+    await stopRegistryStack({ fixture, database });
+    throw error;
+  }
+}
+
+/** Closes what a test file started, in reverse order; parts that never started are skipped. */
+export async function stopRegistryStack(parts: Partial<RegistryStack>): Promise<void> {
+  await parts.app?.close();
+  await parts.fixture?.close();
+  await parts.database?.drop();
 }
 
 /** Waits until every change committed so far has reached the app's in-memory caches. */
