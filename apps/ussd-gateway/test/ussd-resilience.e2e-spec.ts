@@ -102,8 +102,9 @@ describe('a dependency stopped mid-session', () => {
   });
 
   const health = () => app.inject({ method: 'GET', url: '/health' });
+  const ready = () => app.inject({ method: 'GET', url: '/health/ready' });
 
-  it('Redis: the unavailable text and a 503 health, then the session goes on', async () => {
+  it('Redis: the unavailable text, a 503 health and not ready, then the session goes on', async () => {
     const handset = new Handset(app);
     await handset.dial();
     expect(await handset.send('1')).toMatch(/^CON Know More/);
@@ -113,6 +114,12 @@ describe('a dependency stopped mid-session', () => {
     const down = await health();
     expect(down.statusCode).toBe(503);
     expect(down.json()).toMatchObject({ status: 'error', database: 'connected', redis: 'disconnected' });
+    // Without its session store an instance can serve nothing: readiness takes it out of the Service.
+    const notReady = await ready();
+    expect({ status: notReady.statusCode, body: notReady.json() }).toMatchObject({
+      status: 503,
+      body: { status: 'error', database: 'connected', redis: 'disconnected' },
+    });
 
     await redisRelay.start();
     await redisReady(app);
@@ -122,7 +129,7 @@ describe('a dependency stopped mid-session', () => {
     expect(await handset.send('0')).toMatch(/^CON Know More/);
   });
 
-  it('PostgreSQL: the unavailable text and a 503 health, then the session goes on', async () => {
+  it('PostgreSQL: the unavailable text, a 503 health but still ready, then the session goes on', async () => {
     const handset = new Handset(app);
     await handset.dial();
     await handset.sendAll('2', '2', 'Outage Tester', '00');
@@ -144,6 +151,13 @@ describe('a dependency stopped mid-session', () => {
     const down = await health();
     expect(down.statusCode).toBe(503);
     expect(down.json()).toMatchObject({ status: 'error', database: 'disconnected', redis: 'connected' });
+    // Without PostgreSQL it still serves the menus that need only Redis and the unavailable text: it stays ready, and
+    // says what is down.
+    const stillReady = await ready();
+    expect({ status: stillReady.statusCode, body: stillReady.json() }).toMatchObject({
+      status: 200,
+      body: { status: 'ok', database: 'disconnected', redis: 'connected' },
+    });
 
     await postgresRelay.start();
     expect((await health()).statusCode).toBe(200);

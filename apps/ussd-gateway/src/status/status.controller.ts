@@ -28,30 +28,38 @@ export class StatusController {
   @Get('health')
   @Header('Cache-Control', PROBE_CACHE_CONTROL)
   health(@Res({ passthrough: true }) response: StatusSettable): Promise<UssdHealthRecord> {
-    return this.readinessRecord(response);
+    return this.readinessRecord(response, 'every dependency');
   }
 
   /**
-   * Readiness for orchestrators: the spec's `/health` record under the path the other services use. Not rate-limited:
-   * a probe refused with 429 would take a healthy instance out of service, and every instance on a node is probed
-   * from the same address.
+   * Readiness for orchestrators: the spec's `/health` record under the path the other services use, 503 only when the
+   * session store (Redis) does not answer: PostgreSQL is reported but does not decide (see StatusModule). Not
+   * rate-limited: a probe refused with 429 would take a healthy instance out of service, and every instance on a node
+   * is probed from the same address.
    */
   @Get('health/ready')
   @SkipThrottle()
   @Header('Cache-Control', PROBE_CACHE_CONTROL)
   ready(@Res({ passthrough: true }) response: StatusSettable): Promise<UssdHealthRecord> {
-    return this.readinessRecord(response);
+    return this.readinessRecord(response, 'required dependencies');
   }
 
-  private async readinessRecord(response: StatusSettable): Promise<UssdHealthRecord> {
+  private async readinessRecord(
+    response: StatusSettable,
+    deciding: 'every dependency' | 'required dependencies',
+  ): Promise<UssdHealthRecord> {
     const readiness = await this.readiness.check();
+    const status =
+      deciding === 'every dependency' && Object.values(readiness.checks).some((check) => check.status !== 'up')
+        ? 'error'
+        : readiness.status;
     const state = (name: string): 'connected' | 'disconnected' | undefined => {
       const check = readiness.checks[name];
       return check === undefined ? undefined : check.status === 'up' ? 'connected' : 'disconnected';
     };
-    if (readiness.status !== 'ok') response.status(503);
+    if (status !== 'ok') response.status(503);
     return {
-      status: readiness.status,
+      status,
       environment: this.config.NODE_ENV,
       timestamp: new Date().toISOString(),
       uptime: Math.round(process.uptime()),
