@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { REPO_ROOT } from '@dmrv/testing';
 import { entityDid } from '../../tools/local-chain-node/src/seed';
 import {
@@ -52,6 +52,9 @@ describe('the dev overlay under podman kube play', () => {
     }
   }
 
+  /** The overlay's image name of each of our images → the image this run built (compose's name for it). */
+  const builtImages: Record<string, string> = {};
+
   async function start(target: Workload): Promise<PlayedPod> {
     resolveServices();
     const adapted = playable(overlay, target, {
@@ -59,7 +62,7 @@ describe('the dev overlay under podman kube play', () => {
       prefix: NETWORK,
       label: { [TIER_LABEL]: NETWORK },
       hosts,
-      images: STAND_INS,
+      images: { ...STAND_INS, ...builtImages },
     });
     const file = join(scratch, `${target.object.metadata.name}.yaml`);
     const pod = await play(adapted, file, NETWORK, `${TIER_LABEL}=${NETWORK}`, target);
@@ -101,8 +104,13 @@ describe('the dev overlay under podman kube play', () => {
 
   beforeAll(async () => {
     await removeLabelled(TIER_LABEL);
-    // The images the overlay names (dmrv/<app>:local), from the production Dockerfiles; a cached build is seconds.
-    for (const build of composeBuilds()) await buildImage(build, log);
+    // Our images from the production Dockerfiles (a cached build is seconds), run under the names the overlay gives
+    // them (dmrv/<app>:local, the tags docs/deployment.md builds): the pods run what was just built, never an image
+    // an earlier build left under the overlay's name.
+    for (const build of composeBuilds()) {
+      await buildImage(build, log);
+      builtImages[`dmrv/${basename(dirname(build.dockerfile))}:local`] = build.image;
+    }
     chainImage = composeBuilds().find(({ service }) => service === 'local-chain-node')!.image;
     overlay = renderOverlays().get('dev')!;
     scratch = mkdtempSync(join(tmpdir(), 'dmrv-kube-play-'));
