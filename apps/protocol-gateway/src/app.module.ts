@@ -37,6 +37,7 @@ function answerCache(config: ProtocolGatewayConfig, metrics: Metrics): AnswerCac
     coalesced: answers.labels('coalesced'),
     miss: answers.labels('miss'),
   };
+  for (const source of Object.values(bySource)) source.inc(0);
   const cache = new AnswerCache({
     latestTtlMs: config.CACHE_LATEST_TTL_MS,
     maxBytes: config.CACHE_MAX_BYTES,
@@ -97,11 +98,11 @@ export class AppModule {
               "Sets of the node's descriptors not used (the routes in service stayed), by reason",
               ['reason'],
             );
-            for (const reason of REFUSAL_REASONS) refused.labels(reason);
+            for (const reason of REFUSAL_REASONS) refused.inc({ reason }, 0);
             const served = new ServedRoutes(root, QUERY_SERVICES, {
               prefix: config.PROTOCOL_PREFIX,
               maxReflectedRoutes: config.REFLECTION_MAX_ROUTES,
-              onRefused: (reason) => refused.inc(reason),
+              onRefused: (reason) => refused.inc({ reason }),
             });
             metrics.gauge({
               name: 'dmrv_protocol_routes_skipped',

@@ -5,7 +5,7 @@ import type {
   onRequestHookHandler,
   RouteOptions,
 } from 'fastify';
-import type { HistogramFamily } from './families';
+import type { Histogram } from 'prom-client';
 import type { Metrics } from './metrics';
 
 /** The route label of a request that matched no route (a 404 from the router): never the raw path. */
@@ -45,7 +45,7 @@ export const HTTP_BUCKETS: readonly number[] = [
  * `onRoute`): reading `request.routeOptions` instead builds a fresh object on every access.
  */
 export class HttpMetrics {
-  private readonly requests: HistogramFamily;
+  private readonly requests: Histogram;
 
   constructor(metrics: Metrics) {
     this.requests = metrics.histogram(
@@ -84,9 +84,10 @@ export class HttpMetrics {
   observe(request: FastifyRequest, reply: FastifyReply): void {
     const label = (request as unknown as Labelled)[ROUTE_LABEL];
     if (label === false) return;
-    this.requests
-      .labels(label ?? UNMATCHED_ROUTE, request.method, reply.statusCode)
-      .observe(reply.elapsedTime / 1000);
+    this.requests.observe(
+      { route: label ?? UNMATCHED_ROUTE, method: request.method, status: reply.statusCode },
+      reply.elapsedTime / 1000,
+    );
   }
 
   /** The route label of a request, for the request's trace span: the same one the metrics use. */

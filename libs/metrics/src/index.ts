@@ -1,5 +1,4 @@
-export { CounterFamily, CountView, HistogramFamily, DEFAULT_BUCKETS } from './families';
-export type { CounterSeries, HistogramSeries, LabelValue } from './families';
+export type { Counter, Histogram } from 'prom-client';
 export { HTTP_BUCKETS, HttpMetrics, setMetricsRoute, UNMATCHED_ROUTE, UNOBSERVED } from './http-metrics';
 export {
   bearerMatches,

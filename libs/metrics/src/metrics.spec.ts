@@ -5,7 +5,7 @@ describe('Metrics', () => {
   it('labels every series with the service, the process metrics included, and keeps two services apart', async () => {
     const a = new Metrics('service-a');
     const b = new Metrics('service-b');
-    a.counter('dmrv_things_total', 'Things', ['kind']).inc('x');
+    a.counter('dmrv_things_total', 'Things', ['kind']).inc({ kind: 'x' });
     const exposed = parseExposition(await a.exposition());
     expect(exposed.value('dmrv_things_total', { kind: 'x', service: 'service-a' })).toBe(1);
     expect(exposed.find('process_cpu_user_seconds_total', { service: 'service-a' })).toHaveLength(1);
@@ -38,7 +38,50 @@ describe('Metrics', () => {
     expect(exposed.value('dmrv_db_pool_connections', { pool: 'primary', state: 'total' })).toBe(5);
   });
 
-  it('refuses a family whose name does not start with dmrv_', () => {
-    expect(() => new Metrics('unit').counter('hops_total', 'Hops')).toThrow(/dmrv_/);
+  it("exports a histogram's counts as a counter family of its own, read when scraped", async () => {
+    const metrics = new Metrics('unit');
+    const latency = metrics.histogram('dmrv_latency_seconds', 'Latency', ['route', 'status'], [0.1, 1], {
+      name: 'dmrv_requests_total',
+      help: 'Requests',
+    });
+    latency.observe({ route: '/a', status: 200 }, 0.05);
+    latency.observe({ route: '/a', status: 200 }, 0.5);
+    latency.observe({ route: '/b', status: 404 }, 2);
+    // Two scrapes at once each read every count once.
+    const [exposed, beside] = (await Promise.all([metrics.exposition(), metrics.exposition()])).map(
+      parseExposition,
+    );
+    expect(beside!.find('dmrv_requests_total')).toEqual(exposed!.find('dmrv_requests_total'));
+    expect(exposed!.types.get('dmrv_requests_total')).toBe('counter');
+    expect(exposed!.types.get('dmrv_latency_seconds')).toBe('histogram');
+    expect(exposed!.find('dmrv_requests_total').map((s) => [s.labels, s.value])).toEqual([
+      [{ route: '/a', status: '200', service: 'unit' }, 2],
+      [{ route: '/b', status: '404', service: 'unit' }, 1],
+    ]);
+    expect(exposed!.value('dmrv_latency_seconds_bucket', { route: '/a', le: '0.1' })).toBe(1);
+    expect(exposed!.value('dmrv_latency_seconds_bucket', { route: '/a', le: '+Inf' })).toBe(2);
+    latency.observe({ route: '/a', status: 200 }, 0.2);
+    expect(parseExposition(await metrics.exposition()).value('dmrv_requests_total', { route: '/a' })).toBe(3);
+  });
+
+  it('exports a bound series at 0 once told to, and a label left out as no label at all', async () => {
+    const metrics = new Metrics('unit');
+    const caches = metrics.counter('dmrv_cache_total', 'Cache', ['cache', 'aggregate', 'result']);
+    caches.labels({ cache: 'api_clients', result: 'hit' }).inc(0);
+    caches.labels({ cache: 'api_clients', result: 'miss' }).inc();
+    const exposed = parseExposition(await metrics.exposition());
+    expect(exposed.find('dmrv_cache_total').map((s) => [s.labels, s.value])).toEqual([
+      [{ cache: 'api_clients', result: 'hit', service: 'unit' }, 0],
+      [{ cache: 'api_clients', result: 'miss', service: 'unit' }, 1],
+    ]);
+  });
+
+  it('refuses a family whose name does not start with dmrv_, and a counter whose name does not end in _total', () => {
+    const metrics = new Metrics('unit');
+    expect(() => metrics.counter('hops_total', 'Hops')).toThrow(/dmrv_/);
+    expect(() => metrics.counter('dmrv_hops', 'Hops')).toThrow(/_total/);
+    expect(() =>
+      metrics.histogram('dmrv_x_seconds', 'X', [], undefined, { name: 'dmrv_x', help: 'X' }),
+    ).toThrow(/_total/);
   });
 });

@@ -1,6 +1,4 @@
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import type { Metric } from 'prom-client';
-import { CounterFamily, CountView, DEFAULT_BUCKETS, HistogramFamily } from './families';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Our families' names start with this; prom-client's process and Node.js metrics keep their standard names. */
 export const METRIC_PREFIX = 'dmrv_';
@@ -46,25 +44,50 @@ export class Metrics {
 
   constructor(readonly service: string) {}
 
-  /** A counter for hot paths (see families.ts); `name` must start with `dmrv_` and end with `_total`. */
-  counter(name: string, help: string, labelNames: readonly string[] = []): CounterFamily {
-    return this.register(new CounterFamily(this.checked(name), help, labelNames));
+  /**
+   * A prom-client counter in this service's registry; `name` must start with `dmrv_` and end with `_total`. Bind
+   * the children a hot path uses once (`counter.labels('hit')`); `child.inc(0)` exports a series at 0 before its
+   * first event.
+   */
+  counter(name: string, help: string, labelNames: readonly string[] = []): Counter {
+    return new Counter({ name: this.checkedCounter(name), help, labelNames, registers: [this.registry] });
   }
 
   /**
-   * A histogram for hot paths, in seconds; default buckets 5 ms … 10 s. With `counted`, its observation counts are
-   * also exported as that counter family (same labels), read from the histogram at scrape time.
+   * A prom-client histogram in this service's registry, in seconds (prom-client's default buckets: 5 ms … 10 s).
+   * With `counted`, its observation counts are also exported as that counter family (same labels), read from the
+   * histogram when scraped: a request count that queries and alerts can name plainly, at no cost per observation.
    */
   histogram(
     name: string,
     help: string,
     labelNames: readonly string[] = [],
-    buckets: readonly number[] = DEFAULT_BUCKETS,
+    buckets?: readonly number[],
     counted?: { name: string; help: string },
-  ): HistogramFamily {
-    const family = this.register(new HistogramFamily(this.checked(name), help, labelNames, buckets));
-    if (counted) this.register(family.countView(this.checked(counted.name), counted.help));
-    return family;
+  ): Histogram {
+    const histogram = new Histogram({
+      name: this.checked(name),
+      help,
+      labelNames,
+      ...(buckets === undefined ? {} : { buckets: [...buckets] }),
+      registers: [this.registry],
+    });
+    if (counted !== undefined) {
+      const countOf = `${name}_count`;
+      new Counter({
+        name: this.checkedCounter(counted.name),
+        help: counted.help,
+        labelNames,
+        registers: [this.registry],
+        async collect(this: Counter) {
+          const { values } = await histogram.get();
+          // Reset and refilled in one synchronous step: a scrape running beside this one reads a whole snapshot.
+          this.reset();
+          for (const value of values) if (value.metricName === countOf) this.inc(value.labels, value.value);
+        },
+      });
+    }
+    return histogram;
   }
 
   /** A gauge read at scrape time. */
@@ -143,9 +166,8 @@ export class Metrics {
     return name;
   }
 
-  private register<F extends CounterFamily | HistogramFamily | CountView>(family: F): F {
-    // The registry only reads name, help, type and get()/reset() from a metric: ours answer those as its own do.
-    this.registry.registerMetric(family as unknown as Metric);
-    return family;
+  private checkedCounter(name: string): string {
+    if (!name.endsWith('_total')) throw new Error(`${name}: a counter's name ends in _total`);
+    return this.checked(name);
   }
 }

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { CounterFamily, CounterSeries, Metrics } from '@dmrv/metrics';
+import type { Counter, Metrics } from '@dmrv/metrics';
 import type { UnknownField } from './unknown-fields';
 
 /**
@@ -17,9 +17,9 @@ export const OTHER = 'other';
  */
 export class UnknownFieldReport {
   private readonly logger = new Logger('UnknownFields');
-  private readonly counts: CounterFamily;
-  private readonly series = new Map<string, CounterSeries>();
-  private readonly overflow: CounterSeries;
+  private readonly counts: Counter;
+  private readonly series = new Map<string, Counter.Internal>();
+  private readonly overflow: Counter.Internal;
   private readonly logged = new Set<string>();
   private overflowLogged = false;
 
@@ -30,6 +30,7 @@ export class UnknownFieldReport {
       ['message', 'field'],
     );
     this.overflow = this.counts.labels(OTHER, OTHER);
+    this.overflow.inc(0);
   }
 
   report(method: string, fields: readonly UnknownField[]): void {
@@ -58,12 +59,12 @@ export class UnknownFieldReport {
     }
   }
 
-  private counterFor(message: string, field: number): CounterSeries {
+  private counterFor(message: string, field: number): Counter.Internal {
     const key = `${message}#${field}`;
     let counter = this.series.get(key);
     if (counter === undefined) {
       if (this.series.size >= UNKNOWN_FIELD_SERIES_MAX) return this.overflow;
-      counter = this.counts.labels(message, field);
+      counter = this.counts.labels(message, String(field));
       this.series.set(key, counter);
     }
     return counter;

@@ -1,5 +1,5 @@
 import { status } from '@grpc/grpc-js';
-import type { CounterFamily, HistogramFamily, Metrics } from '@dmrv/metrics';
+import type { Counter, Histogram, Metrics } from '@dmrv/metrics';
 import type { SpanTracer } from '@dmrv/tracing';
 import type { ReflectionState } from './reflection-monitor';
 import type { UpstreamObserver } from './upstream-client';
@@ -36,10 +36,10 @@ export interface NodeView {
  *   reflection last learnt (services listed, node without reflection, or not known yet).
  */
 export class UpstreamMetrics {
-  private readonly calls: HistogramFamily;
-  private readonly replacements: CounterFamily;
-  private readonly failovers: CounterFamily;
-  private readonly hedges: CounterFamily;
+  private readonly calls: Histogram;
+  private readonly replacements: Counter;
+  private readonly failovers: Counter;
+  private readonly hedges: Counter;
   private readonly nodes: NodeView[] = [];
   private readonly names = new Map<string, [service: string, method: string]>();
 
@@ -97,6 +97,7 @@ export class UpstreamMetrics {
     this.nodes.push(view);
     const upstream = view.address;
     const replacements = this.replacements.labels(upstream);
+    replacements.inc(0);
     const [host, port] = [
       upstream.slice(0, upstream.lastIndexOf(':')),
       Number(upstream.slice(upstream.lastIndexOf(':') + 1)),
@@ -117,7 +118,7 @@ export class UpstreamMetrics {
         : undefined,
       callEnded: (path, code, seconds) => {
         const [service, method] = this.namesOf(path);
-        this.calls.labels(upstream, service, method, status[code] ?? code).observe(seconds);
+        this.calls.observe({ upstream, grpc_service: service, method, code: status[code] ?? code }, seconds);
       },
       nodeAnswered,
       channelReplaced: () => replacements.inc(),

@@ -1,4 +1,4 @@
-import type { CounterFamily, CounterSeries, Metrics } from '@dmrv/metrics';
+import type { Counter, Metrics } from '@dmrv/metrics';
 import type { ListenerState } from '../database/change-listener';
 
 const LISTENER_STATES: readonly ListenerState[] = [
@@ -26,10 +26,10 @@ export type AuthOutcome = 'success' | 'missing' | 'rejected' | 'throttled' | 'bu
  *   only while it is `live`).
  */
 export class RegistryMetrics {
-  private readonly auth: Record<AuthOutcome, CounterSeries>;
-  private readonly caches: CounterFamily;
-  private readonly apiClientHit: CounterSeries;
-  private readonly apiClientMiss: CounterSeries;
+  private readonly auth: Record<AuthOutcome, Counter.Internal>;
+  private readonly caches: Counter;
+  private readonly apiClientHit: Counter.Internal;
+  private readonly apiClientMiss: Counter.Internal;
 
   constructor(metrics: Metrics, listenerState: () => ListenerState) {
     const auth = metrics.counter('dmrv_registry_auth_total', 'API client authentications, by outcome', [
@@ -42,14 +42,17 @@ export class RegistryMetrics {
       throttled: auth.labels('throttled'),
       busy: auth.labels('busy'),
     };
+    for (const outcome of Object.values(this.auth)) outcome.inc(0);
     this.caches = metrics.counter(
       'dmrv_registry_cache_requests_total',
       'Lookups in the in-memory caches: answered from memory (hit) or read from the database (miss)',
       ['cache', 'aggregate', 'result'],
     );
-    // An empty label value is no label at all in Prometheus: the API-client series have no `aggregate`.
-    this.apiClientHit = this.caches.labels('api_clients', '', 'hit');
-    this.apiClientMiss = this.caches.labels('api_clients', '', 'miss');
+    // The API-client series have no `aggregate` label at all.
+    this.apiClientHit = this.caches.labels({ cache: 'api_clients', result: 'hit' });
+    this.apiClientMiss = this.caches.labels({ cache: 'api_clients', result: 'miss' });
+    this.apiClientHit.inc(0);
+    this.apiClientMiss.inc(0);
     metrics.stateGauge(
       'dmrv_registry_change_listener_state',
       'State of the LISTEN connection that keeps the caches fresh (1 = current state)',
@@ -63,15 +66,15 @@ export class RegistryMetrics {
   }
 
   readonly aggregateLookup = (aggregate: string, hit: boolean): void => {
-    this.caches.inc('aggregates', aggregate, hit ? 'hit' : 'miss');
+    this.caches.inc({ cache: 'aggregates', aggregate, result: hit ? 'hit' : 'miss' });
   };
 
   readonly recordLookup = (path: string, hit: boolean): void => {
-    this.caches.inc('records', path, hit ? 'hit' : 'miss');
+    this.caches.inc({ cache: 'records', aggregate: path, result: hit ? 'hit' : 'miss' });
   };
 
   readonly totalLookup = (path: string, hit: boolean): void => {
-    this.caches.inc('totals', path, hit ? 'hit' : 'miss');
+    this.caches.inc({ cache: 'totals', aggregate: path, result: hit ? 'hit' : 'miss' });
   };
 
   readonly apiClientLookup = (hit: boolean): void => {

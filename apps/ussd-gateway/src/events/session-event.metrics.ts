@@ -1,4 +1,4 @@
-import type { CounterFamily, HistogramFamily, Metrics } from '@dmrv/metrics';
+import type { Counter, Histogram, Metrics } from '@dmrv/metrics';
 import type { SessionEventStatus } from './session-event';
 
 /**
@@ -16,8 +16,8 @@ export type SessionEventResult = 'closed' | 'not_open' | 'other_phone' | 'duplic
  *   them, each session once.
  */
 export class SessionEventMetrics {
-  private readonly events: CounterFamily;
-  private readonly durations: HistogramFamily;
+  private readonly events: Counter;
+  private readonly durations: Histogram;
 
   constructor(metrics: Metrics) {
     this.events = metrics.counter(
@@ -33,13 +33,18 @@ export class SessionEventMetrics {
     );
   }
 
-  received(status: SessionEventStatus, result: Exclude<SessionEventResult, 'invalid'>, durationInMillis: number | null): void {
+  received(
+    status: SessionEventStatus,
+    result: Exclude<SessionEventResult, 'invalid'>,
+    durationInMillis: number | null,
+  ): void {
     const label = status.toLowerCase();
-    this.events.inc(label, result);
-    if (result !== 'duplicate' && result !== 'other_phone' && durationInMillis !== null) this.durations.labels(label).observe(durationInMillis / 1000);
+    this.events.inc({ status: label, result });
+    if (result !== 'duplicate' && result !== 'other_phone' && durationInMillis !== null)
+      this.durations.observe({ status: label }, durationInMillis / 1000);
   }
 
   refused(): void {
-    this.events.inc('invalid', 'invalid');
+    this.events.inc({ status: 'invalid', result: 'invalid' });
   }
 }

@@ -1,4 +1,4 @@
-import type { CounterFamily, CounterSeries, HistogramFamily, Metrics } from '@dmrv/metrics';
+import type { Counter, Histogram, Metrics } from '@dmrv/metrics';
 import type { Farewell, ScreenId, VerifyOutcome } from '../menus/menu-machine';
 import type { RateLimitHit } from '../rate-limit/rate-limit.policy';
 
@@ -85,13 +85,13 @@ export const SESSION_LANGUAGE = 'en';
  * - `dmrv_ussd_rate_limited_total{limit}` (`ip`, or `phone` for exempt aggregator traffic).
  */
 export class UssdMetrics {
-  private readonly hops: CounterFamily;
-  private readonly started: CounterFamily;
-  private readonly ended: CounterFamily;
-  private readonly pinFailures: CounterFamily;
-  private readonly lockouts: CounterSeries;
-  private readonly scripts: HistogramFamily;
-  private readonly refusals: CounterFamily;
+  private readonly hops: Counter;
+  private readonly started: Counter;
+  private readonly ended: Counter;
+  private readonly pinFailures: Counter;
+  private readonly lockouts: Counter;
+  private readonly scripts: Histogram;
+  private readonly refusals: Counter;
 
   constructor(metrics: Metrics) {
     this.hops = metrics.counter(
@@ -110,9 +110,10 @@ export class UssdMetrics {
     this.pinFailures = metrics.counter('dmrv_ussd_pin_failures_total', 'PIN checks that failed, by reason', [
       'reason',
     ]);
-    this.lockouts = metrics
-      .counter('dmrv_ussd_pin_lockouts_total', 'Customer IDs locked after too many wrong PINs')
-      .labels();
+    this.lockouts = metrics.counter(
+      'dmrv_ussd_pin_lockouts_total',
+      'Customer IDs locked after too many wrong PINs',
+    );
     this.scripts = metrics.histogram(
       'dmrv_ussd_redis_script_duration_seconds',
       'Redis Lua script calls (the session lock, read and write, the rate-limit counters) and how long they took',
@@ -128,14 +129,14 @@ export class UssdMetrics {
 
   hop(report: HopReport): void {
     const language = report.language ?? SESSION_LANGUAGE;
-    this.hops.inc(report.outcome, report.screen, language);
-    if (report.started) this.started.inc(language);
-    if (report.ended !== undefined) this.ended.inc(report.ended, language);
+    this.hops.inc({ outcome: report.outcome, screen: report.screen, language });
+    if (report.started) this.started.inc({ language });
+    if (report.ended !== undefined) this.ended.inc({ outcome: report.ended, language });
   }
 
   /** A hop that never reached the menus. */
   hopFailed(outcome: 'invalid' | 'rate_limited' | 'unavailable'): void {
-    this.hops.inc(outcome, 'none', SESSION_LANGUAGE);
+    this.hops.inc({ outcome, screen: 'none', language: SESSION_LANGUAGE });
   }
 
   pinVerified(outcome: VerifyOutcome): void {
@@ -143,29 +144,29 @@ export class UssdMetrics {
       case 'ok':
         return;
       case 'wrong':
-        this.pinFailures.inc('wrong_pin');
+        this.pinFailures.inc({ reason: 'wrong_pin' });
         return;
       case 'busy':
-        this.pinFailures.inc('busy');
+        this.pinFailures.inc({ reason: 'busy' });
         return;
       case 'overloaded':
-        this.pinFailures.inc('hash_busy');
+        this.pinFailures.inc({ reason: 'hash_busy' });
         return;
       case 'locked':
         if (outcome.justNow) {
-          this.pinFailures.inc('wrong_pin');
+          this.pinFailures.inc({ reason: 'wrong_pin' });
           this.lockouts.inc();
         } else {
-          this.pinFailures.inc('locked');
+          this.pinFailures.inc({ reason: 'locked' });
         }
     }
   }
 
   rateLimited(limit: RateLimitHit['name']): void {
-    this.refusals.inc(limit === 'default' ? 'ip' : limit);
+    this.refusals.inc({ limit: limit === 'default' ? 'ip' : limit });
   }
 
   scriptCalled(script: string, seconds: number, failed: boolean): void {
-    this.scripts.labels(script, failed ? 'error' : 'ok').observe(seconds);
+    this.scripts.observe({ script, result: failed ? 'error' : 'ok' }, seconds);
   }
 }
