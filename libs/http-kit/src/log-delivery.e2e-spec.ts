@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-// Log lines are held until the end of the event-loop turn that wrote them (libs/logging TurnBufferedDestination).
+// Log lines are gathered in memory and written off the event loop (libs/logging, pino's asynchronous destination).
 // These tests run a real service process, as production does, and check that nothing held is lost when it stops:
 // at the end of a graceful shutdown (SIGTERM) and when it crashes. They run the built libraries (npm run build).
 const PACKAGE_DIR = join(__dirname, '..');
@@ -84,7 +84,7 @@ function lines(stdout: string): Array<Record<string, unknown>> {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-describe('log lines held to the end of a turn are written when the process stops', () => {
+describe('log lines held in memory are written when the service stops', () => {
   it('SIGTERM: every access line and the lines of the shutdown itself are in stdout, exit code 0', async () => {
     const service = await startService();
     const ids: string[] = [];

@@ -1,5 +1,5 @@
 import { pino, transport, type DestinationStream, type Logger as PinoInstance, type LoggerOptions } from 'pino';
-import { bufferedStdout } from './turn-buffered-destination';
+import { stdoutDestination } from './stdout-destination';
 
 export interface ServiceLoggingOptions {
   service: string;
@@ -57,7 +57,7 @@ export function createServiceLoggers(options: ServiceLoggingOptions): ServiceLog
     options.destination ??
     (options.pretty
       ? transport({ target: 'pino-pretty', options: { singleLine: true, translateTime: 'SYS:HH:MM:ss.l' } })
-      : bufferedStdout());
+      : stdoutDestination());
   const common: LoggerOptions = { name: options.service, level: options.level, base: { service: options.service } };
   return {
     root: pino(
