@@ -1,3 +1,4 @@
+import './instrumentation';
 import { runService } from '@dmrv/http-kit';
 import { bootstrap } from './bootstrap';
 

@@ -1,12 +1,12 @@
-import { OtlpReceiver, ReceivedSpan, startOtlpReceiver } from '@dmrv/testing';
-import { Backing, createBacking, Handset, startApp } from './ussd-test-kit';
+import { OtlpReceiver, ReceivedSpan, startOtlpReceiver, startServiceProcess } from '@dmrv/testing';
+import { Backing, createBacking, SERVICE_CODE } from './ussd-test-kit';
 
 const SERVER = 2;
 const CLIENT = 3;
 
-// Spans exported over OTLP/HTTP to a receiver the test runs, from the gateway booted by bootstrap() on a real
-// PostgreSQL and Redis. A hop is a POST: its Redis and PostgreSQL spans prove the request's context survives the
-// body parser.
+// Spans exported over OTLP/HTTP to a receiver the test runs, from the built gateway running in a process of its own on
+// a real PostgreSQL and Redis (the pg instrumentation hooks `require`, which jest's module registry bypasses). A hop
+// is a POST: its Redis and PostgreSQL spans prove the request's context survives the body parser.
 describe('ussd-gateway tracing', () => {
   let backing: Backing;
   let receiver: OtlpReceiver;
@@ -27,14 +27,37 @@ describe('ussd-gateway tracing', () => {
     receiver.spans.filter((span) => span.parentSpanId === parent.spanId);
 
   it('exports a span per hop with the Redis scripts and PostgreSQL queries it ran as children', async () => {
-    const { app } = await startApp(
-      backing.env({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, RATE_LIMIT_PER_IP: '1000' }),
+    const env = backing.env({
+      LOG_LEVEL: 'warn',
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      RATE_LIMIT_PER_IP: '1000',
+    });
+    const gateway = await startServiceProcess(
+      'ussd-gateway',
+      Object.fromEntries(
+        Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+      ),
     );
-    const handset = new Handset(app);
-    await handset.dial();
-    const created = await handset.sendAll('2', '2', 'Traced Person', '00', '47213', '47213');
-    await app.close();
-    expect(created).toMatch(/^END Account created/);
+    // A handset's session: each hop sends every input so far, as the aggregator does.
+    const session = {
+      sessionId: `ATUid_tracing_${process.pid}`,
+      serviceCode: SERVICE_CODE,
+      phoneNumber: '+254712345678',
+    };
+    const inputs: string[] = [];
+    let created = '';
+    for (const input of [undefined, '2', '2', 'Traced Person', '00', '47213', '47213']) {
+      if (input !== undefined) inputs.push(input);
+      const response = await fetch(`${gateway.url}/api/ussd`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...session, text: inputs.join('*') }),
+      });
+      expect(response.status).toBe(200);
+      created = await response.text();
+    }
+    const code = await gateway.stop();
+    expect([code, created]).toEqual([0, expect.stringMatching(/^END Account created/)]);
 
     const hops = serverSpans().filter((span) => span.service === 'ussd-gateway');
     expect(hops).toHaveLength(7);

@@ -8,3 +8,4 @@ export * from './prometheus';
 export * from './otlp-receiver';
 export * from './postgres-cluster';
 export * from './round-robin-proxy';
+export * from './service-process';

@@ -2,6 +2,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import {
   Context,
+  context,
   ROOT_CONTEXT,
   Span,
   SpanKind,
@@ -21,10 +22,13 @@ import {
   ParentBasedSampler,
   type ReadableSpan,
   Sampler,
+  type Span as SdkSpan,
   type SpanExporter,
+  type SpanProcessor,
   TraceIdRatioBasedSampler,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
+import { postgresInstrumentation } from './postgres-instrumentation';
 import type {
   ChildKind,
   ChildSpan,
@@ -82,6 +86,39 @@ class ExportHealthReporter implements SpanExporter {
   }
 }
 
+/** The instrumentation scope of `@opentelemetry/instrumentation-pg`'s spans (its package name). */
+const POSTGRES_SCOPE = '@opentelemetry/instrumentation-pg';
+
+/**
+ * PostgreSQL's error messages can quote the values a query sent (`invalid input syntax for type integer: "…"`), and
+ * the pg instrumentation writes the message as a failed span's status. This keeps the status to the error's class and
+ * SQLSTATE, which the instrumentation's own exception event already limits itself to.
+ */
+export class QueryErrorRedaction implements SpanProcessor {
+  onStart(): void {}
+
+  onEnding(span: SdkSpan): void {
+    if (span.instrumentationScope.name !== POSTGRES_SCOPE || span.status.code !== SpanStatusCode.ERROR)
+      return;
+    const exception = span.events.find((event) => event.name === 'exception');
+    const message = exception?.attributes?.['exception.message'];
+    span.setStatus({
+      code: SpanStatusCode.ERROR,
+      message: typeof message === 'string' ? message : 'query failed',
+    });
+  }
+
+  onEnd(): void {}
+
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
 class OtelRequestSpan implements RequestSpan {
   constructor(
     private readonly span: Span,
@@ -126,16 +163,18 @@ class OtelChildSpan implements ChildSpan {
 }
 
 /**
- * The SDK, wired without touching OpenTelemetry's process-wide globals: the tracer provider, the context manager and
- * the propagator belong to this service instance (two apps in one test process keep apart), and spans are started
- * only at our own seams (http-kit's request hooks, the pools, the Redis scripts, the gRPC client), so no module is
- * patched at load time.
+ * The SDK, wired at our own seams: the tracer provider, the context manager and the propagator belong to this service
+ * instance (two apps in one test process keep apart), and spans are started by http-kit's request hooks, the Redis
+ * scripts and the gRPC client. The one exception is PostgreSQL: when `instrumentPostgres` registered
+ * OpenTelemetry's pg instrumentation at start-up, this tracer hands it its provider and makes its context manager
+ * the process's, which the instrumentation reads to find the request a query belongs to.
  */
 export class OtelTracer implements SpanTracer {
   private readonly provider: TracerProvider;
   private readonly tracer: Tracer;
   private readonly contexts = new AsyncLocalStorageContextManager().enable();
   private readonly propagator = new W3CTraceContextPropagator();
+  private readonly ownsGlobalContext: boolean;
 
   constructor(settings: TracingSettings, onExportHealthChange?: (healthy: boolean, reason?: string) => void) {
     // OTLP/HTTP with JSON bodies: what both OTEL_EXPORTER_OTLP_PROTOCOL values we accept have always sent, and what
@@ -146,9 +185,12 @@ export class OtelTracer implements SpanTracer {
     this.provider = new TracerProvider({
       resource: resourceFromAttributes(settings.resource),
       sampler: samplerOf(settings.sampler),
-      spanProcessors: [new BatchSpanProcessor({ exporter })],
+      spanProcessors: [new QueryErrorRedaction(), new BatchSpanProcessor({ exporter })],
     });
     this.tracer = this.provider.getTracer('@dmrv/tracing');
+    const postgres = postgresInstrumentation();
+    this.ownsGlobalContext = postgres !== undefined && context.setGlobalContextManager(this.contexts);
+    if (this.ownsGlobalContext) postgres!.setTracerProvider(this.provider);
   }
 
   startRequest(method: string, path: string, headers: IncomingHttpHeaders, requestId: string): RequestSpan {
@@ -181,14 +223,11 @@ export class OtelTracer implements SpanTracer {
     return new OtelChildSpan(span, trace.setSpan(active, span), this.propagator);
   }
 
-  bind<F extends (...args: never[]) => unknown>(callback: F): F {
-    return this.contexts.bind(this.contexts.active(), callback);
-  }
-
   async shutdown(): Promise<void> {
     try {
       await this.provider.shutdown();
     } finally {
+      if (this.ownsGlobalContext) context.disable();
       this.contexts.disable();
     }
   }

@@ -1,4 +1,4 @@
-import { parseKeyValues, TracingEnvironment, tracingSettings } from './tracing-settings';
+import { parseKeyValues, TracingEnvironment, tracingRequested, tracingSettings } from './tracing-settings';
 
 const OFF: TracingEnvironment = { OTEL_SDK_DISABLED: false, OTEL_TRACES_SAMPLER: 'parentbased_always_on' };
 
@@ -77,5 +77,20 @@ describe('tracingSettings', () => {
 describe('parseKeyValues', () => {
   it('trims, skips items without a key, and keeps an undecodable value as written', () => {
     expect(parseKeyValues(' a = 1 , =x, b, c=%E0%A4%A, d=e=f')).toEqual({ a: '1', c: '%E0%A4%A', d: 'e=f' });
+  });
+});
+
+describe('tracingRequested (the raw environment, before the configuration is read)', () => {
+  it.each<[NodeJS.ProcessEnv, boolean]>([
+    [{}, false],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: '' }, false],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }, true],
+    [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }, true],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT_FILE: '/run/secrets/otlp' }, true],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'TRUE' }, false],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: '1' }, false],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'false' }, true],
+  ])('%j → %s', (env, requested) => {
+    expect(tracingRequested(env)).toBe(requested);
   });
 });

@@ -69,3 +69,19 @@ export function tracingSettings(service: string, env: TracingEnvironment): Traci
     sampler: { parentBased, root, ratio: env.OTEL_TRACES_SAMPLER_ARG ?? 1 },
   };
 }
+
+function isSet(env: NodeJS.ProcessEnv, name: string): boolean {
+  return (env[name] ?? '') !== '' || (env[`${name}_FILE`] ?? '') !== '';
+}
+
+/**
+ * Whether the raw environment asks for tracing, read before the configuration is: instrumentations that patch a
+ * driver are registered before the driver is first required. The rule of `tracingSettings` (an OTLP endpoint, given
+ * directly or through its `_FILE` twin, and OTEL_SDK_DISABLED not `true`/`1`); a value the configuration then refuses
+ * stops the service anyway.
+ */
+export function tracingRequested(env: NodeJS.ProcessEnv): boolean {
+  const disabled = (env.OTEL_SDK_DISABLED ?? '').trim().toLowerCase();
+  if (disabled === 'true' || disabled === '1') return false;
+  return isSet(env, 'OTEL_EXPORTER_OTLP_ENDPOINT') || isSet(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
+}

@@ -33,8 +33,6 @@ export interface SpanTracer {
    * change listener), which is left untraced rather than exported as a trace of its own.
    */
   startChild(name: string, kind: ChildKind, attributes: SpanAttributes): ChildSpan | undefined;
-  /** `callback`, bound to the current context: for a driver that calls back from another request's context. */
-  bind<F extends (...args: never[]) => unknown>(callback: F): F;
   /** Exports what is pending and stops. */
   shutdown(): Promise<void>;
 }

@@ -1,27 +1,21 @@
 import { Global, Module } from '@nestjs/common';
 import { Metrics } from '@dmrv/metrics';
-import { postgresAttributes, tracePgPool, Tracing } from '@dmrv/tracing';
-import { RegistryConfig } from '../config/registry.config';
 import { ChangeListener } from '../database/change-listener';
 import { SqlReader } from '../database/sql-reader';
 import { RegistryMetrics } from './registry-metrics';
 
 /**
- * The registry's metrics, and each pool's gauges (`pool="primary"`, `"replica-1"`, …) and (with tracing on) its query
- * spans. Global: the guard, the aggregate answers and the API-client cache all count into it.
+ * The registry's metrics, and each pool's gauges (`pool="primary"`, `"replica-1"`, …). Global: the guard, the
+ * aggregate answers and the API-client cache all count into it.
  */
 @Global()
 @Module({
   providers: [
     {
       provide: RegistryMetrics,
-      inject: [RegistryConfig, Metrics, Tracing, ChangeListener, SqlReader],
-      useFactory: (config: RegistryConfig, metrics: Metrics, tracing: Tracing, listener: ChangeListener, reader: SqlReader) => {
-        const urls = [config.DATABASE_URL, ...config.DATABASE_REPLICA_URLS];
-        [reader.primary, ...reader.replicas].forEach(({ name, pool }, index) => {
-          metrics.observePool(name, pool);
-          if (tracing.tracer) tracePgPool(pool, tracing.tracer, postgresAttributes(urls[index]!));
-        });
+      inject: [Metrics, ChangeListener, SqlReader],
+      useFactory: (metrics: Metrics, listener: ChangeListener, reader: SqlReader) => {
+        for (const { name, pool } of [reader.primary, ...reader.replicas]) metrics.observePool(name, pool);
         metrics.gauge({
           name: 'dmrv_registry_database_up',
           help: 'Whether each database answered its last read (1) or not (0): the primary, and each read replica',

@@ -4,35 +4,28 @@ import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { Metrics } from '@dmrv/metrics';
-import { postgresAttributes, tracePgPool, Tracing } from '@dmrv/tracing';
-import { UssdConfig } from '../config/ussd.config';
+import { Tracing } from '@dmrv/tracing';
 import type { RedisClient } from '../redis/redis-client';
 import { REDIS_CLIENT } from '../redis/redis.module';
 import { observeRedisScripts } from '../redis/redis-script';
 import { UssdMetrics } from './ussd-metrics';
 
 /**
- * The gateway's metrics, the pool's gauges, the Redis script timings and, with tracing on, spans for the pool's
- * queries and the Redis scripts. Global: the session service and the rate-limit guard count into it.
+ * The gateway's metrics, the pool's gauges, the Redis script timings and, with tracing on, spans for the Redis
+ * scripts (the pool's queries are traced by the pg instrumentation main.ts registers). Global: the session service
+ * and the rate-limit guard count into it.
  */
 @Global()
 @Module({
   providers: [
     {
       provide: UssdMetrics,
-      inject: [Metrics, Tracing, getDataSourceToken(), REDIS_CLIENT, UssdConfig],
-      useFactory: (
-        metrics: Metrics,
-        tracing: Tracing,
-        dataSource: DataSource,
-        redis: RedisClient | null,
-        config: UssdConfig,
-      ) => {
+      inject: [Metrics, Tracing, getDataSourceToken(), REDIS_CLIENT],
+      useFactory: (metrics: Metrics, tracing: Tracing, dataSource: DataSource, redis: RedisClient | null) => {
         const ussd = new UssdMetrics(metrics);
         const pool = (dataSource.driver as PostgresDriver).master as Pool;
         metrics.observePool('primary', pool);
         const tracer = tracing.tracer;
-        if (tracer) tracePgPool(pool, tracer, postgresAttributes(config.DATABASE_URL));
         if (redis) {
           observeRedisScripts(redis, {
             finished: (script, seconds, failed) => ussd.scriptCalled(script, seconds, failed),
