@@ -26,6 +26,12 @@ describe('registry-api tracing', () => {
     receiver = await startOtlpReceiver();
   });
 
+  // A test that failed half-way leaves no process behind.
+  const running: ServiceProcess[] = [];
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((service) => service.stop()));
+  });
+
   afterAll(async () => {
     await receiver?.close();
     await fixture?.close();
@@ -33,12 +39,14 @@ describe('registry-api tracing', () => {
   });
 
   async function tracedService(env: Record<string, string> = {}): Promise<ServiceProcess> {
-    return startServiceProcess('registry-api', {
+    const service = await startServiceProcess('registry-api', {
       LOG_LEVEL: 'warn',
       DATABASE_URL: database.url,
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       ...env,
     });
+    running.push(service);
+    return service;
   }
 
   /** Stops the service, which exports its pending spans as it drains. */
