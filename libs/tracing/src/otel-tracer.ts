@@ -92,7 +92,8 @@ const POSTGRES_SCOPE = '@opentelemetry/instrumentation-pg';
 /**
  * PostgreSQL's error messages can quote the values a query sent (`invalid input syntax for type integer: "…"`), and
  * the pg instrumentation writes the message as a failed span's status. This keeps the status to the error's class and
- * SQLSTATE, which the instrumentation's own exception event already limits itself to.
+ * SQLSTATE, which the instrumentation's own exception event already limits itself to. `onEnding` (the last moment a
+ * span may change) is marked experimental in sdk-trace 2.x: otel-tracer.spec.ts fails if an upgrade changes it.
  */
 export class QueryErrorRedaction implements SpanProcessor {
   onStart(): void {}
