@@ -1,6 +1,7 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { LoadPlan, measure, StepContext } from './load';
+import { LoadPlan, measure } from './load';
+import { StepContext } from './steps';
 
 /**
  * autocannon against a server on loopback that sheds every other session on its costly step: the harness must end a

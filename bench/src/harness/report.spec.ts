@@ -1,4 +1,5 @@
-import { LoadResult, SessionTally } from './load';
+import { LoadResult } from './load';
+import { SessionTally } from './steps';
 import { batchRatio, BatchResult, growthRows, ratio, renderMarkdown, WorkloadResult } from './report';
 
 function result(rps: number, p50Ms = 2, p99Ms = 9): LoadResult {

@@ -1,4 +1,5 @@
-import { LoadResult, SessionTally } from './load';
+import { LoadResult } from './load';
+import { SessionTally } from './steps';
 import { SESSION_PASS_MIN_S } from './options';
 
 export interface Measurement {

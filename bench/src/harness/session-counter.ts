@@ -1,4 +1,4 @@
-import type { SessionTally, Step } from './load';
+import type { SessionTally, Step } from './steps';
 
 /** How a hop was answered: right (2xx, the expected body), wrong (anything else), or shed by the service. */
 export type HopAnswer = 'right' | 'wrong' | 'shed';

@@ -1,5 +1,6 @@
 import { assertBuilt, floorScript } from '../harness/paths';
-import { LoadPlan, Step } from '../harness/load';
+import { LoadPlan } from '../harness/load';
+import { Step } from '../harness/steps';
 import { ManagedProcess } from '../harness/processes';
 import { baseEnv, SERVICE_BUILDS, startFloor, startService } from './services';
 import { compare, selected, SuiteContext } from './suite';

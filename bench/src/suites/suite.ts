@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Janitor } from '../harness/janitor';
-import { combine, LoadPlan, LoadResult, measure, preflight, problemsOf, SessionTally, warmUp } from '../harness/load';
+import { combine, LoadPlan, LoadResult, measure, preflight, problemsOf, warmUp } from '../harness/load';
+import { SessionTally } from '../harness/steps';
 import { cpuSecondsOf, PeakMemory, waitUntilQuiet } from '../harness/memory';
 import { BenchOptions } from '../harness/options';
 import { ManagedProcess } from '../harness/processes';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Step, StepContext } from '../harness/load';
+import { Step, StepContext } from '../harness/steps';
 
 /** One hop of a session: what the subscriber types, and how the screen must start. */
 export interface Hop {
