@@ -3,19 +3,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { REPO_ROOT } from '@dmrv/testing';
+import { GIT_ENV } from './scratch-git';
 
 const SCRIPT = join(REPO_ROOT, 'scripts', 'release.mjs');
 
-// A repository of our own per test file, never this one; git reads no user or system configuration.
-const GIT_ENV = {
-  PATH: process.env.PATH,
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 'Release Test',
-  GIT_AUTHOR_EMAIL: 'release-test@example.invalid',
-  GIT_COMMITTER_NAME: 'Release Test',
-  GIT_COMMITTER_EMAIL: 'release-test@example.invalid',
-};
 
 const CHANGELOG = `# Changelog
 
