@@ -124,9 +124,11 @@ describe('scripts/require-tools.mjs', () => {
     ['the alert rules', 'test:alerts'],
     ['the scale tier', 'test:scale'],
   ])('runs first in %s', (_label, script) => {
-    const scripts = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
-      scripts: Record<string, string>;
-    }).scripts;
+    const scripts = (
+      JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>;
+      }
+    ).scripts;
     expect(scripts[script]).toMatch(/^node scripts\/require-tools\.mjs [a-z -]+ && /);
   });
 });

@@ -30,19 +30,26 @@ const needs = (job: Job) => [job.needs ?? []].flat();
 const runs = (job: Job) => job.steps.flatMap((step) => step.run ?? []).join('\n');
 
 describe('GitHub workflows', () => {
-  it.each(workflowFiles)('%s pins every action to a full commit SHA, the release it is named in a comment', (file) => {
-    const uses = readFileSync(join(WORKFLOWS, file), 'utf8')
-      .split('\n')
-      .filter((line) => /^\s*(-\s+)?uses:/.test(line))
-      .map((line) => line.trim().replace(/^-\s+/, ''));
-    expect(uses.length).toBeGreaterThan(0);
-    expect(uses.filter((line) => !/^uses: [\w.-]+\/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/.test(line))).toEqual([]);
-  });
+  it.each(workflowFiles)(
+    '%s pins every action to a full commit SHA, the release it is named in a comment',
+    (file) => {
+      const uses = readFileSync(join(WORKFLOWS, file), 'utf8')
+        .split('\n')
+        .filter((line) => /^\s*(-\s+)?uses:/.test(line))
+        .map((line) => line.trim().replace(/^-\s+/, ''));
+      expect(uses.length).toBeGreaterThan(0);
+      expect(
+        uses.filter((line) => !/^uses: [\w.-]+\/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/.test(line)),
+      ).toEqual([]);
+    },
+  );
 
   it('uses one commit per action across the workflows', () => {
     const pins = new Map<string, Set<string>>();
     for (const file of workflowFiles) {
-      for (const [, action, pin] of readFileSync(join(WORKFLOWS, file), 'utf8').matchAll(/uses: ([^@\s]+)@(\S+ # \S+)/g)) {
+      for (const [, action, pin] of readFileSync(join(WORKFLOWS, file), 'utf8').matchAll(
+        /uses: ([^@\s]+)@(\S+ # \S+)/g,
+      )) {
         pins.set(action!, (pins.get(action!) ?? new Set()).add(pin!));
       }
     }
@@ -56,7 +63,8 @@ describe('release.yml', () => {
   it('publishes nothing before the test job has passed on the tagged commit', () => {
     const publishing = Object.entries(release.jobs).filter(([name]) => name !== 'tag' && name !== 'test');
     expect(publishing.map(([name]) => name).sort()).toEqual(['image', 'registry-client']);
-    for (const [name, job] of publishing) expect({ name, needs: needs(job) }).toEqual({ name, needs: ['tag', 'test'] });
+    for (const [name, job] of publishing)
+      expect({ name, needs: needs(job) }).toEqual({ name, needs: ['tag', 'test'] });
     // Only the publishing jobs may write packages or mint an OIDC token.
     expect(tag!.permissions).toBeUndefined();
     expect(test!.permissions).toBeUndefined();
@@ -104,7 +112,9 @@ describe('release.yml', () => {
         run: 'cosign sign --yes "$IMAGE@$DIGEST"',
       }),
     );
-    expect(image!.steps.findIndex((step) => step.uses?.startsWith('sigstore/cosign-installer@'))).toBeGreaterThan(-1);
+    expect(
+      image!.steps.findIndex((step) => step.uses?.startsWith('sigstore/cosign-installer@')),
+    ).toBeGreaterThan(-1);
     const verify = image!.steps.find((step) => step.run?.includes('cosign verify'))!;
     expect(verify.env?.IDENTITY).toBe(
       '${{ github.server_url }}/${{ github.repository }}/.github/workflows/release.yml@${{ github.ref }}',
