@@ -27,6 +27,7 @@ const read = (path: string) => readFileSync(join(REPO_ROOT, path), 'utf8');
 const workflowFiles = readdirSync(WORKFLOWS).filter((name) => /\.ya?ml$/.test(name));
 const release = parse(read('.github/workflows/release.yml')) as { jobs: Record<string, Job> };
 const needs = (job: Job) => [job.needs ?? []].flat();
+const productionNode = /^PRODUCTION_NODE_VERSION=(\S+)$/m.exec(read('.ci/run'))?.[1];
 const runs = (job: Job) => job.steps.flatMap((step) => step.run ?? []).join('\n');
 
 describe('GitHub workflows', () => {
@@ -70,14 +71,14 @@ describe('release.yml', () => {
     expect(test!.permissions).toBeUndefined();
   });
 
-  it('tests as CI does: npm test and the alert rules, on the production Node release', () => {
-    expect(runs(test!).split('\n')).toEqual(['npm test', 'npm run test:alerts']);
+  it('tests as CI does: npm test, the alert rules and the audit, on the production Node release', () => {
+    expect(runs(test!).split('\n')).toEqual(['npm test', 'npm run test:alerts', 'npm run audit']);
     const ciRun = read('.ci/run');
     expect(ciRun).toMatch(/^\s*npm test\b/m);
     expect(ciRun).toMatch(/run test:alerts$/m);
-    const production = /^PRODUCTION_NODE_VERSION=(\S+)$/m.exec(ciRun)?.[1];
+    expect(ciRun).toMatch(/run audit 2>&1/m);
     const setupNode = test!.steps.find((step) => step.uses?.startsWith('actions/setup-node@'));
-    expect(setupNode?.with).toEqual({ 'node-version': production, 'package-manager-cache': false });
+    expect(setupNode?.with).toEqual({ 'node-version': productionNode, 'package-manager-cache': false });
     // PostgreSQL (trust, like the machines the README names) and Redis on the addresses the tests default to.
     expect(test!.services).toEqual({
       postgres: expect.objectContaining({
@@ -128,7 +129,7 @@ describe('release.yml', () => {
     expect(client!.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
     const setupNode = client!.steps.find((step) => step.uses?.startsWith('actions/setup-node@'));
     // No registry-url: setup-node would configure a token (a placeholder without one), which npm prefers to OIDC.
-    expect(setupNode?.with).toEqual({ 'node-version': '24.21.0', 'package-manager-cache': false });
+    expect(setupNode?.with).toEqual({ 'node-version': productionNode, 'package-manager-cache': false });
     const publish = client!.steps.find((step) => step.run?.includes('npm publish'))!;
     expect(publish.env).toEqual({ NPM_TOKEN: '${{ secrets.NPM_TOKEN }}' });
     expect(publish.run).toContain('npm publish packed/*.tgz --provenance --access public');
