@@ -11,10 +11,11 @@
 // An entry of several apps goes into this app's section and stays under [Unreleased] for the others, its scope then
 // naming them. Entries that name no app (tests, benchmarks, documents) stay under [Unreleased].
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { workspacePackages } from './workspace-packages.mjs';
 
 const USAGE = `usage: node scripts/release.mjs <app> <patch|minor|major> [--dry-run]
   <app>          a directory under apps/ (e.g. registry-api)
@@ -37,22 +38,9 @@ export function bump(version, kind) {
   return `${major}.${minor}.${patch + 1}`;
 }
 
-/** Directories of the workspace packages, by package name (pnpm-workspace.yaml's `dir/*` and plain entries). */
+/** Directories of the workspace packages, by package name. */
 function workspaceDirs(root) {
-  const yaml = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8');
-  const block = /^packages:\n((?:\s+-\s+.+\n?)+)/m.exec(yaml)?.[1] ?? '';
-  const entries = [...block.matchAll(/-\s+['"]?([^'"\n]+)['"]?/g)].map(([, entry]) => entry.trim());
-  const dirs = entries.flatMap((entry) =>
-    entry.endsWith('/*') && existsSync(join(root, entry.slice(0, -2)))
-      ? readdirSync(join(root, entry.slice(0, -2))).map((child) => `${entry.slice(0, -2)}/${child}`)
-      : [entry],
-  );
-  const byName = new Map();
-  for (const dir of dirs) {
-    const manifest = join(root, dir, 'package.json');
-    if (existsSync(manifest)) byName.set(JSON.parse(readFileSync(manifest, 'utf8')).name, dir);
-  }
-  return byName;
+  return new Map(workspacePackages(root).map(({ dir, manifest }) => [manifest.name, dir]));
 }
 
 const manifestOf = (root, dir) => JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
