@@ -1,32 +1,33 @@
 #!/usr/bin/env node
 // Releases one app: bumps apps/<app>/package.json's version (and that of the packages its `dmrv.releasedWith` names,
-// published with it under the same version), adds a CHANGELOG.md section from the commits that touched the app or a
-// workspace library it ships with since the app's last tag (its whole history for a first release), commits and tags
+// published with it under the same version), moves the app's entries from CHANGELOG.md's `## [Unreleased]` into a
+// new section `## [<app>@<version>] - <date>` (grouped Added, Changed, Deprecated, Removed, Fixed, Security), sets the
+// production overlay's image tag of the app to the version, commits all of it in one commit and tags it
 // `<app>@<version>`. Nothing is pushed. Run it from anywhere inside the repository, on a clean working tree.
+//
+// An entry belongs to the apps its bold scope names (`- **registry-api**: …`, `- **registry-api, ussd-gateway**: …`):
+// an app by its name (also `registry-api loader`), a package released with an app (`@dmrv/registry-client`), a
+// workspace library (`http-kit`, `@dmrv/http-kit`, `libs/http-kit`) for every app that ships it, or `All services`.
+// An entry of several apps goes into this app's section and stays under [Unreleased] for the others, its scope then
+// naming them. Entries that name no app (tests, benchmarks, documents) stay under [Unreleased].
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { workspacePackages } from './workspace-packages.mjs';
 
-const USAGE = `usage: node scripts/release.mjs <app> <patch|minor|major> [--dry-run] [--since <ref>]
+const USAGE = `usage: node scripts/release.mjs <app> <patch|minor|major> [--dry-run]
   <app>          a directory under apps/ (e.g. registry-api)
-  --dry-run      print the new version, the tag and the changelog section; change nothing
-  --since <ref>  where the changelog section starts when the app has no <app>@* tag yet (default: the
-                 repository's first commit, so the first release lists the app's whole history)`;
+  --dry-run      print the new version, the tag and the changelog section; change nothing`;
 
 class UsageError extends Error {}
 class ReleaseError extends Error {}
 
 const git = (root, ...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
 
-/** Commit subjects filed under Keep a Changelog's headings by their first word after an optional `scope: `. */
-const SECTIONS = [
-  ['Added', /^(add|adds|added|new|introduce|introduces)\b/i],
-  ['Removed', /^(remove|removes|removed|drop|drops|dropped|delete|deletes)\b/i],
-  ['Fixed', /^(fix|fixes|fixed)\b/i],
-  ['Security', /^(security)\b/i],
-];
+/** Keep a Changelog's groups, in its order; an entry under no group is a change. */
+const GROUPS = ['Added', 'Changed', 'Deprecated', 'Removed', 'Fixed', 'Security'];
 
 export function bump(version, kind) {
   const match = /^(\d+)\.(\d+)\.(\d+)$/.exec(version);
@@ -37,72 +38,158 @@ export function bump(version, kind) {
   return `${major}.${minor}.${patch + 1}`;
 }
 
-export function section(subject) {
-  const topic = subject.replace(/^[\w@/.,\s-]+?:\s+/, '');
-  return SECTIONS.find(([, pattern]) => pattern.test(subject) || pattern.test(topic))?.[0] ?? 'Changed';
+/** Directories of the workspace packages, by package name. */
+function workspaceDirs(root) {
+  return new Map(workspacePackages(root).map(({ dir, manifest }) => [manifest.name, dir]));
 }
 
-/** Directories of the workspace packages, by package name (pnpm-workspace.yaml's `dir/*` and plain entries). */
-function workspaceDirs(root) {
-  const yaml = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8');
-  const block = /^packages:\n((?:\s+-\s+.+\n?)+)/m.exec(yaml)?.[1] ?? '';
-  const entries = [...block.matchAll(/-\s+['"]?([^'"\n]+)['"]?/g)].map(([, entry]) => entry.trim());
-  const dirs = entries.flatMap((entry) =>
-    entry.endsWith('/*') && existsSync(join(root, entry.slice(0, -2)))
-      ? readdirSync(join(root, entry.slice(0, -2))).map((child) => `${entry.slice(0, -2)}/${child}`)
-      : [entry],
-  );
-  const byName = new Map();
-  for (const dir of dirs) {
-    const manifest = join(root, dir, 'package.json');
-    if (existsSync(manifest)) byName.set(JSON.parse(readFileSync(manifest, 'utf8')).name, dir);
-  }
-  return byName;
-}
+const manifestOf = (root, dir) => JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
 
 /** The app's directory and those of the workspace packages it runs with (dependencies, transitively). */
-function shippedDirs(root, appDir) {
-  const byName = workspaceDirs(root);
+function shippedDirs(root, appDir, byName) {
   const seen = new Set();
   const visit = (dir) => {
     if (seen.has(dir)) return;
     seen.add(dir);
-    const { dependencies = {}, optionalDependencies = {} } = JSON.parse(
-      readFileSync(join(root, dir, 'package.json'), 'utf8'),
-    );
+    const { dependencies = {}, optionalDependencies = {} } = manifestOf(root, dir);
     for (const [name, range] of Object.entries({ ...dependencies, ...optionalDependencies })) {
       if (String(range).startsWith('workspace:') && byName.has(name)) visit(byName.get(name));
     }
   };
   visit(appDir);
-  return [...seen];
+  return seen;
 }
 
-export function changelogSection(tag, date, commits) {
-  const lines = [`## [${tag}] - ${date}`, ''];
-  for (const heading of ['Added', 'Changed', 'Removed', 'Fixed', 'Security']) {
-    const entries = commits.filter((commit) => section(commit.subject) === heading);
-    if (entries.length === 0) continue;
-    lines.push(`### ${heading}`, '', ...entries.map(({ hash, subject }) => `- ${subject} (${hash})`), '');
+/**
+ * What a scope word can name, and the apps it stands for: each app by its name, the packages released with it, every
+ * workspace package (by name, directory and directory name) for the apps that ship it, and `all services`.
+ */
+export function scopeIndex(root) {
+  const byName = workspaceDirs(root);
+  const apps = [...byName.values()].filter((dir) => dir.startsWith('apps/')).map((dir) => basename(dir)).sort();
+  const index = new Map();
+  const add = (word, app) => index.set(word.toLowerCase(), new Set([...(index.get(word.toLowerCase()) ?? []), app]));
+  for (const app of apps) {
+    add(app, app);
+    for (const dir of manifestOf(root, `apps/${app}`).dmrv?.releasedWith ?? []) {
+      add(dir, app);
+      add(basename(dir), app);
+      add(manifestOf(root, dir).name, app);
+    }
+    for (const dir of shippedDirs(root, `apps/${app}`, byName)) {
+      if (dir.startsWith('apps/')) continue;
+      add(dir, app);
+      add(basename(dir), app);
+      add(manifestOf(root, dir).name, app);
+    }
   }
-  return lines.join('\n');
+  for (const word of ['all services', 'all apps']) for (const app of apps) add(word, app);
+  return { apps, index };
 }
 
-/** Puts the section above the newest release, below `## [Unreleased]` and the text that belongs to it. */
-export function insertSection(changelog, text) {
-  const unreleased = changelog.search(/^## \[Unreleased\]/m);
-  const from = unreleased === -1 ? 0 : unreleased + 1;
-  const next = changelog.slice(from).search(/^## \[/m);
-  if (next === -1) return `${changelog.trimEnd()}\n\n${text}`;
-  const at = from + next;
-  return `${changelog.slice(0, at)}${text}\n${changelog.slice(at)}`;
+const SCOPE = /^- \*\*([^*]+)\*\*/;
+
+/** The apps an entry's bold scope names; none for an entry without one or naming no app. */
+export function entryApps(entry, { apps, index }) {
+  const scope = SCOPE.exec(entry)?.[1];
+  if (!scope) return new Set();
+  const named = new Set();
+  for (const word of scope.split(/\s*(?:,|\/|&|\band\b)\s*/i).map((w) => w.trim().toLowerCase())) {
+    // `registry-api loader`: the app's own part.
+    const app = apps.find((name) => word === name || word.startsWith(`${name} `));
+    for (const each of app ? [app] : (index.get(word) ?? [])) named.add(each);
+  }
+  return named;
+}
+
+/**
+ * The [Unreleased] block as groups of lines: headings, entries (a `- ` line and the indented lines under it) and
+ * anything else kept as it is.
+ */
+function parseUnreleased(lines) {
+  const items = [];
+  let group = null;
+  for (const line of lines) {
+    const heading = /^### (.+?)\s*$/.exec(line);
+    if (heading) {
+      group = heading[1];
+      items.push({ kind: 'heading', group, lines: [line] });
+    } else if (line.startsWith('- ')) {
+      items.push({ kind: 'entry', group: group ?? 'Changed', lines: [line] });
+    } else if (/^\s+\S/.test(line) && items.at(-1)?.kind === 'entry') {
+      items.at(-1).lines.push(line);
+    } else {
+      items.push({ kind: 'text', group, lines: [line] });
+    }
+  }
+  return items;
+}
+
+/** Splits the changelog around `## [Unreleased]`'s block (its heading line excluded). */
+function splitChangelog(changelog) {
+  const lines = changelog.split('\n');
+  const start = lines.findIndex((line) => /^## \[Unreleased\]\s*$/.test(line));
+  if (start === -1) throw new ReleaseError('CHANGELOG.md has no "## [Unreleased]" section');
+  let end = lines.findIndex((line, at) => at > start && /^## \[/.test(line));
+  if (end === -1) end = lines.length;
+  return { head: lines.slice(0, start + 1), block: lines.slice(start + 1, end), tail: lines.slice(end) };
+}
+
+/**
+ * The release of `app`: its section and the changelog with the section inserted and its entries taken out of
+ * [Unreleased] (those of other apps too keep their place, their scope naming the other apps).
+ */
+export function releaseChangelog(changelog, app, heading, scopes) {
+  const { head, block, tail } = splitChangelog(changelog);
+  const items = parseUnreleased(block);
+  const taken = [];
+  const kept = [];
+  for (const item of items) {
+    const apps = item.kind === 'entry' ? entryApps(item.lines[0], scopes) : new Set();
+    if (!apps.has(app)) {
+      kept.push(item);
+      continue;
+    }
+    taken.push(item);
+    const others = [...apps].filter((other) => other !== app).sort((a, b) => scopes.apps.indexOf(a) - scopes.apps.indexOf(b));
+    if (others.length === 0) continue;
+    const [first, ...rest] = item.lines;
+    const scope = SCOPE.exec(first)[1];
+    const ownNames = scope.split(/\s*,\s*/).every((word) => scopes.apps.includes(word.trim()));
+    const renamed = first.replace(SCOPE, `- **${others.join(', ')}**${ownNames ? '' : ` (${scope})`}`);
+    kept.push({ ...item, lines: [renamed, ...rest] });
+  }
+  if (taken.length === 0) return null;
+
+  const groups = [...new Set([...GROUPS, ...taken.map((item) => item.group)])];
+  const section = [heading, ''];
+  for (const group of groups) {
+    const entries = taken.filter((item) => item.group === group);
+    if (entries.length === 0) continue;
+    section.push(`### ${group}`, '', ...entries.flatMap((item) => item.lines), '');
+  }
+
+  // Headings left without an entry go, and runs of blank lines shrink to one.
+  const remaining = kept.filter(
+    (item) => item.kind !== 'heading' || kept.some((other) => other.kind === 'entry' && other.group === item.group),
+  );
+  const unreleased = remaining
+    .flatMap((item) => item.lines)
+    .filter((line, at, all) => line.trim() !== '' || (at > 0 && all[at - 1].trim() !== ''));
+  while (unreleased.length > 0 && unreleased.at(-1).trim() === '') unreleased.pop();
+  const body = unreleased.length > 0 && unreleased[0].trim() !== '' ? ['', ...unreleased] : unreleased;
+  return {
+    section: section.join('\n'),
+    count: taken.length,
+    changelog: [...head, ...body, '', ...section, ...tail].join('\n'),
+  };
 }
 
 function release(argv) {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { 'dry-run': { type: 'boolean', default: false }, since: { type: 'string' } },
+    options: { 'dry-run': { type: 'boolean', default: false } },
   });
   const [app, kind] = positionals;
   if (!app || !kind || positionals.length > 2) throw new UsageError('an app and a version step are required');
@@ -126,42 +213,40 @@ function release(argv) {
   const next = bump(current ?? '', kind);
   const tag = `${app}@${next}`;
   if (git(root, 'tag', '--list', tag) !== '') throw new ReleaseError(`tag ${tag} exists already`);
-  const previous = values.since ?? git(root, 'tag', '--list', `${app}@*`, '--sort=-v:refname').split('\n')[0];
-  const range = previous ? `${previous}..HEAD` : 'HEAD';
-  const paths = shippedDirs(root, appDir);
-  const log = git(root, 'log', '--no-merges', '--format=%h%x1f%s', range, '--', ...paths);
-  const commits =
-    log === ''
-      ? []
-      : log.split('\n').map((line) => ({ hash: line.split('\x1f')[0], subject: line.split('\x1f')[1] }));
-  if (commits.length === 0)
-    throw new ReleaseError(`no commits touching ${paths.join(', ')} since ${previous || 'the first commit'}`);
 
   const date = new Date().toISOString().slice(0, 10);
-  const text = changelogSection(tag, date, commits);
+  const result = releaseChangelog(readFileSync(changelogPath, 'utf8'), app, `## [${tag}] - ${date}`, scopeIndex(root));
+  if (!result) {
+    throw new ReleaseError(
+      `no entry under [Unreleased] in CHANGELOG.md names ${app} or a package it ships with; write what changed for ` +
+        `its users there first (CONTRIBUTING.md, "Changelog entries")`,
+    );
+  }
   process.stdout.write(
-    `${app}: ${current} -> ${next}, tag ${tag}, ${commits.length} commit(s) ${previous ? `since ${previous}` : `(first release: no ${app}@* tag)`}\n\n${text}`,
+    `${app}: ${current} -> ${next}, tag ${tag}, ${result.count} entr${result.count === 1 ? 'y' : 'ies'} from [Unreleased]\n\n${result.section}`,
   );
   if (dryRun) {
     process.stdout.write('\n(dry run: nothing changed)\n');
     return;
   }
-  const manifests = [`${appDir}/package.json`, ...companions.map((dir) => `${dir}/package.json`)];
-  for (const manifest of manifests) {
+  const files = [`${appDir}/package.json`, ...companions.map((dir) => `${dir}/package.json`)];
+  for (const manifest of files) {
     const path = join(root, manifest);
     writeFileSync(path, readFileSync(path, 'utf8').replace(/("version":\s*")[^"]*(")/, `$1${next}$2`));
   }
-  // The production overlay runs the released image of each app (its newTag is the app's version).
+  // The production overlay runs the released image of each app (its newTag is the app's version): the release
+  // workflow pushes that image when the tag is pushed.
   const overlay = 'deploy/kubernetes/overlays/production/kustomization.yaml';
   const overlayPath = join(root, overlay);
   const tagged = new RegExp(`(- name: dmrv-${app}\\n(?:[ \\t]+new\\w+: .*\\n)*?[ \\t]+newTag: )\\S+`);
   if (existsSync(overlayPath) && tagged.test(readFileSync(overlayPath, 'utf8'))) {
     writeFileSync(overlayPath, readFileSync(overlayPath, 'utf8').replace(tagged, `$1${next}`));
-    manifests.push(overlay);
+    files.push(overlay);
   }
-  writeFileSync(changelogPath, insertSection(readFileSync(changelogPath, 'utf8'), text));
-  git(root, 'add', '--', ...manifests, 'CHANGELOG.md');
-  git(root, 'commit', '--quiet', '-m', `${app}: release ${next}`, '--', ...manifests, 'CHANGELOG.md');
+  writeFileSync(changelogPath, result.changelog);
+  files.push('CHANGELOG.md');
+  git(root, 'add', '--', ...files);
+  git(root, 'commit', '--quiet', '-m', `${app}: release ${next}`, '--', ...files);
   git(root, 'tag', '-a', tag, '-m', `${app} ${next}`);
   process.stdout.write(`\ncommitted and tagged ${tag}; push with: git push && git push origin ${tag}\n`);
 }

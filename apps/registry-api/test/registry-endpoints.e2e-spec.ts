@@ -439,6 +439,29 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
       expect((await get(app, '/v1/households/stats', { authorization: header() })).headers['www-authenticate']).toBeDefined();
     });
 
+    it.each([
+      ['<client_id>:<secret> (Basic\'s separator)', () => `Bearer ${fixture.client.clientId}:${fixture.client.secret}`],
+      ['a client id alone', () => `Bearer ${fixture.client.clientId}`],
+      ['nothing after Bearer', () => 'Bearer'],
+    ])('401 naming the Bearer form for a Bearer key of %s', async (_label, header) => {
+      const response = await get(app, '/v1/households/stats', { authorization: header() });
+      expect(response.statusCode).toBe(401);
+      expect(response.headers['www-authenticate']).toMatch(/Bearer realm="registry"/);
+      expect(response.json()).toEqual({
+        message:
+          'Malformed Bearer key: send Authorization: Bearer <client_id>.<secret>, the client id and the secret joined ' +
+          'by a dot (a colon joins them only in HTTP Basic)',
+      });
+    });
+
+    it('401 naming both forms for Basic credentials that cannot be read', async () => {
+      const response = await get(app, '/v1/households/stats', { authorization: 'Basic not-base64!' });
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({
+        message: 'Malformed credentials: send HTTP Basic client_id:secret or Bearer <client_id>.<secret>',
+      });
+    });
+
     it('accepts the same client as Bearer <client_id>.<secret>', async () => {
       const response = await get(app, '/v1/households/stats', { authorization: `Bearer ${bearerKey(fixture.client)}` });
       expect(response.statusCode).toBe(200);

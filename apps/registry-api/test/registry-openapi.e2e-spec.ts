@@ -84,7 +84,15 @@ describe('registry-api OpenAPI document', () => {
     expect(document.servers).toEqual([{ url: '/v1' }]);
     expect(document.components.securitySchemes).toEqual({
       basicAuth: expect.objectContaining({ type: 'http', scheme: 'basic' }),
-      bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+      bearerAuth: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: '<client_id>.<secret>',
+        description:
+          'Authorization: Bearer <client_id>.<secret>: the client id and the secret that `cli.js clients create` ' +
+          'printed, joined by a dot (e.g. Bearer rc_0123456789abcdef.<43 characters>). A colon joins them only in ' +
+          'HTTP Basic; a Bearer key in any other form is answered 401 with the expected form.',
+      },
     });
     expect(document.security).toEqual([{ basicAuth: [] }, { bearerAuth: [] }]);
     expect(document.tags.map((tag: Json) => tag.name)).toEqual([

@@ -9,8 +9,11 @@ import { Browser, chromium, Page } from 'playwright-core';
 import { GSM7_SCREEN_LIMIT, screenCost } from '../src/menus/screen-text';
 import { Backing, createBacking, startApp } from './ussd-test-kit';
 
-/** Debian's Chromium (`.ci/run` installs it through apt when it is absent); playwright-core downloads no browser. */
-const CHROMIUM = '/usr/bin/chromium';
+/**
+ * Debian's Chromium, or the browser CHROMIUM_PATH names; playwright-core downloads no browser. `npm test` and
+ * `test:e2e` install it first when it is missing (scripts/require-tools.mjs).
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 // Every run takes the screenshot; the README's copy is refreshed only on request, so that a test run leaves the work
 // tree clean: UPDATE_SCREENSHOTS=1 npx jest --selectProjects e2e --testPathPatterns ussd-simulator

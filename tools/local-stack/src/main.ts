@@ -40,12 +40,19 @@ class LocalStack {
 
   private async database(configured: string | undefined): Promise<string> {
     if (configured) return configured;
+    if (this.stopping) throw new Error('the stack is stopping');
     const embedded = await spawnEmbeddedPostgres();
+    if (this.stopping) {
+      await embedded.stop();
+      throw new Error('the stack is stopping');
+    }
     this.databases.push(embedded);
     return embedded.url;
   }
 
   private start(name: string, script: string, env: NodeJS.ProcessEnv): ManagedProcess {
+    // A line still starting when another failed starts nothing more: stop() only stops what it knows of.
+    if (this.stopping) throw new Error('the stack is stopping');
     const managed = startProcess(name, [script], env, ROOT);
     this.processes.push(managed);
     void managed.exited.then((code) => {
@@ -58,91 +65,15 @@ class LocalStack {
   }
 
   async run(): Promise<void> {
-    const { host, ports, metricsPorts } = this.settings;
-    const [registryDb, ussdDb] = await Promise.all([
-      this.database(this.settings.registryDatabaseUrl),
-      this.database(this.settings.ussdDatabaseUrl),
+    // Three independent lines, run at once: the registry's data must be there before the registry starts, each
+    // database's migrations before its service, the chain node before the protocol gateway; nothing else waits.
+    const [registry, ussdAt, protocol] = await Promise.all([
+      this.registryLine().then(async (line) => ({ ...line, at: await this.listening(line.managed) })),
+      this.ussdLine().then((managed) => this.listening(managed)),
+      this.protocolLine().then(async (line) => ({ ...line, at: await this.listening(line.managed) })),
     ]);
-
-    // Registry: schema, a small deterministic data set and a development API client.
-    const registryCli = join('apps', 'registry-api', 'dist', 'cli.js');
-    const registryEnv = { ...this.baseEnv(), DATABASE_URL: registryDb, DATABASE_POOL_SIZE: '4' };
-    await runToCompletion('registry-api', [registryCli, 'migrate'], registryEnv, ROOT);
-    if (!this.settings.registryDatabaseUrl) {
-      await runToCompletion(
-        'registry-api',
-        [registryCli, 'seed', '--households', String(this.settings.seedHouseholds), '--seed', '42'],
-        registryEnv,
-        ROOT,
-      );
-    }
-    const clientLine = await runToCompletion(
-      'registry-api',
-      [registryCli, 'clients', 'create', '--name', `local-dev-${Date.now()}`, '--json'],
-      registryEnv,
-      ROOT,
-    );
-    const client = JSON.parse(clientLine.trim().split('\n').pop() ?? '{}') as {
-      client_id: string;
-      secret: string;
-    };
-
-    const ussdEnv: NodeJS.ProcessEnv = {
-      ...this.baseEnv(),
-      DATABASE_URL: ussdDb,
-      DATABASE_POOL_SIZE: '4',
-      PORT: String(ports.ussd),
-      HOST: host,
-      METRICS_PORT: String(metricsPorts.ussd),
-      // A fresh key per run is safe only because the embedded database is fresh too.
-      PIN_ENCRYPTION_KEY: this.settings.pinEncryptionKey ?? this.requireKeyForExternalDatabase(),
-      SIMULATOR_ENABLED: 'true',
-      ...(this.settings.redisUrl ? { REDIS_URL: this.settings.redisUrl } : {}),
-    };
-    await runToCompletion(
-      'ussd-gateway',
-      [join('apps', 'ussd-gateway', 'dist', 'cli.js'), 'migrate'],
-      ussdEnv,
-      ROOT,
-    );
-
-    let upstream = this.settings.grpcUpstream;
-    if (!upstream) {
-      const node = this.start('local-chain-node', join('tools', 'local-chain-node', 'dist', 'main.js'), {
-        ...this.baseEnv(),
-        CHAIN_NODE_HOST: host,
-        CHAIN_NODE_PORT: String(ports.chainNode),
-      });
-      upstream = (await firstJsonLine<{ listening: string }>(node, 30_000)).listening;
-    }
-
-    const registry = this.start('registry-api', join('apps', 'registry-api', 'dist', 'main.js'), {
-      ...registryEnv,
-      PORT: String(ports.registry),
-      HOST: host,
-      METRICS_PORT: String(metricsPorts.registry),
-    });
-    const ussd = this.start('ussd-gateway', join('apps', 'ussd-gateway', 'dist', 'main.js'), ussdEnv);
-    const protocol = this.start('protocol-gateway', join('apps', 'protocol-gateway', 'dist', 'main.js'), {
-      ...this.baseEnv(),
-      PORT: String(ports.protocol),
-      HOST: host,
-      METRICS_PORT: String(metricsPorts.protocol),
-      GRPC_UPSTREAM: upstream,
-    });
-
-    // Where each one listens, as it says (ports configured as 0 are bound by the service itself), then healthy.
-    const [registryAt, ussdAt, protocolAt] = (await Promise.all(
-      [registry, ussd, protocol].map(async (managed) => {
-        const announced = await announcement(managed, HEALTH_TIMEOUT_MS);
-        await waitForHealthy(
-          `${announced.listening}/health`,
-          HEALTH_TIMEOUT_MS,
-          () => managed.child.exitCode === null,
-        );
-        return { url: announced.listening, metrics: `http://${host}:${announced.metricsPort}/metrics` };
-      }),
-    )) as [Listening, Listening, Listening];
+    const { client, at: registryAt } = registry;
+    const { upstream, at: protocolAt } = protocol;
 
     const embedded = this.databases.length > 0 ? ' (embedded PostgreSQL)' : '';
     process.stdout.write(
@@ -160,6 +91,86 @@ class LocalStack {
         '',
       ].join('\n'),
     );
+  }
+
+  /** Registry: schema, a small deterministic data set and a development API client, then the service. */
+  private async registryLine(): Promise<{ managed: ManagedProcess; client: { client_id: string; secret: string } }> {
+    const { host, ports, metricsPorts } = this.settings;
+    const registryDb = await this.database(this.settings.registryDatabaseUrl);
+    const registryCli = join('apps', 'registry-api', 'dist', 'cli.js');
+    const registryEnv = { ...this.baseEnv(), DATABASE_URL: registryDb, DATABASE_POOL_SIZE: '4' };
+    await runToCompletion('registry-api', [registryCli, 'migrate'], registryEnv, ROOT);
+    if (!this.settings.registryDatabaseUrl) {
+      await runToCompletion(
+        'registry-api',
+        [registryCli, 'seed', '--households', String(this.settings.seedHouseholds), '--seed', '42'],
+        registryEnv,
+        ROOT,
+      );
+    }
+    const clientLine = await runToCompletion(
+      'registry-api',
+      [registryCli, 'clients', 'create', '--name', `local-dev-${Date.now()}`, '--json'],
+      registryEnv,
+      ROOT,
+    );
+    const client = JSON.parse(clientLine.trim().split('\n').pop() ?? '{}') as { client_id: string; secret: string };
+    const managed = this.start('registry-api', join('apps', 'registry-api', 'dist', 'main.js'), {
+      ...registryEnv,
+      PORT: String(ports.registry),
+      HOST: host,
+      METRICS_PORT: String(metricsPorts.registry),
+    });
+    return { managed, client };
+  }
+
+  /** USSD: its schema, then the service. */
+  private async ussdLine(): Promise<ManagedProcess> {
+    const { host, ports, metricsPorts } = this.settings;
+    const ussdDb = await this.database(this.settings.ussdDatabaseUrl);
+    const ussdEnv: NodeJS.ProcessEnv = {
+      ...this.baseEnv(),
+      DATABASE_URL: ussdDb,
+      DATABASE_POOL_SIZE: '4',
+      PORT: String(ports.ussd),
+      HOST: host,
+      METRICS_PORT: String(metricsPorts.ussd),
+      // A fresh key per run is safe only because the embedded database is fresh too.
+      PIN_ENCRYPTION_KEY: this.settings.pinEncryptionKey ?? this.requireKeyForExternalDatabase(),
+      SIMULATOR_ENABLED: 'true',
+      ...(this.settings.redisUrl ? { REDIS_URL: this.settings.redisUrl } : {}),
+    };
+    await runToCompletion('ussd-gateway', [join('apps', 'ussd-gateway', 'dist', 'cli.js'), 'migrate'], ussdEnv, ROOT);
+    return this.start('ussd-gateway', join('apps', 'ussd-gateway', 'dist', 'main.js'), ussdEnv);
+  }
+
+  /** Protocol: the local chain node unless an upstream is given, then the gateway. */
+  private async protocolLine(): Promise<{ managed: ManagedProcess; upstream: string }> {
+    const { host, ports, metricsPorts } = this.settings;
+    let upstream = this.settings.grpcUpstream;
+    if (!upstream) {
+      const node = this.start('local-chain-node', join('tools', 'local-chain-node', 'dist', 'main.js'), {
+        ...this.baseEnv(),
+        CHAIN_NODE_HOST: host,
+        CHAIN_NODE_PORT: String(ports.chainNode),
+      });
+      upstream = (await firstJsonLine<{ listening: string }>(node, 30_000)).listening;
+    }
+    const managed = this.start('protocol-gateway', join('apps', 'protocol-gateway', 'dist', 'main.js'), {
+      ...this.baseEnv(),
+      PORT: String(ports.protocol),
+      HOST: host,
+      METRICS_PORT: String(metricsPorts.protocol),
+      GRPC_UPSTREAM: upstream,
+    });
+    return { managed, upstream };
+  }
+
+  /** Where a service listens, as it says (ports configured as 0 are bound by the service itself), once healthy. */
+  private async listening(managed: ManagedProcess): Promise<Listening> {
+    const announced = await announcement(managed, HEALTH_TIMEOUT_MS);
+    await waitForHealthy(`${announced.listening}/health`, HEALTH_TIMEOUT_MS, () => managed.child.exitCode === null);
+    return { url: announced.listening, metrics: `http://${this.settings.host}:${announced.metricsPort}/metrics` };
   }
 
   private requireKeyForExternalDatabase(): string {

@@ -15,6 +15,21 @@ import {
 import { FailureLimiter } from './failure-limiter';
 import { HashGate } from './hash-gate';
 
+/**
+ * What a client whose Authorization header cannot be read is told: the form it should have sent. `<id>:<secret>` in a
+ * Bearer key (Basic's separator) is the usual slip, so a Bearer key gets its own form spelled out.
+ */
+function unreadableCredentialsMessage(authorization: string | undefined): string {
+  if (!authorization) return 'Authentication required';
+  if (/^Bearer(\s|$)/i.test(authorization)) {
+    return (
+      'Malformed Bearer key: send Authorization: Bearer <client_id>.<secret>, the client id and the secret joined by ' +
+      'a dot (a colon joins them only in HTTP Basic)'
+    );
+  }
+  return 'Malformed credentials: send HTTP Basic client_id:secret or Bearer <client_id>.<secret>';
+}
+
 export const AUTH_CHALLENGE = 'Basic realm="registry", charset="UTF-8", Bearer realm="registry"';
 
 interface VerifiedSecret {
@@ -70,12 +85,7 @@ export class AuthService {
   async authenticate(authorization: string | undefined, address: string): Promise<string> {
     const presented = parseAuthorization(authorization);
     if (!presented) {
-      throw new UnauthenticatedError(
-        authorization
-          ? 'Malformed credentials: send HTTP Basic client_id:secret or Bearer <client_id>.<secret>'
-          : 'Authentication required',
-        AUTH_CHALLENGE,
-      );
+      throw new UnauthenticatedError(unreadableCredentialsMessage(authorization), AUTH_CHALLENGE);
     }
     const fingerprint = secretFingerprint(presented.secret);
     const known = this.verified.get(presented.clientId);

@@ -432,7 +432,15 @@ export function buildOpenApiDocument(basePath: string): Json {
       schemas,
       securitySchemes: {
         basicAuth: { type: 'http', scheme: 'basic', description: 'client_id as user name, secret as password' },
-        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: '<client_id>.<secret>' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: '<client_id>.<secret>',
+          description:
+            'Authorization: Bearer <client_id>.<secret>: the client id and the secret that `cli.js clients create` ' +
+            'printed, joined by a dot (e.g. Bearer rc_0123456789abcdef.<43 characters>). A colon joins them only in ' +
+            'HTTP Basic; a Bearer key in any other form is answered 401 with the expected form.',
+        },
       },
     },
   };
