@@ -49,6 +49,8 @@ write postgres_password "$(random_hex 24)"
 write registry_reader_password "$(random_hex 24)"
 write pin_encryption_key "$(random_hex 32)"
 write redis_password "$(random_hex 24)"
+# The secret of the aggregator's session-end callback URL (https://<host>/api/ussd/events?token=<it>).
+write ussd_events_token "$(random_hex 24)"
 owner=$(url_safe postgres_password)
 reader=$(url_safe registry_reader_password)
 redis=$(url_safe redis_password)

@@ -67,6 +67,7 @@ describe('deploy/compose-secrets.sh and the compose secrets', () => {
     const hash = createHash('sha256').update(read('redis_password')).digest('hex');
     expect(read('redis_users_acl')).toBe(`user default on #${hash} ~* &* +@all`);
     expect(read('redis_users_acl')).not.toContain(read('redis_password'));
+    expect(read('ussd_events_token')).toMatch(/^[0-9a-f]{48}$/);
     expect(read('ussd_operator_token')).toBe('');
     expect(read('protocol_api_keys')).toBe('');
   });

@@ -2,11 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@dmrv/testing';
 import { readDockerignore, dockerIgnores } from './dockerfile';
-import { APP_SERVICES, healthcheckPath, readCompose, requiredVariables } from './stack-files';
+import { APP_SERVICES, healthcheckPath, readCompose } from './stack-files';
 
 // No Docker engine runs on the CI machines, so the compose file is checked statically here; the health
-// endpoints its healthchecks name are checked against the running apps in compose-health.e2e-spec.ts, and the
-// secret files against the apps' configuration in compose-secrets.int-spec.ts.
+// endpoints its healthchecks name are checked against the running apps in compose-health.e2e-spec.ts, the
+// secret files against the apps' configuration in compose-secrets.int-spec.ts, and the settings production requires
+// in production-settings.spec.ts.
 const SECRET_NAME = /PASSWORD|_KEY$|_KEYS$|TOKEN|SECRET|DATABASE_URL|REDIS_URL/;
 
 describe('docker-compose.yml', () => {
@@ -48,18 +49,6 @@ describe('docker-compose.yml', () => {
       expect({ name, ok }).toEqual({ name, ok: true });
     }
   });
-
-  it.each(APP_SERVICES.map((entry) => [entry.service, entry] as const))(
-    'gives %s every variable its configuration requires, itself or as a file (X_FILE)',
-    (_name, { service, config }) => {
-      const environment = parsed.services[service]?.environment ?? {};
-      const required = requiredVariables(config);
-      expect(required.length).toBeGreaterThan(0);
-      expect(
-        required.filter((variable) => !(variable in environment) && !(`${variable}_FILE` in environment)),
-      ).toEqual([]);
-    },
-  );
 
   it('gives the migration jobs and the operator CLI the owner database URL', () => {
     for (const job of ['registry-migrate', 'ussd-migrate']) {

@@ -201,6 +201,7 @@ function sampleSecret(variable: string): string | undefined {
     DATABASE_LISTEN_URL: example.DATABASE_LISTEN_URL,
     PIN_ENCRYPTION_KEY: example.PIN_ENCRYPTION_KEY,
     OPERATOR_TOKEN: example.OPERATOR_TOKEN,
+    EVENTS_TOKEN: example.EVENTS_TOKEN,
     REDIS_URL: example.REDIS_URL,
     // .env.example leaves API_KEYS empty (ACCESS_MODE=open); any key of 16+ URL-safe characters.
     API_KEYS: 'example-api-key-0123456789',

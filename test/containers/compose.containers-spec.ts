@@ -127,6 +127,22 @@ describe('the stack in containers (docker-compose.yml under podman)', () => {
     }
   }, 60 * 60_000);
 
+  /** psql as the cluster's superuser, inside the PostgreSQL container: what the test looks at, not what a service may do. */
+  const superuserQuery = async (database: string, sql: string): Promise<string> =>
+    (
+      await podmanOk([
+        'exec',
+        containerName(project, 'postgres'),
+        'psql',
+        '-U',
+        'dmrv',
+        '-d',
+        database,
+        '-tAc',
+        sql,
+      ])
+    ).trim();
+
   afterAll(async () => {
     await removeLabelled(TIER_LABEL);
     if (scratch) rmSync(scratch, { recursive: true, force: true });
@@ -244,6 +260,62 @@ describe('the stack in containers (docker-compose.yml under podman)', () => {
     );
   }, 300_000);
 
+  it('keeps a session-end notification an aggregator posts from another container with its callback URL’s token, and refuses one without it', async () => {
+    const sessionId = `containers-events-${process.pid}`;
+    expect((await ussdHop(hostPort.get('ussd-gateway')!, sessionId, '')).status).toBe(200);
+    const token = readFileSync(join(scratch, 'secrets', 'ussd_events_token'), 'utf8').trim();
+    // Africa's Talking's notification: a form post to the callback URL the operator configured, token in the query.
+    const form = new URLSearchParams({
+      sessionId,
+      phoneNumber: '+254700000123',
+      serviceCode: '*384#',
+      networkCode: '63902',
+      status: 'Success',
+      durationInMillis: '4200',
+      hopsCount: '1',
+    }).toString();
+    const fromAggregator = async (url: string): Promise<Answer> => {
+      const result = await podman([
+        'run',
+        '--rm',
+        '--label',
+        `${TIER_LABEL}=${PROJECT}`,
+        '--network',
+        PROJECT,
+        project.images[project.file.services['ussd-gateway']!.image] ??
+          project.file.services['ussd-gateway']!.image,
+        'node',
+        '-e',
+        "fetch(process.argv[1], { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: process.argv[2] }).then(async (r) => console.log(JSON.stringify({ status: r.status, body: await r.text() })))",
+        url,
+        form,
+      ]);
+      expect({ code: result.code, stderr: result.stderr }).toEqual({
+        code: 0,
+        stderr: expect.any(String) as string,
+      });
+      return JSON.parse(result.stdout.trim().split('\n').pop()!) as Answer;
+    };
+    const stored = () =>
+      superuserQuery(
+        'dmrv_ussd',
+        `SELECT status, duration_ms, session_closed FROM ussd_session_events WHERE session_id = '${sessionId}'`,
+      );
+
+    const refused = await fromAggregator('http://ussd-gateway:3000/api/ussd/events');
+    expect({ status: refused.status, body: JSON.parse(refused.body) as unknown }).toEqual({
+      status: 403,
+      body: { message: 'Session events are accepted from the aggregator only' },
+    });
+    expect(await stored()).toBe('');
+    const accepted = await fromAggregator(`http://ussd-gateway:3000/api/ussd/events?token=${token}`);
+    expect({ status: accepted.status, body: JSON.parse(accepted.body) as unknown }).toEqual({
+      status: 200,
+      body: { status: 'recorded' },
+    });
+    expect(await stored()).toBe('Success|4200|t');
+  }, 300_000);
+
   it('keeps Redis closed to a client without the password', async () => {
     const anonymous = await podman(['exec', containerName(project, 'redis'), 'redis-cli', 'ping']);
     expect(anonymous.stdout.trim()).toMatch(/^NOAUTH /);
@@ -292,20 +364,7 @@ describe('the stack in containers (docker-compose.yml under podman)', () => {
       const job = `${app.split('-')[0]}-migrate`;
       const state = (await inspect(containerName(project, job))).State;
       expect({ job, status: state.Status, exit: state.ExitCode }).toEqual({ job, status: 'exited', exit: 0 });
-      const rows = async () =>
-        (
-          await podmanOk([
-            'exec',
-            containerName(project, 'postgres'),
-            'psql',
-            '-U',
-            'dmrv',
-            '-d',
-            name,
-            '-tAc',
-            `SELECT count(*), count(DISTINCT name) FROM ${table}`,
-          ])
-        ).trim();
+      const rows = () => superuserQuery(name, `SELECT count(*), count(DISTINCT name) FROM ${table}`);
       const expected = `${migrationFiles(app).length}|${migrationFiles(app).length}`;
       expect({ app, rows: await rows() }).toEqual({ app, rows: expected });
       const again = await runOnce(project, job, ['node', 'dist/cli.js', 'migrate']);
