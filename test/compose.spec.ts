@@ -110,10 +110,12 @@ describe('docker-compose.yml', () => {
     expect(dockerIgnores(dockerignore, 'secrets/postgres_password')).toBe(true);
   });
 
-  it('gives PostgreSQL its superuser and reader passwords as files (read by the image and the init script)', () => {
+  it('gives PostgreSQL its superuser’s and each service role’s password as files (read by the image and the init script)', () => {
     expect(parsed.services.postgres?.environment).toMatchObject({
       POSTGRES_PASSWORD_FILE: '/run/secrets/postgres_password',
+      REGISTRY_OWNER_PASSWORD_FILE: '/run/secrets/registry_owner_password',
       REGISTRY_READER_PASSWORD_FILE: '/run/secrets/registry_reader_password',
+      USSD_DATABASE_PASSWORD_FILE: '/run/secrets/ussd_database_password',
     });
     // Over TCP: while the image initialises, its temporary server listens on the socket only, and a socket check would
     // call it healthy before the databases exist (the migrations would then start against it and fail).
@@ -122,8 +124,10 @@ describe('docker-compose.yml', () => {
       'pg_isready -h 127.0.0.1 -U dmrv -d dmrv_ussd',
     ]);
     const init = readFileSync(join(REPO_ROOT, 'deploy', 'postgres', '10-databases.sh'), 'utf8');
-    expect(init).toContain('REGISTRY_READER_PASSWORD_FILE');
-    expect(init).toContain(":'reader_password'");
+    for (const variable of ['REGISTRY_OWNER_PASSWORD', 'REGISTRY_READER_PASSWORD', 'USSD_DATABASE_PASSWORD'])
+      expect(init).toContain(`"\${${variable}_FILE:-}"`);
+    // psql quotes each password itself; none is spliced into SQL text.
+    expect(init).toContain(":'registry_reader_password'");
   });
 
   it('waits for healthy dependencies and for migrations to finish', () => {
@@ -242,6 +246,17 @@ describe('docker-compose.yml', () => {
           acl: false,
         });
     }
+  });
+
+  it('documents the USSD gateway’s Redis user with the rules deploy/compose-secrets.sh gives it', () => {
+    const script = readFileSync(join(REPO_ROOT, 'deploy', 'compose-secrets.sh'), 'utf8').replace(/\\\n/g, '');
+    const commands = /^USSD_REDIS_COMMANDS="([^"]+)"$/m.exec(script)?.[1];
+    expect(commands).toMatch(/^\+hello .* \+zremrangebyscore /);
+    const doc = readFileSync(join(REPO_ROOT, 'docs', 'deployment.md'), 'utf8');
+    expect(doc).toContain(
+      `ACL SETUSER ussd-gateway on ><password> resetkeys ~ussd:* resetchannels -@all ${commands}\n`,
+    );
+    expect(script).toContain('resetkeys ~ussd:* resetchannels -@all $USSD_REDIS_COMMANDS"');
   });
 
   it('gives each service more time to stop than it takes to drain (SHUTDOWN_GRACE_MS) before SIGKILL', () => {

@@ -613,7 +613,9 @@ describe('deploy/kubernetes', () => {
         expect(secretValue(overlay, secretOf(server), 'database_url')).toMatch(
           /^postgres:\/\/registry_reader:/,
         );
-        expect(secretValue(overlay, secretOf(migrate), 'database_url')).toMatch(/^postgres:\/\/dmrv:/);
+        expect(secretValue(overlay, secretOf(migrate), 'database_url')).toMatch(
+          /^postgres:\/\/registry_owner:/,
+        );
       } else {
         expect([secretOf(server), secretOf(migrate)]).toEqual(['registry-api', 'registry-owner']);
       }
@@ -656,9 +658,9 @@ describe('deploy/kubernetes', () => {
         expect(readFileSync(join(REPO_ROOT, 'apps', app, 'src', 'database', migrations), 'utf8')).toContain(
           'runMigrationsLocked(',
         );
-        expect(readFileSync(join(REPO_ROOT, 'libs', 'migrations', 'src', 'run-migrations.ts'), 'utf8')).toContain(
-          'SELECT pg_advisory_xact_lock($1)',
-        );
+        expect(
+          readFileSync(join(REPO_ROOT, 'libs', 'migrations', 'src', 'run-migrations.ts'), 'utf8'),
+        ).toContain('SELECT pg_advisory_xact_lock($1)');
         // The CLI reads the URL through the same X_FILE rule; the file holds the URL and nothing else.
         const source = mountedFile(workload.pod, container, container.env![0]!.value!);
         expect({ job, source }).toEqual({
@@ -1028,7 +1030,7 @@ describe('deploy/kubernetes', () => {
     });
 
     if (name === 'dev') {
-      it('runs Redis with a password only its Secret holds (as a SHA-256), and gives the gateway a URL carrying it', () => {
+      it('runs Redis with passwords only its Secret holds (as SHA-256), and gives the gateway its own user’s URL', () => {
         const redis = overlay.workloads.find(({ ref }) => ref === 'Deployment/redis')!;
         const container = mainContainer(redis);
         const aclIndex = container.args!.indexOf('--aclfile');
@@ -1043,15 +1045,19 @@ describe('deploy/kubernetes', () => {
         const password = secretValue(overlay, secret, 'password')!.trim();
         expect(password).toMatch(/^[0-9a-f]{48}$/);
         const hash = createHash('sha256').update(password).digest('hex');
-        expect(secretValue(overlay, secret, 'users_acl')!.trim()).toBe(
-          `user default on #${hash} ~* &* +@all`,
+        // `default` (the probe) may PING and read INFO only; the gateway has a user of its own.
+        const users = secretValue(overlay, secret, 'users_acl')!.trim().split('\n');
+        expect(users[0]).toBe(`user default on #${hash} resetkeys resetchannels -@all +ping +info`);
+        expect(users[1]).toMatch(
+          /^user ussd-gateway on #[0-9a-f]{64} resetkeys ~ussd:\* resetchannels -@all \+/,
         );
         // The readiness probe authenticates from the mounted file, never from an argument.
         expect(container.readinessProbe?.exec?.command.join(' ')).toContain(
           'REDISCLI_AUTH="$(cat /run/secrets/redis/password)"',
         );
-        const url = (configs.get('ussd-gateway') as unknown as { REDIS_URL: string }).REDIS_URL;
-        expect(new URL(url)).toMatchObject({ password, hostname: 'redis', port: '6379' });
+        const url = new URL((configs.get('ussd-gateway') as unknown as { REDIS_URL: string }).REDIS_URL);
+        expect(url).toMatchObject({ username: 'ussd-gateway', hostname: 'redis', port: '6379' });
+        expect(users[1]).toContain(`#${createHash('sha256').update(url.password).digest('hex')} `);
         expect(
           effectiveEnv(
             overlay,

@@ -316,6 +316,115 @@ describe('the stack in containers (docker-compose.yml under podman)', () => {
     expect(await stored()).toBe('Success|4200|t');
   }, 300_000);
 
+  /**
+   * What a service's own credentials may do, tried from inside its container with its own secret files and client
+   * libraries, as a compromised process would: each attempt's outcome, `ok` or the error's code and first words.
+   */
+  async function attemptsAs(service: string, script: string): Promise<Record<string, string>> {
+    const outcome =
+      "const say = (p) => p.then(() => 'ok', (e) => `${e.code ?? ''} ${e.message}`.trim().split('\\n')[0]);";
+    const result = await podman([
+      'exec',
+      containerName(project, service),
+      'node',
+      '-e',
+      `${outcome}\n${script}`,
+    ]);
+    expect({ service, code: result.code, stderr: result.stderr }).toEqual({
+      service,
+      code: 0,
+      stderr: expect.any(String) as string,
+    });
+    return JSON.parse(result.stdout.trim().split('\n').pop()!) as Record<string, string>;
+  }
+
+  it('connects the USSD gateway to PostgreSQL as a role of its own that reaches neither the registry nor the server’s programs', async () => {
+    const attempts = await attemptsAs(
+      'ussd-gateway',
+      `
+      const { Client } = require('pg');
+      const own = require('fs').readFileSync('/run/secrets/ussd_database_url', 'utf8').trim();
+      const registry = new URL(own); registry.pathname = '/dmrv_registry';
+      const onOwn = (sql) => { const c = new Client({ connectionString: own }); return c.connect().then(() => c.query(sql)).finally(() => c.end()); };
+      (async () => {
+        const role = await onOwn('SELECT current_user AS name, rolsuper, rolcreatedb, rolcreaterole FROM pg_roles WHERE rolname = current_user');
+        const toRegistry = new Client({ connectionString: registry.toString() });
+        console.log(JSON.stringify({
+          role: JSON.stringify(role.rows[0]),
+          ownTables: await say(onOwn('SELECT count(*) FROM ussd_accounts')),
+          registry: await say(toRegistry.connect().finally(() => toRegistry.end())),
+          program: await say(onOwn("COPY (SELECT 1) TO PROGRAM 'id'")),
+          serverFile: await say(onOwn("SELECT pg_read_file('/etc/passwd')")),
+        }));
+      })();`,
+    );
+    expect(attempts).toEqual({
+      role: JSON.stringify({
+        name: 'ussd_gateway',
+        rolsuper: false,
+        rolcreatedb: false,
+        rolcreaterole: false,
+      }),
+      ownTables: 'ok',
+      registry: expect.stringMatching(/^42501 permission denied for database "dmrv_registry"/) as string,
+      program: expect.stringMatching(
+        /^42501 (permission denied to COPY to or from an external program|must be superuser)/,
+      ) as string,
+      serverFile: expect.stringMatching(/^42501 permission denied for function pg_read_file/) as string,
+    });
+  }, 300_000);
+
+  it('connects the registry API as its SELECT-only role, which cannot write', async () => {
+    const attempts = await attemptsAs(
+      'registry-api',
+      `
+      const { Client } = require('pg');
+      const url = require('fs').readFileSync('/run/secrets/registry_reader_database_url', 'utf8').trim();
+      const run = (sql) => { const c = new Client({ connectionString: url }); return c.connect().then(() => c.query(sql)).finally(() => c.end()); };
+      (async () => console.log(JSON.stringify({
+        read: await say(run('SELECT count(*) FROM households')),
+        insert: await say(run("INSERT INTO api_clients (name) VALUES ('intruder')")),
+        delete: await say(run('DELETE FROM households')),
+        create: await say(run('CREATE TABLE intruder (id int)')),
+        superuser: (await run('SELECT rolsuper FROM pg_roles WHERE rolname = current_user')).rows[0].rolsuper ? 'yes' : 'no',
+      })))();`,
+    );
+    expect(attempts).toEqual({
+      read: 'ok',
+      insert: expect.stringMatching(/^42501 permission denied for table api_clients/) as string,
+      delete: expect.stringMatching(/^42501 permission denied for table households/) as string,
+      create: expect.stringMatching(/^42501 permission denied for schema public/) as string,
+      superuser: 'no',
+    });
+  }, 300_000);
+
+  it('gives the USSD gateway a Redis user of its own: NOPERM for FLUSHALL and for keys outside its prefix', async () => {
+    const attempts = await attemptsAs(
+      'ussd-gateway',
+      `
+      const Redis = require('ioredis');
+      const url = require('fs').readFileSync('/run/secrets/ussd_redis_url', 'utf8').trim();
+      const redis = new Redis(url, { maxRetriesPerRequest: 0, disableClientInfo: true });
+      (async () => {
+        console.log(JSON.stringify({
+          ownPrefix: await say(redis.get('ussd:containers-probe')),
+          flushall: await say(redis.flushall()),
+          config: await say(redis.call('CONFIG', 'GET', 'requirepass')),
+          keys: await say(redis.keys('*')),
+          otherKey: await say(redis.get('registry:anything')),
+        }));
+        redis.disconnect();
+      })();`,
+    );
+    expect(attempts).toEqual({
+      ownPrefix: 'ok',
+      flushall: expect.stringMatching(/^NOPERM /) as string,
+      config: expect.stringMatching(/^NOPERM /) as string,
+      keys: expect.stringMatching(/^NOPERM /) as string,
+      otherKey: expect.stringMatching(/^NOPERM /) as string,
+    });
+  }, 300_000);
+
   it('keeps Redis closed to a client without the password', async () => {
     const anonymous = await podman(['exec', containerName(project, 'redis'), 'redis-cli', 'ping']);
     expect(anonymous.stdout.trim()).toMatch(/^NOAUTH /);
