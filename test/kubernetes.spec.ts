@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getMetadataStorage } from 'class-validator';
@@ -80,6 +80,7 @@ const APPS: Record<string, AppEntry> = {
 const APP_NAMES = Object.keys(APPS);
 
 const NAME_LABEL = 'app.kubernetes.io/name';
+const RUNBOOK_BASE = 'https://github.com/dmrv-gateway-stack/dmrv-gateway-stack/blob/main/docs/runbooks/';
 // Database URLs carry the role's password: DATABASE_URL, DATABASE_REPLICA_URLS, DATABASE_LISTEN_URL.
 const SECRET_NAME = /PASSWORD|_KEY$|_KEYS$|TOKEN|SECRET|DATABASE_(\w+_)?URLS?$/;
 const INGRESS_NAMESPACE = { 'dmrv/ingress': 'true' };
@@ -1204,6 +1205,40 @@ describe('deploy/kubernetes', () => {
       ).toEqual([]);
       expect(documented).toEqual(expect.objectContaining({ size: expect.any(Number) as number }));
       expect([...documented].filter((metric) => metric.startsWith('dmrv_')).length).toBeGreaterThanOrEqual(6);
+    });
+
+    it('links every alert to its runbook: what it means, what users see, the first three commands, when it is over', () => {
+      const runbooks = join(REPO_ROOT, 'docs', 'runbooks');
+      const sections = [
+        '## What it means',
+        '## What subscribers and integrators see meanwhile',
+        '## First three commands',
+        '## It is over when',
+      ];
+      const problems: string[] = [];
+      for (const { alert, annotations } of alerts) {
+        const url = annotations?.runbook_url ?? '';
+        if (url !== `${RUNBOOK_BASE}${alert}.md`) problems.push(`${alert}: runbook_url ${url || 'missing'}`);
+        const file = join(runbooks, `${alert}.md`);
+        if (!existsSync(file)) {
+          problems.push(`${alert}: no docs/runbooks/${alert}.md`);
+          continue;
+        }
+        const text = readFileSync(file, 'utf8');
+        if (!text.startsWith(`# ${alert}\n`))
+          problems.push(`${alert}: the runbook's title is not the alert's name`);
+        const at = sections.map((section) => text.indexOf(`\n${section}\n`));
+        if (at.some((index) => index === -1) || at.some((index, i) => i > 0 && index < at[i - 1]!))
+          problems.push(`${alert}: the runbook lacks or reorders ${sections.join(', ')}`);
+        const commands = /## First three commands\n```sh\n([\s\S]*?)```/.exec(text)?.[1] ?? '';
+        if (commands.trim().split('\n').length !== 3) problems.push(`${alert}: not three commands`);
+        if (!readFileSync(join(runbooks, 'README.md'), 'utf8').includes(`[${alert}](${alert}.md)`))
+          problems.push(`${alert}: not in docs/runbooks/README.md`);
+      }
+      const named = new Set(alerts.map(({ alert }) => `${alert}.md`));
+      for (const file of readdirSync(runbooks))
+        if (file !== 'README.md' && !named.has(file)) problems.push(`docs/runbooks/${file}: no such alert`);
+      expect(problems).toEqual([]);
     });
 
     it('charts the main signals in a Grafana dashboard that reads only documented metric families', () => {

@@ -8,7 +8,7 @@ import { UssdConfig } from '../apps/ussd-gateway/src/config/ussd.config';
 import { ProtocolGatewayConfig } from '../apps/protocol-gateway/src/config/protocol-gateway.config';
 
 export interface ComposeService {
-  build?: { context: string; dockerfile: string };
+  build?: { context: string; dockerfile: string; args?: Record<string, string> };
   image?: string;
   profiles?: string[];
   entrypoint?: string[];

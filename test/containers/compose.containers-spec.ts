@@ -17,6 +17,7 @@ import {
 } from './compose-runner';
 import {
   BuiltImage,
+  BUILT_COMMIT,
   buildImage,
   composeBuilds,
   imageHealthcheck,
@@ -170,6 +171,16 @@ describe('the stack in containers (docker-compose.yml under podman)', () => {
     log(
       `image sizes: ${built.map(({ image, bytes }) => `${image} ${(bytes / 1e6).toFixed(0)} MB`).join(', ')}`,
     );
+    // Each service's image states the commit it was built from (dmrv_build_info reads it at start-up).
+    for (const { service, image } of built.filter(({ service }) => service !== 'local-chain-node')) {
+      const env = JSON.parse(
+        (await podmanOk(['image', 'inspect', '--format', '{{json .Config.Env}}', image])).trim(),
+      ) as string[];
+      expect({ service, commit: env.find((entry) => entry.startsWith('DMRV_BUILD_COMMIT=')) }).toEqual({
+        service,
+        commit: `DMRV_BUILD_COMMIT=${BUILT_COMMIT}`,
+      });
+    }
   }, 300_000);
 
   it('starts every service in dependency order, the local chain node with its profile, the operator CLI not at all', () => {
