@@ -399,4 +399,10 @@ export class AccountsRepository {
     );
     return rows.map((row) => ({ id: row.id, pinHash: row.pin_hash }));
   }
+
+  /** One stored PIN, any: what start-up opens to check the configured keys (PinKeyCheck). Undefined: no account yet. */
+  async anySealedPin(): Promise<string | undefined> {
+    const rows: Array<{ pin_hash: string }> = await this.dataSource.query('SELECT pin_hash FROM ussd_accounts LIMIT 1');
+    return rows[0]?.pin_hash;
+  }
 }
