@@ -13,7 +13,7 @@ const NAME_LABEL = 'app.kubernetes.io/name';
 
 type Environment = ReadonlyMap<string, string | number | undefined>;
 
-/** Each app's environment in each shipped deployment: `compose`, `overlay dev`, `overlay production`. */
+/** Each app's environment in each shipped deployment: `compose`, and `overlay <name>` for each Kubernetes overlay. */
 function shippedEnvironments(): Array<{ deployment: string; service: string; env: Environment }> {
   const { parsed } = readCompose();
   const compose = APP_SERVICES.map(({ service }) => ({
@@ -86,6 +86,7 @@ describe('settings production requires, in every shipped deployment', () => {
       'compose',
       'overlay dev',
       'overlay production',
+      'overlay production-monitoring',
     ]);
     for (const { deployment, env } of gateways)
       expect({ deployment, unset: unsetIn(required, env) }).toEqual({
