@@ -25,6 +25,11 @@ write() {
   fi
 }
 
+# What the USSD gateway sends Redis (ioredis's connection set-up, its reads, its Lua scripts and the commands they
+# call; a cluster's slot map), and nothing else. test/redis-acl.int-spec.ts runs the gateway under exactly this.
+USSD_REDIS_COMMANDS="+hello +auth +ping +info +select +quit +eval +evalsha +get +set +del +expire +pexpire +ttl +pttl \
++incr +hget +hmget +hset +hsetnx +hdel +hexists +zadd +zrange +zrem +zremrangebyscore +cluster|slots +cluster|info"
+
 sha256() {
   if command -v sha256sum >/dev/null 2>&1; then
     printf '%s' "$1" | sha256sum | cut -c1-64
@@ -46,18 +51,37 @@ url_safe() {
 }
 
 write postgres_password "$(random_hex 24)"
+write registry_owner_password "$(random_hex 24)"
 write registry_reader_password "$(random_hex 24)"
+write ussd_database_password "$(random_hex 24)"
 write pin_encryption_key "$(random_hex 32)"
 write redis_password "$(random_hex 24)"
-owner=$(url_safe postgres_password)
+# The secret of the aggregator's session-end callback URL (https://<host>/api/ussd/events?token=<it>).
+write ussd_events_token "$(random_hex 24)"
+# Each service its own role (deploy/postgres/10-databases.sh creates them): the registry's migrations, CLI and imports
+# as the owner of its database, its server as the SELECT-only reader, the USSD gateway as the owner of its own. The
+# superuser's password stays with PostgreSQL.
+registry_owner=$(url_safe registry_owner_password)
 reader=$(url_safe registry_reader_password)
-redis=$(url_safe redis_password)
-write registry_owner_database_url "postgres://dmrv:$owner@postgres:5432/dmrv_registry"
+ussd=$(url_safe ussd_database_password)
+write registry_owner_database_url "postgres://registry_owner:$registry_owner@postgres:5432/dmrv_registry"
 write registry_reader_database_url "postgres://registry_reader:$reader@postgres:5432/dmrv_registry"
-write ussd_database_url "postgres://dmrv:$owner@postgres:5432/dmrv_ussd"
-write ussd_redis_url "redis://:$redis@redis:6379/0"
-# Redis's ACL file names the default user's password by its SHA-256, so the server never holds it in clear.
-write redis_users_acl "user default on #$(sha256 "$redis") ~* &* +@all"
+write ussd_database_url "postgres://ussd_gateway:$ussd@postgres:5432/dmrv_ussd"
+write ussd_redis_url "redis://ussd-gateway:$(random_hex 24)@redis:6379/0"
+# The ACL file is written from the gateway's URL, so the two always name the same password.
+ussd_redis=
+if [ ! -e "$dir/redis_users_acl" ]; then
+  ussd_redis=$(sed -n 's|^redis://ussd-gateway:\([A-Za-z0-9._~-]*\)@.*$|\1|p' "$dir/ussd_redis_url")
+  if [ -z "$ussd_redis" ]; then
+    echo "$dir/ussd_redis_url is not redis://ussd-gateway:<password>@…: delete it too, and run again" >&2
+    exit 1
+  fi
+fi
+# Redis's ACL file names each password by its SHA-256, so the server never holds one in clear. `default` (the health
+# check's redis-cli) may PING and read INFO, nothing else; `ussd-gateway` may touch its REDIS_KEY_PREFIX (ussd:) only,
+# with the commands it sends and its Lua scripts run (docs/deployment.md, "Redis users"), no FLUSHALL, CONFIG, KEYS.
+write redis_users_acl "user default on #$(sha256 "$(cat "$dir/redis_password")") resetkeys resetchannels -@all +ping +info
+user ussd-gateway on #$(sha256 "$ussd_redis") resetkeys ~ussd:* resetchannels -@all $USSD_REDIS_COMMANDS"
 # Optional: empty leaves the USSD operator endpoints off (404) and the protocol gateway without API keys.
 write ussd_operator_token ""
 write protocol_api_keys ""

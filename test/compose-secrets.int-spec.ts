@@ -47,28 +47,72 @@ describe('deploy/compose-secrets.sh and the compose secrets', () => {
       expect({ name, mode: statSync(join(dir, name)).mode & 0o777 }).toEqual({ name, mode: 0o644 });
   });
 
-  it('makes fresh random passwords and key, and URLs that carry them', () => {
-    expect(read('postgres_password')).toMatch(/^[0-9a-f]{48}$/);
-    expect(read('registry_reader_password')).toMatch(/^[0-9a-f]{48}$/);
-    expect(read('postgres_password')).not.toBe(read('registry_reader_password'));
+  it('makes fresh random passwords and key, and URLs that carry them, one role and one Redis user per service', () => {
+    const passwords = [
+      'postgres_password',
+      'registry_owner_password',
+      'registry_reader_password',
+      'ussd_database_password',
+    ];
+    for (const name of passwords)
+      expect({ name, value: read(name) }).toEqual({
+        name,
+        value: expect.stringMatching(/^[0-9a-f]{48}$/) as string,
+      });
+    expect(new Set(passwords.map(read)).size).toBe(passwords.length);
     expect(read('pin_encryption_key')).toMatch(/^[0-9a-f]{64}$/);
+    // No service connects as the superuser (postgres_password is PostgreSQL's alone).
     expect(read('registry_owner_database_url')).toBe(
-      `postgres://dmrv:${read('postgres_password')}@postgres:5432/dmrv_registry`,
+      `postgres://registry_owner:${read('registry_owner_password')}@postgres:5432/dmrv_registry`,
     );
     expect(read('ussd_database_url')).toBe(
-      `postgres://dmrv:${read('postgres_password')}@postgres:5432/dmrv_ussd`,
+      `postgres://ussd_gateway:${read('ussd_database_password')}@postgres:5432/dmrv_ussd`,
     );
     expect(read('registry_reader_database_url')).toBe(
       `postgres://registry_reader:${read('registry_reader_password')}@postgres:5432/dmrv_registry`,
     );
     expect(read('redis_password')).toMatch(/^[0-9a-f]{48}$/);
-    expect(read('ussd_redis_url')).toBe(`redis://:${read('redis_password')}@redis:6379/0`);
-    // The ACL file holds the password's SHA-256 only (Redis's `#<hash>` form), never the password itself.
-    const hash = createHash('sha256').update(read('redis_password')).digest('hex');
-    expect(read('redis_users_acl')).toBe(`user default on #${hash} ~* &* +@all`);
+    const redisUrl = new URL(read('ussd_redis_url'));
+    expect(redisUrl).toMatchObject({
+      protocol: 'redis:',
+      username: 'ussd-gateway',
+      host: 'redis:6379',
+      pathname: '/0',
+    });
+    expect(redisUrl.password).toMatch(/^[0-9a-f]{48}$/);
+    // The ACL file holds each password's SHA-256 only (Redis's `#<hash>` form), never a password itself.
+    const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+    const [health, gateway, ...more] = read('redis_users_acl').split('\n');
+    expect(more).toEqual([]);
+    expect(health).toBe(
+      `user default on #${sha256(read('redis_password'))} resetkeys resetchannels -@all +ping +info`,
+    );
+    expect(gateway).toMatch(
+      new RegExp(
+        `^user ussd-gateway on #${sha256(redisUrl.password)} resetkeys ~ussd:\\* resetchannels -@all \\+`,
+      ),
+    );
     expect(read('redis_users_acl')).not.toContain(read('redis_password'));
+    expect(read('redis_users_acl')).not.toContain(redisUrl.password);
+    expect(read('ussd_events_token')).toMatch(/^[0-9a-f]{48}$/);
     expect(read('ussd_operator_token')).toBe('');
     expect(read('protocol_api_keys')).toBe('');
+  });
+
+  it('refuses to write the Redis users next to a gateway URL of an earlier version, naming it', async () => {
+    const other = join(dir, '..', 'earlier');
+    await run('sh', [
+      '-c',
+      `mkdir -p "${other}" && echo 'redis://:abc@redis:6379/0' > "${other}/ussd_redis_url"`,
+    ]);
+    const failed = await run('sh', [SCRIPT, other]).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect({ code: failed?.code, stderr: failed?.stderr }).toEqual({
+      code: 1,
+      stderr: `${other}/ussd_redis_url is not redis://ussd-gateway:<password>@…: delete it too, and run again\n`,
+    });
   });
 
   it('keeps every existing file on a second run (the database keeps its first passwords)', async () => {
@@ -96,14 +140,14 @@ describe('deploy/compose-secrets.sh and the compose secrets', () => {
 
   it('refuses a password that would need percent-encoding in a URL, naming the file', async () => {
     const other = join(dir, '..', 'other');
-    await run('sh', ['-c', `mkdir -p "${other}" && printf 'p@ss/word\\n' > "${other}/postgres_password"`]);
+    await run('sh', ['-c', `mkdir -p "${other}" && printf 'p@ss/word\\n' > "${other}/registry_owner_password"`]);
     const failed = await run('sh', [SCRIPT, other]).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,
     );
     expect(failed?.code).toBe(1);
     expect(failed?.stderr).toBe(
-      `${other}/postgres_password holds characters that need percent-encoding in a URL; write the *_database_url files yourself\n`,
+      `${other}/registry_owner_password holds characters that need percent-encoding in a URL; write the *_database_url files yourself\n`,
     );
     expect(failed?.stderr).not.toContain('p@ss');
   });

@@ -2,11 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@dmrv/testing';
 import { readDockerignore, dockerIgnores } from './dockerfile';
-import { APP_SERVICES, healthcheckPath, readCompose, requiredVariables } from './stack-files';
+import { APP_SERVICES, healthcheckPath, readCompose } from './stack-files';
 
 // No Docker engine runs on the CI machines, so the compose file is checked statically here; the health
-// endpoints its healthchecks name are checked against the running apps in compose-health.e2e-spec.ts, and the
-// secret files against the apps' configuration in compose-secrets.int-spec.ts.
+// endpoints its healthchecks name are checked against the running apps in compose-health.e2e-spec.ts, the
+// secret files against the apps' configuration in compose-secrets.int-spec.ts, and the settings production requires
+// in production-settings.spec.ts.
 const SECRET_NAME = /PASSWORD|_KEY$|_KEYS$|TOKEN|SECRET|DATABASE_URL|REDIS_URL/;
 
 describe('docker-compose.yml', () => {
@@ -48,18 +49,6 @@ describe('docker-compose.yml', () => {
       expect({ name, ok }).toEqual({ name, ok: true });
     }
   });
-
-  it.each(APP_SERVICES.map((entry) => [entry.service, entry] as const))(
-    'gives %s every variable its configuration requires, itself or as a file (X_FILE)',
-    (_name, { service, config }) => {
-      const environment = parsed.services[service]?.environment ?? {};
-      const required = requiredVariables(config);
-      expect(required.length).toBeGreaterThan(0);
-      expect(
-        required.filter((variable) => !(variable in environment) && !(`${variable}_FILE` in environment)),
-      ).toEqual([]);
-    },
-  );
 
   it('gives the migration jobs and the operator CLI the owner database URL', () => {
     for (const job of ['registry-migrate', 'ussd-migrate']) {
@@ -121,10 +110,12 @@ describe('docker-compose.yml', () => {
     expect(dockerIgnores(dockerignore, 'secrets/postgres_password')).toBe(true);
   });
 
-  it('gives PostgreSQL its superuser and reader passwords as files (read by the image and the init script)', () => {
+  it('gives PostgreSQL its superuser’s and each service role’s password as files (read by the image and the init script)', () => {
     expect(parsed.services.postgres?.environment).toMatchObject({
       POSTGRES_PASSWORD_FILE: '/run/secrets/postgres_password',
+      REGISTRY_OWNER_PASSWORD_FILE: '/run/secrets/registry_owner_password',
       REGISTRY_READER_PASSWORD_FILE: '/run/secrets/registry_reader_password',
+      USSD_DATABASE_PASSWORD_FILE: '/run/secrets/ussd_database_password',
     });
     // Over TCP: while the image initialises, its temporary server listens on the socket only, and a socket check would
     // call it healthy before the databases exist (the migrations would then start against it and fail).
@@ -133,8 +124,10 @@ describe('docker-compose.yml', () => {
       'pg_isready -h 127.0.0.1 -U dmrv -d dmrv_ussd',
     ]);
     const init = readFileSync(join(REPO_ROOT, 'deploy', 'postgres', '10-databases.sh'), 'utf8');
-    expect(init).toContain('REGISTRY_READER_PASSWORD_FILE');
-    expect(init).toContain(":'reader_password'");
+    for (const variable of ['REGISTRY_OWNER_PASSWORD', 'REGISTRY_READER_PASSWORD', 'USSD_DATABASE_PASSWORD'])
+      expect(init).toContain(`"\${${variable}_FILE:-}"`);
+    // psql quotes each password itself; none is spliced into SQL text.
+    expect(init).toContain(":'registry_reader_password'");
   });
 
   it('waits for healthy dependencies and for migrations to finish', () => {
@@ -253,6 +246,17 @@ describe('docker-compose.yml', () => {
           acl: false,
         });
     }
+  });
+
+  it('documents the USSD gateway’s Redis user with the rules deploy/compose-secrets.sh gives it', () => {
+    const script = readFileSync(join(REPO_ROOT, 'deploy', 'compose-secrets.sh'), 'utf8').replace(/\\\n/g, '');
+    const commands = /^USSD_REDIS_COMMANDS="([^"]+)"$/m.exec(script)?.[1];
+    expect(commands).toMatch(/^\+hello .* \+zremrangebyscore /);
+    const doc = readFileSync(join(REPO_ROOT, 'docs', 'deployment.md'), 'utf8');
+    expect(doc).toContain(
+      `ACL SETUSER ussd-gateway on ><password> resetkeys ~ussd:* resetchannels -@all ${commands}\n`,
+    );
+    expect(script).toContain('resetkeys ~ussd:* resetchannels -@all $USSD_REDIS_COMMANDS"');
   });
 
   it('gives each service more time to stop than it takes to drain (SHUTDOWN_GRACE_MS) before SIGKILL', () => {

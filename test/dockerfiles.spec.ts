@@ -220,6 +220,30 @@ describe.each(IMAGES.map((image) => [image.dir, image] as const))('%s/Dockerfile
     expect(envValues(runtime).NODE_ENV).toBe('production');
   });
 
+  if (dir.startsWith('apps/'))
+    it('states the release and commit it is built from (BUILD_VERSION, BUILD_COMMIT → dmrv_build_info), as compose builds it', () => {
+      const args = runtime.instructions
+        .filter(({ keyword }) => keyword === 'ARG')
+        .map(({ args: text }) => text);
+      expect(args).toEqual(['BUILD_VERSION=""', 'BUILD_COMMIT=""']);
+      expect(envValues(runtime)).toMatchObject({
+        DMRV_BUILD_VERSION: '${BUILD_VERSION}',
+        DMRV_BUILD_COMMIT: '${BUILD_COMMIT}',
+      });
+      // After the deployed folder: a new commit invalidates no layer but these.
+      const order = runtime.instructions.map(({ keyword }) => keyword);
+      expect(order.indexOf('ARG')).toBeGreaterThan(order.indexOf('COPY'));
+      const builds = Object.values(compose.services).filter(
+        (service) => service.build?.dockerfile === `${dir}/Dockerfile`,
+      );
+      expect(builds.length).toBeGreaterThan(0);
+      for (const service of builds)
+        expect(service.build?.args).toEqual({
+          BUILD_VERSION: '${BUILD_VERSION:-}',
+          BUILD_COMMIT: '${BUILD_COMMIT:-}',
+        });
+    });
+
   it('ships every file the service reads at run time', () => {
     // pnpm deploy copies a package's `files` (and package.json) only; dist is built from src by tsconfig.build.json.
     for (const { dir: packageDir, manifest: packageManifest } of closure) {

@@ -6,7 +6,9 @@ import { parseAllDocuments } from 'yaml';
 import { REPO_ROOT } from '@dmrv/testing';
 
 export const KUBERNETES_DIR = join(REPO_ROOT, 'deploy', 'kubernetes');
-export const OVERLAYS = ['dev', 'production'] as const;
+export const OVERLAYS = ['dev', 'production', 'production-monitoring'] as const;
+/** `production-monitoring` is production with the Prometheus Operator's objects: everything said of one holds of both. */
+export const isProduction = (name: string): boolean => name.startsWith('production');
 export type OverlayName = (typeof OVERLAYS)[number];
 
 /** The parts of a Kubernetes object these checks read; everything else stays `unknown`. */

@@ -5,7 +5,7 @@ import { Deployment } from 'kubernetes-models/apps/v1';
 import { Job } from 'kubernetes-models/batch/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
-import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
+import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import {
   PrometheusRule,
   ServiceMonitor,
@@ -35,6 +35,7 @@ const MODELS: Array<{ model: ModelClass; module: string }> = [
   { model: HorizontalPodAutoscaler, module: 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler' },
   { model: PodDisruptionBudget, module: 'kubernetes-models/policy/v1/PodDisruptionBudget' },
   { model: NetworkPolicy, module: 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy' },
+  { model: Ingress, module: 'kubernetes-models/networking.k8s.io/v1/Ingress' },
   {
     model: ServiceMonitor,
     module: '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor',
@@ -47,6 +48,14 @@ const MODELS: Array<{ model: ModelClass; module: string }> = [
 
 function modelOf(object: K8sObject): (typeof MODELS)[number] | undefined {
   return MODELS.find(({ model }) => model.apiVersion === object.apiVersion && model.kind === object.kind);
+}
+
+/**
+ * Whether a cluster knows the object's kind without a CustomResourceDefinition: its schema is one of Kubernetes' own
+ * (kubernetes-models), not an operator's (@kubernetes-models/…). Unknown kinds count as not built in.
+ */
+export function isBuiltInKind(object: K8sObject): boolean {
+  return modelOf(object)?.module.startsWith('kubernetes-models/') === true;
 }
 
 /** Schema violations of each object (types, formats, required fields, enums), one line per violation. */

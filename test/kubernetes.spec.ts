@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getMetadataStorage } from 'class-validator';
@@ -17,6 +17,7 @@ import { parseDockerfile } from './dockerfile';
 import {
   Container,
   containersOf,
+  isProduction,
   controllerRoutes,
   controllersOf,
   effectiveEnv,
@@ -36,7 +37,7 @@ import {
   servedGetPaths,
   Workload,
 } from './kubernetes-manifests';
-import { schemaProblems, unknownFieldProblems } from './kubernetes-schemas';
+import { isBuiltInKind, schemaProblems, unknownFieldProblems } from './kubernetes-schemas';
 
 // deploy/kubernetes rendered as a cluster would receive it (`kubectl kustomize`), then checked three ways: every
 // object against the Kubernetes (and Prometheus Operator) schemas of kubernetes-models, every field name against
@@ -80,11 +81,21 @@ const APPS: Record<string, AppEntry> = {
 const APP_NAMES = Object.keys(APPS);
 
 const NAME_LABEL = 'app.kubernetes.io/name';
+const RUNBOOK_BASE = 'https://github.com/dmrv-gateway-stack/dmrv-gateway-stack/blob/main/docs/runbooks/';
 // Database URLs carry the role's password: DATABASE_URL, DATABASE_REPLICA_URLS, DATABASE_LISTEN_URL.
 const SECRET_NAME = /PASSWORD|_KEY$|_KEYS$|TOKEN|SECRET|DATABASE_(\w+_)?URLS?$/;
-const INGRESS_NAMESPACE = { 'dmrv/ingress': 'true' };
-const MONITORING_NAMESPACE = { 'dmrv/monitoring': 'true' };
 const PROMETHEUS_POD = { [NAME_LABEL]: 'prometheus' };
+
+/** An overlay's platform.env: where the ingress controller and Prometheus run, host names, the IngressClass. */
+function platformOf(name: OverlayName): Record<string, string> {
+  const dir = name === 'production-monitoring' ? 'production' : name;
+  return Object.fromEntries(
+    readFileSync(join(KUBERNETES_DIR, 'overlays', dir, 'platform.env'), 'utf8')
+      .split('\n')
+      .filter((line) => /^[A-Z_]+=/.test(line))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+}
 
 function declaredVariables(config: new () => object): Set<string> {
   return new Set(
@@ -184,7 +195,7 @@ function secretKeys(overlay: Overlay, name: string): Set<string> | undefined {
   const secret = find(overlay, 'Secret', name);
   if (secret)
     return new Set([...Object.keys(secret.data ?? {}), ...Object.keys((secret.stringData as object) ?? {})]);
-  return overlay.name === 'production' ? documentedSecrets().get(name) : undefined;
+  return isProduction(overlay.name) ? documentedSecrets().get(name) : undefined;
 }
 
 function secretValue(overlay: Overlay, name: string, key: string): string | undefined {
@@ -201,6 +212,7 @@ function sampleSecret(variable: string): string | undefined {
     DATABASE_LISTEN_URL: example.DATABASE_LISTEN_URL,
     PIN_ENCRYPTION_KEY: example.PIN_ENCRYPTION_KEY,
     OPERATOR_TOKEN: example.OPERATOR_TOKEN,
+    EVENTS_TOKEN: example.EVENTS_TOKEN,
     REDIS_URL: example.REDIS_URL,
     // .env.example leaves API_KEYS empty (ACCESS_MODE=open); any key of 16+ URL-safe characters.
     API_KEYS: 'example-api-key-0123456789',
@@ -339,10 +351,78 @@ describe('deploy/kubernetes', () => {
         expect(kinds('Deployment')).toEqual([...APP_NAMES, 'local-chain-node', 'postgres', 'redis'].sort());
       } else {
         expect(kinds('Deployment')).toEqual([...APP_NAMES].sort());
-        expect(kinds('ServiceMonitor')).toEqual([...APP_NAMES].sort());
-        expect(kinds('PrometheusRule')).toEqual(['dmrv']);
+        expect(kinds('Ingress')).toEqual([...APP_NAMES].sort());
+        expect(kinds('ServiceMonitor')).toEqual(
+          name === 'production-monitoring' ? [...APP_NAMES].sort() : [],
+        );
+        expect(kinds('PrometheusRule')).toEqual(name === 'production-monitoring' ? ['dmrv'] : []);
       }
+      // platform.env is read at build time only: never applied.
+      expect(kinds('ConfigMap')).not.toContain('dmrv-platform');
     });
+
+    if (isProduction(name))
+      it('routes each public service through an Ingress with TLS, on platform.env’s host and IngressClass, to its Service’s HTTP port', () => {
+        const platform = platformOf(name);
+        const hostOf: Record<string, string | undefined> = {
+          'registry-api': platform.REGISTRY_API_HOST,
+          'protocol-gateway': platform.PROTOCOL_GATEWAY_HOST,
+          'ussd-gateway': platform.USSD_GATEWAY_HOST,
+        };
+        for (const app of APP_NAMES) {
+          const ingress = find(overlay, 'Ingress', app)!;
+          const spec = ingress.spec as {
+            ingressClassName?: string;
+            tls?: Array<{ hosts: string[]; secretName: string }>;
+            rules: Array<{
+              host: string;
+              http: {
+                paths: Array<{
+                  path: string;
+                  pathType: string;
+                  backend: { service: { name: string; port: { name?: string; number?: number } } };
+                }>;
+              };
+            }>;
+          };
+          const host = hostOf[app];
+          expect({ app, host }).toEqual({
+            app,
+            host: expect.stringMatching(/^[a-z0-9.-]+\.[a-z]{2,}$/) as string,
+          });
+          expect({
+            app,
+            class: spec.ingressClassName,
+            tls: spec.tls,
+            hosts: spec.rules.map((rule) => rule.host),
+          }).toEqual({
+            app,
+            class: platform.INGRESS_CLASS,
+            tls: [{ hosts: [host], secretName: `${app}-tls` }],
+            hosts: [host],
+          });
+          const service = find(overlay, 'Service', app)!;
+          const ports = (service.spec as { ports: Array<{ name: string }> }).ports.map((port) => port.name);
+          const paths = spec.rules[0]!.http.paths;
+          for (const { backend } of paths)
+            expect({
+              app,
+              backend: backend.service.name,
+              port: backend.service.port.name,
+              exists: ports.includes(backend.service.port.name ?? ''),
+            }).toEqual({
+              app,
+              backend: app,
+              port: 'http',
+              exists: true,
+            });
+          // The aggregator's two callbacks exactly: the operator endpoints under /api/ussd/ stay unrouted.
+          expect({ app, paths: paths.map(({ path, pathType }) => `${pathType} ${path}`) }).toEqual({
+            app,
+            paths: app === 'ussd-gateway' ? ['Exact /api/ussd', 'Exact /api/ussd/events'] : ['Prefix /'],
+          });
+        }
+      });
 
     it('validates every object against its Kubernetes or Prometheus Operator schema (kubernetes-models)', () => {
       expect(schemaProblems(overlay.objects)).toEqual([]);
@@ -398,7 +478,7 @@ describe('deploy/kubernetes', () => {
             problems.push(`${workload.ref}: runs ${image}, not the ${app} image`);
           if (
             ours &&
-            name === 'production' &&
+            isProduction(name) &&
             !/^ghcr\.io\/[a-z0-9-]+\/dmrv-[a-z-]+:\d+\.\d+\.\d+$/.test(image)
           ) {
             problems.push(`${workload.ref}: ${image} is not ghcr.io/<org>/dmrv-<app>:<version>`);
@@ -513,7 +593,7 @@ describe('deploy/kubernetes', () => {
         }
       }
       const secrets = overlay.objects.filter((object) => object.kind === 'Secret');
-      if (name === 'production') {
+      if (isProduction(name)) {
         // Created by the operator beforehand (docs/deployment.md), so that nothing secret is in the repository.
         expect(secrets.map(refOf)).toEqual([]);
       } else {
@@ -571,7 +651,7 @@ describe('deploy/kubernetes', () => {
             } else if (source.kind === 'Secret') {
               if (!secretKeys(overlay, source.name)?.has(source.key)) {
                 problems.push(
-                  `${workload.ref}: ${variable.name} reads ${source.name}/${source.key}, which ${name === 'production' ? 'docs/deployment.md does not list' : 'the overlay does not generate'}`,
+                  `${workload.ref}: ${variable.name} reads ${source.name}/${source.key}, which ${isProduction(name) ? 'docs/deployment.md does not list' : 'the overlay does not generate'}`,
                 );
               }
               note(source.name, [source.key]);
@@ -579,7 +659,7 @@ describe('deploy/kubernetes', () => {
           }
         }
       }
-      if (name === 'production') {
+      if (isProduction(name)) {
         // And the table lists nothing the overlay does not read.
         for (const [secret, keys] of documented) {
           for (const key of keys)
@@ -612,7 +692,9 @@ describe('deploy/kubernetes', () => {
         expect(secretValue(overlay, secretOf(server), 'database_url')).toMatch(
           /^postgres:\/\/registry_reader:/,
         );
-        expect(secretValue(overlay, secretOf(migrate), 'database_url')).toMatch(/^postgres:\/\/dmrv:/);
+        expect(secretValue(overlay, secretOf(migrate), 'database_url')).toMatch(
+          /^postgres:\/\/registry_owner:/,
+        );
       } else {
         expect([secretOf(server), secretOf(migrate)]).toEqual(['registry-api', 'registry-owner']);
       }
@@ -655,9 +737,9 @@ describe('deploy/kubernetes', () => {
         expect(readFileSync(join(REPO_ROOT, 'apps', app, 'src', 'database', migrations), 'utf8')).toContain(
           'runMigrationsLocked(',
         );
-        expect(readFileSync(join(REPO_ROOT, 'libs', 'migrations', 'src', 'run-migrations.ts'), 'utf8')).toContain(
-          'SELECT pg_advisory_xact_lock($1)',
-        );
+        expect(
+          readFileSync(join(REPO_ROOT, 'libs', 'migrations', 'src', 'run-migrations.ts'), 'utf8'),
+        ).toContain('SELECT pg_advisory_xact_lock($1)');
         // The CLI reads the URL through the same X_FILE rule; the file holds the URL and nothing else.
         const source = mountedFile(workload.pod, container, container.env![0]!.value!);
         expect({ job, source }).toEqual({
@@ -911,7 +993,15 @@ describe('deploy/kubernetes', () => {
       expect(problems).toEqual([]);
     });
 
-    it('admits each service’s HTTP port from the ingress namespace only, and its metrics port from Prometheus only', () => {
+    it('admits each service’s HTTP port from the ingress namespace only, and its metrics port from Prometheus only, both named in platform.env', () => {
+      // By the label Kubernetes sets on every namespace: nothing for an operator to label by hand.
+      const platform = platformOf(name);
+      const ingressNamespace = { 'kubernetes.io/metadata.name': platform.INGRESS_NAMESPACE };
+      const monitoringNamespace = { 'kubernetes.io/metadata.name': platform.MONITORING_NAMESPACE };
+      expect([platform.INGRESS_NAMESPACE, platform.MONITORING_NAMESPACE]).toEqual([
+        expect.stringMatching(/^[a-z0-9-]+$/),
+        expect.stringMatching(/^[a-z0-9-]+$/),
+      ]);
       const policies = overlay.objects.filter((object) => object.kind === 'NetworkPolicy');
       for (const server of servers) {
         const rules = policies
@@ -930,13 +1020,13 @@ describe('deploy/kubernetes', () => {
           server: server.ref,
           rules: [
             {
-              from: [{ namespaceSelector: { matchLabels: INGRESS_NAMESPACE } }],
+              from: [{ namespaceSelector: { matchLabels: ingressNamespace } }],
               ports: [{ port: 'http', protocol: 'TCP' }],
             },
             {
               from: [
                 {
-                  namespaceSelector: { matchLabels: MONITORING_NAMESPACE },
+                  namespaceSelector: { matchLabels: monitoringNamespace },
                   podSelector: { matchLabels: PROMETHEUS_POD },
                 },
               ],
@@ -945,9 +1035,8 @@ describe('deploy/kubernetes', () => {
           ],
         });
       }
-      // The namespace labels an operator sets are the ones the chapter tells them to set.
-      expect(kubernetesChapter()).toContain('dmrv/ingress=true');
-      expect(kubernetesChapter()).toContain('dmrv/monitoring=true');
+      expect(kubernetesChapter()).toContain('INGRESS_NAMESPACE');
+      expect(kubernetesChapter()).toContain('MONITORING_NAMESPACE');
     });
 
     it('lets each service’s pods, migrations included, reach only DNS, the tracing collector and their own dependencies', () => {
@@ -1027,7 +1116,7 @@ describe('deploy/kubernetes', () => {
     });
 
     if (name === 'dev') {
-      it('runs Redis with a password only its Secret holds (as a SHA-256), and gives the gateway a URL carrying it', () => {
+      it('runs Redis with passwords only its Secret holds (as SHA-256), and gives the gateway its own user’s URL', () => {
         const redis = overlay.workloads.find(({ ref }) => ref === 'Deployment/redis')!;
         const container = mainContainer(redis);
         const aclIndex = container.args!.indexOf('--aclfile');
@@ -1042,15 +1131,19 @@ describe('deploy/kubernetes', () => {
         const password = secretValue(overlay, secret, 'password')!.trim();
         expect(password).toMatch(/^[0-9a-f]{48}$/);
         const hash = createHash('sha256').update(password).digest('hex');
-        expect(secretValue(overlay, secret, 'users_acl')!.trim()).toBe(
-          `user default on #${hash} ~* &* +@all`,
+        // `default` (the probe) may PING and read INFO only; the gateway has a user of its own.
+        const users = secretValue(overlay, secret, 'users_acl')!.trim().split('\n');
+        expect(users[0]).toBe(`user default on #${hash} resetkeys resetchannels -@all +ping +info`);
+        expect(users[1]).toMatch(
+          /^user ussd-gateway on #[0-9a-f]{64} resetkeys ~ussd:\* resetchannels -@all \+/,
         );
         // The readiness probe authenticates from the mounted file, never from an argument.
         expect(container.readinessProbe?.exec?.command.join(' ')).toContain(
           'REDISCLI_AUTH="$(cat /run/secrets/redis/password)"',
         );
-        const url = (configs.get('ussd-gateway') as unknown as { REDIS_URL: string }).REDIS_URL;
-        expect(new URL(url)).toMatchObject({ password, hostname: 'redis', port: '6379' });
+        const url = new URL((configs.get('ussd-gateway') as unknown as { REDIS_URL: string }).REDIS_URL);
+        expect(url).toMatchObject({ username: 'ussd-gateway', hostname: 'redis', port: '6379' });
+        expect(users[1]).toContain(`#${createHash('sha256').update(url.password).digest('hex')} `);
         expect(
           effectiveEnv(
             overlay,
@@ -1060,7 +1153,7 @@ describe('deploy/kubernetes', () => {
       });
     }
 
-    if (name === 'production') {
+    if (name === 'production-monitoring') {
       it('scrapes each service’s metrics port at /metrics with a ServiceMonitor that selects its Service', () => {
         const problems: string[] = [];
         for (const monitor of overlay.objects.filter((object) => object.kind === 'ServiceMonitor')) {
@@ -1154,7 +1247,9 @@ describe('deploy/kubernetes', () => {
   });
 
   describe('monitoring', () => {
-    const rule = overlays.get('production')!.objects.find((object) => object.kind === 'PrometheusRule')!;
+    const rule = overlays
+      .get('production-monitoring')!
+      .objects.find((object) => object.kind === 'PrometheusRule')!;
     const dashboard = JSON.parse(
       readFileSync(join(KUBERNETES_DIR, 'monitoring', 'grafana-dashboard.json'), 'utf8'),
     ) as {
@@ -1199,6 +1294,40 @@ describe('deploy/kubernetes', () => {
       expect([...documented].filter((metric) => metric.startsWith('dmrv_')).length).toBeGreaterThanOrEqual(6);
     });
 
+    it('links every alert to its runbook: what it means, what users see, the first three commands, when it is over', () => {
+      const runbooks = join(REPO_ROOT, 'docs', 'runbooks');
+      const sections = [
+        '## What it means',
+        '## What subscribers and integrators see meanwhile',
+        '## First three commands',
+        '## It is over when',
+      ];
+      const problems: string[] = [];
+      for (const { alert, annotations } of alerts) {
+        const url = annotations?.runbook_url ?? '';
+        if (url !== `${RUNBOOK_BASE}${alert}.md`) problems.push(`${alert}: runbook_url ${url || 'missing'}`);
+        const file = join(runbooks, `${alert}.md`);
+        if (!existsSync(file)) {
+          problems.push(`${alert}: no docs/runbooks/${alert}.md`);
+          continue;
+        }
+        const text = readFileSync(file, 'utf8');
+        if (!text.startsWith(`# ${alert}\n`))
+          problems.push(`${alert}: the runbook's title is not the alert's name`);
+        const at = sections.map((section) => text.indexOf(`\n${section}\n`));
+        if (at.some((index) => index === -1) || at.some((index, i) => i > 0 && index < at[i - 1]!))
+          problems.push(`${alert}: the runbook lacks or reorders ${sections.join(', ')}`);
+        const commands = /## First three commands\n```sh\n([\s\S]*?)```/.exec(text)?.[1] ?? '';
+        if (commands.trim().split('\n').length !== 3) problems.push(`${alert}: not three commands`);
+        if (!readFileSync(join(runbooks, 'README.md'), 'utf8').includes(`[${alert}](${alert}.md)`))
+          problems.push(`${alert}: not in docs/runbooks/README.md`);
+      }
+      const named = new Set(alerts.map(({ alert }) => `${alert}.md`));
+      for (const file of readdirSync(runbooks))
+        if (file !== 'README.md' && !named.has(file)) problems.push(`docs/runbooks/${file}: no such alert`);
+      expect(problems).toEqual([]);
+    });
+
     it('charts the main signals in a Grafana dashboard that reads only documented metric families', () => {
       const charts = dashboard.panels.filter((panel) => panel.type !== 'row');
       const expressions = charts.flatMap((panel) => (panel.targets ?? []).map((target) => target.expr));
@@ -1228,7 +1357,7 @@ describe('deploy/kubernetes', () => {
       ).toEqual([]);
       expect(dashboard.templating.list.map((variable) => variable.name)).toEqual(['datasource', 'namespace']);
       // Shipped to Grafana's dashboard sidecar by the production overlay.
-      const configMap = find(overlays.get('production')!, 'ConfigMap', 'dmrv-grafana-dashboard')!;
+      const configMap = find(overlays.get('production-monitoring')!, 'ConfigMap', 'dmrv-grafana-dashboard')!;
       expect(configMap.metadata.labels).toEqual(expect.objectContaining({ grafana_dashboard: '1' }));
       expect(JSON.parse(configMap.data!['dmrv.json']!)).toEqual(dashboard);
     });
@@ -1275,6 +1404,84 @@ describe('deploy/kubernetes', () => {
       'clients create --name NAME',
     );
   }, 60_000);
+
+  it('renders production without the Prometheus Operator: Kubernetes’ own kinds only, no CRD’s; production-monitoring adds them', () => {
+    const production = overlays.get('production')!;
+    expect(production.objects.filter((object) => !isBuiltInKind(object)).map(refOf)).toEqual([]);
+    const refs = (overlay: Overlay) =>
+      overlay.objects.map((object) => `${object.apiVersion} ${refOf(object)}`);
+    const added = refs(overlays.get('production-monitoring')!).filter(
+      (ref) => !refs(production).includes(ref),
+    );
+    expect(added.sort()).toEqual(
+      [
+        'monitoring.coreos.com/v1 PrometheusRule/dmrv',
+        'monitoring.coreos.com/v1 ServiceMonitor/protocol-gateway',
+        'monitoring.coreos.com/v1 ServiceMonitor/registry-api',
+        'monitoring.coreos.com/v1 ServiceMonitor/ussd-gateway',
+        'v1 ConfigMap/dmrv-grafana-dashboard',
+      ].sort(),
+    );
+    expect(
+      refs(production).filter((ref) => !refs(overlays.get('production-monitoring')!).includes(ref)),
+    ).toEqual([]);
+    expect(kubernetesChapter()).toContain(
+      'kubectl apply -k deploy/kubernetes/overlays/production-monitoring',
+    );
+  });
+
+  it('takes the namespaces, hosts and IngressClass from platform.env alone', () => {
+    const scratchTree = mkdtempSync(join(tmpdir(), 'dmrv-platform-'));
+    try {
+      const copy = join(scratchTree, 'kubernetes');
+      cpSync(KUBERNETES_DIR, copy, { recursive: true });
+      writeFileSync(
+        join(copy, 'overlays', 'production', 'platform.env'),
+        [
+          'INGRESS_NAMESPACE=edge',
+          'MONITORING_NAMESPACE=observability',
+          'INGRESS_CLASS=traefik',
+          'REGISTRY_API_HOST=registry.energy.example',
+          'PROTOCOL_GATEWAY_HOST=chain.energy.example',
+          'USSD_GATEWAY_HOST=ussd.energy.example',
+          '',
+        ].join('\n'),
+      );
+      const rendered = execFileSync('kubectl', ['kustomize', join(copy, 'overlays', 'production')], {
+        encoding: 'utf8',
+      });
+      const objects = rendered.split(/^---$/m).map((document) => parse(document) as K8sObject);
+      const selectors = objects
+        .filter((object) => object.kind === 'NetworkPolicy' && APP_NAMES.includes(object.metadata.name))
+        .flatMap((policy) =>
+          (
+            policy.spec as { ingress: Array<{ from: Array<{ namespaceSelector: LabelSelector }> }> }
+          ).ingress.map(
+            (rule) => rule.from[0]!.namespaceSelector.matchLabels!['kubernetes.io/metadata.name'],
+          ),
+        );
+      expect(selectors).toEqual(['edge', 'observability', 'edge', 'observability', 'edge', 'observability']);
+      expect(
+        objects
+          .filter((object) => object.kind === 'Ingress')
+          .map((object) => {
+            const spec = object.spec as {
+              ingressClassName: string;
+              rules: Array<{ host: string }>;
+              tls: Array<{ hosts: string[] }>;
+            };
+            return `${object.metadata.name} ${spec.ingressClassName} ${spec.rules[0]!.host} ${spec.tls[0]!.hosts[0]}`;
+          })
+          .sort(),
+      ).toEqual([
+        'protocol-gateway traefik chain.energy.example chain.energy.example',
+        'registry-api traefik registry.energy.example registry.energy.example',
+        'ussd-gateway traefik ussd.energy.example ussd.energy.example',
+      ]);
+    } finally {
+      rmSync(scratchTree, { recursive: true, force: true });
+    }
+  });
 
   it('keeps the dev overlay’s secret files out of git', () => {
     const ignored = (path: string) => {

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { getMetadataStorage } from 'class-validator';
 import { parse } from 'yaml';
+import { ConfigValidationError, loadConfig } from '@dmrv/config';
 import { REPO_ROOT } from '@dmrv/testing';
 import { RegistryConfig } from '../apps/registry-api/src/config/registry.config';
 import { UssdConfig } from '../apps/ussd-gateway/src/config/ussd.config';
 import { ProtocolGatewayConfig } from '../apps/protocol-gateway/src/config/protocol-gateway.config';
 
 export interface ComposeService {
-  build?: { context: string; dockerfile: string };
+  build?: { context: string; dockerfile: string; args?: Record<string, string> };
   image?: string;
   profiles?: string[];
   entrypoint?: string[];
@@ -36,19 +36,33 @@ export const APP_SERVICES = [
   { service: 'protocol-gateway', app: 'protocol-gateway', config: ProtocolGatewayConfig },
 ] as const;
 
-/** Variables a config class cannot start without: those marked @IsDefined. */
-export function requiredVariables(config: new () => object): string[] {
-  const metadatas = getMetadataStorage().getTargetValidationMetadatas(config, '', true, false);
-  // A variable required only with another (`@ValidateIf`, e.g. REDIS_SENTINEL_NAME with REDIS_SENTINELS) is not.
-  const conditional = new Set(
-    metadatas
-      .filter((metadata) => metadata.type === 'conditionalValidation')
-      .map((metadata) => metadata.propertyName),
-  );
-  return metadatas
-    .filter((metadata) => metadata.type === 'isDefined' && !conditional.has(metadata.propertyName))
-    .map((metadata) => metadata.propertyName)
-    .sort();
+/**
+ * The variables a service refuses to start without under NODE_ENV=production: those its configuration class names
+ * when it validates a production environment that sets nothing else. Read through the class's own start-up
+ * validation (`loadConfig`), never its decorators' metadata, so a new setting without a default, or one production
+ * refuses to go without (EVENTS_TOKEN), joins the list by being declared. A variable needed only with another
+ * (REDIS_SENTINEL_NAME with REDIS_SENTINELS) is not on it.
+ */
+export function productionRequirements(service: string, config: new () => object): string[] {
+  try {
+    loadConfig(service, config, { NODE_ENV: 'production' });
+    return [];
+  } catch (error) {
+    if (!(error instanceof ConfigValidationError)) throw error;
+    return [...new Set(error.problems.map(({ variable }) => variable))].sort();
+  }
+}
+
+/**
+ * Of `required`, the variables an environment leaves unset: neither `X` nor `X_FILE` has a value (an empty value is
+ * unset to the services, `VAR=` in an env file included). A value that is not known here (a `valueFrom`) counts as set.
+ */
+export function unsetIn(
+  required: readonly string[],
+  environment: ReadonlyMap<string, string | number | undefined>,
+): string[] {
+  const set = (name: string) => environment.has(name) && environment.get(name) !== '';
+  return required.filter((variable) => !set(variable) && !set(`${variable}_FILE`));
 }
 
 /** Path of the URL a healthcheck command fetches. */

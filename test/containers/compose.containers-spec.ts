@@ -17,6 +17,7 @@ import {
 } from './compose-runner';
 import {
   BuiltImage,
+  BUILT_COMMIT,
   buildImage,
   composeBuilds,
   imageHealthcheck,
@@ -127,6 +128,22 @@ describe('the stack in containers (docker-compose.yml under podman)', () => {
     }
   }, 60 * 60_000);
 
+  /** psql as the cluster's superuser, inside the PostgreSQL container: what the test looks at, not what a service may do. */
+  const superuserQuery = async (database: string, sql: string): Promise<string> =>
+    (
+      await podmanOk([
+        'exec',
+        containerName(project, 'postgres'),
+        'psql',
+        '-U',
+        'dmrv',
+        '-d',
+        database,
+        '-tAc',
+        sql,
+      ])
+    ).trim();
+
   afterAll(async () => {
     await removeLabelled(TIER_LABEL);
     if (scratch) rmSync(scratch, { recursive: true, force: true });
@@ -154,6 +171,16 @@ describe('the stack in containers (docker-compose.yml under podman)', () => {
     log(
       `image sizes: ${built.map(({ image, bytes }) => `${image} ${(bytes / 1e6).toFixed(0)} MB`).join(', ')}`,
     );
+    // Each service's image states the commit it was built from (dmrv_build_info reads it at start-up).
+    for (const { service, image } of built.filter(({ service }) => service !== 'local-chain-node')) {
+      const env = JSON.parse(
+        (await podmanOk(['image', 'inspect', '--format', '{{json .Config.Env}}', image])).trim(),
+      ) as string[];
+      expect({ service, commit: env.find((entry) => entry.startsWith('DMRV_BUILD_COMMIT=')) }).toEqual({
+        service,
+        commit: `DMRV_BUILD_COMMIT=${BUILT_COMMIT}`,
+      });
+    }
   }, 300_000);
 
   it('starts every service in dependency order, the local chain node with its profile, the operator CLI not at all', () => {
@@ -244,6 +271,171 @@ describe('the stack in containers (docker-compose.yml under podman)', () => {
     );
   }, 300_000);
 
+  it('keeps a session-end notification an aggregator posts from another container with its callback URL’s token, and refuses one without it', async () => {
+    const sessionId = `containers-events-${process.pid}`;
+    expect((await ussdHop(hostPort.get('ussd-gateway')!, sessionId, '')).status).toBe(200);
+    const token = readFileSync(join(scratch, 'secrets', 'ussd_events_token'), 'utf8').trim();
+    // Africa's Talking's notification: a form post to the callback URL the operator configured, token in the query.
+    const form = new URLSearchParams({
+      sessionId,
+      phoneNumber: '+254700000123',
+      serviceCode: '*384#',
+      networkCode: '63902',
+      status: 'Success',
+      durationInMillis: '4200',
+      hopsCount: '1',
+    }).toString();
+    const fromAggregator = async (url: string): Promise<Answer> => {
+      const result = await podman([
+        'run',
+        '--rm',
+        '--label',
+        `${TIER_LABEL}=${PROJECT}`,
+        '--network',
+        PROJECT,
+        project.images[project.file.services['ussd-gateway']!.image] ??
+          project.file.services['ussd-gateway']!.image,
+        'node',
+        '-e',
+        "fetch(process.argv[1], { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: process.argv[2] }).then(async (r) => console.log(JSON.stringify({ status: r.status, body: await r.text() })))",
+        url,
+        form,
+      ]);
+      expect({ code: result.code, stderr: result.stderr }).toEqual({
+        code: 0,
+        stderr: expect.any(String) as string,
+      });
+      return JSON.parse(result.stdout.trim().split('\n').pop()!) as Answer;
+    };
+    const stored = () =>
+      superuserQuery(
+        'dmrv_ussd',
+        `SELECT status, duration_ms, session_closed FROM ussd_session_events WHERE session_id = '${sessionId}'`,
+      );
+
+    const refused = await fromAggregator('http://ussd-gateway:3000/api/ussd/events');
+    expect({ status: refused.status, body: JSON.parse(refused.body) as unknown }).toEqual({
+      status: 403,
+      body: { message: 'Session events are accepted from the aggregator only' },
+    });
+    expect(await stored()).toBe('');
+    const accepted = await fromAggregator(`http://ussd-gateway:3000/api/ussd/events?token=${token}`);
+    expect({ status: accepted.status, body: JSON.parse(accepted.body) as unknown }).toEqual({
+      status: 200,
+      body: { status: 'recorded' },
+    });
+    expect(await stored()).toBe('Success|4200|t');
+  }, 300_000);
+
+  /**
+   * What a service's own credentials may do, tried from inside its container with its own secret files and client
+   * libraries, as a compromised process would: each attempt's outcome, `ok` or the error's code and first words.
+   */
+  async function attemptsAs(service: string, script: string): Promise<Record<string, string>> {
+    const outcome =
+      "const say = (p) => p.then(() => 'ok', (e) => `${e.code ?? ''} ${e.message}`.trim().split('\\n')[0]);";
+    const result = await podman([
+      'exec',
+      containerName(project, service),
+      'node',
+      '-e',
+      `${outcome}\n${script}`,
+    ]);
+    expect({ service, code: result.code, stderr: result.stderr }).toEqual({
+      service,
+      code: 0,
+      stderr: expect.any(String) as string,
+    });
+    return JSON.parse(result.stdout.trim().split('\n').pop()!) as Record<string, string>;
+  }
+
+  it('connects the USSD gateway to PostgreSQL as a role of its own that reaches neither the registry nor the server’s programs', async () => {
+    const attempts = await attemptsAs(
+      'ussd-gateway',
+      `
+      const { Client } = require('pg');
+      const own = require('fs').readFileSync('/run/secrets/ussd_database_url', 'utf8').trim();
+      const registry = new URL(own); registry.pathname = '/dmrv_registry';
+      const onOwn = (sql) => { const c = new Client({ connectionString: own }); return c.connect().then(() => c.query(sql)).finally(() => c.end()); };
+      (async () => {
+        const role = await onOwn('SELECT current_user AS name, rolsuper, rolcreatedb, rolcreaterole FROM pg_roles WHERE rolname = current_user');
+        const toRegistry = new Client({ connectionString: registry.toString() });
+        console.log(JSON.stringify({
+          role: JSON.stringify(role.rows[0]),
+          ownTables: await say(onOwn('SELECT count(*) FROM ussd_accounts')),
+          registry: await say(toRegistry.connect().finally(() => toRegistry.end())),
+          program: await say(onOwn("COPY (SELECT 1) TO PROGRAM 'id'")),
+          serverFile: await say(onOwn("SELECT pg_read_file('/etc/passwd')")),
+        }));
+      })();`,
+    );
+    expect(attempts).toEqual({
+      role: JSON.stringify({
+        name: 'ussd_gateway',
+        rolsuper: false,
+        rolcreatedb: false,
+        rolcreaterole: false,
+      }),
+      ownTables: 'ok',
+      registry: expect.stringMatching(/^42501 permission denied for database "dmrv_registry"/) as string,
+      program: expect.stringMatching(
+        /^42501 (permission denied to COPY to or from an external program|must be superuser)/,
+      ) as string,
+      serverFile: expect.stringMatching(/^42501 permission denied for function pg_read_file/) as string,
+    });
+  }, 300_000);
+
+  it('connects the registry API as its SELECT-only role, which cannot write', async () => {
+    const attempts = await attemptsAs(
+      'registry-api',
+      `
+      const { Client } = require('pg');
+      const url = require('fs').readFileSync('/run/secrets/registry_reader_database_url', 'utf8').trim();
+      const run = (sql) => { const c = new Client({ connectionString: url }); return c.connect().then(() => c.query(sql)).finally(() => c.end()); };
+      (async () => console.log(JSON.stringify({
+        read: await say(run('SELECT count(*) FROM households')),
+        insert: await say(run("INSERT INTO api_clients (name) VALUES ('intruder')")),
+        delete: await say(run('DELETE FROM households')),
+        create: await say(run('CREATE TABLE intruder (id int)')),
+        superuser: (await run('SELECT rolsuper FROM pg_roles WHERE rolname = current_user')).rows[0].rolsuper ? 'yes' : 'no',
+      })))();`,
+    );
+    expect(attempts).toEqual({
+      read: 'ok',
+      insert: expect.stringMatching(/^42501 permission denied for table api_clients/) as string,
+      delete: expect.stringMatching(/^42501 permission denied for table households/) as string,
+      create: expect.stringMatching(/^42501 permission denied for schema public/) as string,
+      superuser: 'no',
+    });
+  }, 300_000);
+
+  it('gives the USSD gateway a Redis user of its own: NOPERM for FLUSHALL and for keys outside its prefix', async () => {
+    const attempts = await attemptsAs(
+      'ussd-gateway',
+      `
+      const Redis = require('ioredis');
+      const url = require('fs').readFileSync('/run/secrets/ussd_redis_url', 'utf8').trim();
+      const redis = new Redis(url, { maxRetriesPerRequest: 0, disableClientInfo: true });
+      (async () => {
+        console.log(JSON.stringify({
+          ownPrefix: await say(redis.get('ussd:containers-probe')),
+          flushall: await say(redis.flushall()),
+          config: await say(redis.call('CONFIG', 'GET', 'requirepass')),
+          keys: await say(redis.keys('*')),
+          otherKey: await say(redis.get('registry:anything')),
+        }));
+        redis.disconnect();
+      })();`,
+    );
+    expect(attempts).toEqual({
+      ownPrefix: 'ok',
+      flushall: expect.stringMatching(/^NOPERM /) as string,
+      config: expect.stringMatching(/^NOPERM /) as string,
+      keys: expect.stringMatching(/^NOPERM /) as string,
+      otherKey: expect.stringMatching(/^NOPERM /) as string,
+    });
+  }, 300_000);
+
   it('keeps Redis closed to a client without the password', async () => {
     const anonymous = await podman(['exec', containerName(project, 'redis'), 'redis-cli', 'ping']);
     expect(anonymous.stdout.trim()).toMatch(/^NOAUTH /);
@@ -292,20 +484,7 @@ describe('the stack in containers (docker-compose.yml under podman)', () => {
       const job = `${app.split('-')[0]}-migrate`;
       const state = (await inspect(containerName(project, job))).State;
       expect({ job, status: state.Status, exit: state.ExitCode }).toEqual({ job, status: 'exited', exit: 0 });
-      const rows = async () =>
-        (
-          await podmanOk([
-            'exec',
-            containerName(project, 'postgres'),
-            'psql',
-            '-U',
-            'dmrv',
-            '-d',
-            name,
-            '-tAc',
-            `SELECT count(*), count(DISTINCT name) FROM ${table}`,
-          ])
-        ).trim();
+      const rows = () => superuserQuery(name, `SELECT count(*), count(DISTINCT name) FROM ${table}`);
       const expected = `${migrationFiles(app).length}|${migrationFiles(app).length}`;
       expect({ app, rows: await rows() }).toEqual({ app, rows: expected });
       const again = await runOnce(project, job, ['node', 'dist/cli.js', 'migrate']);

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@dmrv/testing';
@@ -25,18 +26,34 @@ export interface BuiltImage {
   seconds: number;
 }
 
+/** The commit the tier builds, as a release build states it (BUILD_COMMIT, read into dmrv_build_info). */
+export const BUILT_COMMIT = execFileSync('git', ['rev-parse', 'HEAD'], {
+  cwd: REPO_ROOT,
+  encoding: 'utf8',
+}).trim();
+
 /**
  * Our images as compose builds them: one per Dockerfile, tagged with the image name compose runs (its
- * `${IMAGE_REGISTRY:-…}` settings at their defaults, as the tier runs compose).
+ * `${IMAGE_REGISTRY:-…}` settings at their defaults, as the tier runs compose), with compose's build arguments as
+ * `BUILD_COMMIT=$(git rev-parse HEAD) docker compose build` gives them.
  */
-export function composeBuilds(): Array<{ service: string; image: string; dockerfile: string }> {
+export function composeBuilds(): Array<{
+  service: string;
+  image: string;
+  dockerfile: string;
+  args: Record<string, string>;
+}> {
   const { parsed } = readCompose();
+  const env = { BUILD_COMMIT: BUILT_COMMIT };
   return Object.entries(parsed.services)
     .filter(([, service]) => service.build !== undefined)
     .map(([service, definition]) => ({
       service,
       image: interpolate(definition.image!, {}),
       dockerfile: join(definition.build!.context, definition.build!.dockerfile),
+      args: Object.fromEntries(
+        Object.entries(definition.build!.args ?? {}).map(([name, value]) => [name, interpolate(value, env)]),
+      ),
     }));
 }
 
@@ -46,7 +63,7 @@ export function composeBuilds(): Array<{ service: string; image: string; dockerf
  * npm registry, that bundle as the build secret `ca`.
  */
 export async function buildImage(
-  build: { service: string; image: string; dockerfile: string },
+  build: { service: string; image: string; dockerfile: string; args?: Record<string, string> },
   log: (line: string) => void,
 ): Promise<BuiltImage> {
   const args = [
@@ -61,6 +78,7 @@ export async function buildImage(
     '-t',
     build.image,
   ];
+  for (const [name, value] of Object.entries(build.args ?? {})) args.push('--build-arg', `${name}=${value}`);
   const ca = process.env.NODE_EXTRA_CA_CERTS;
   if (ca && existsSync(ca)) args.push('--secret', `id=ca,src=${ca}`);
   args.push(REPO_ROOT);

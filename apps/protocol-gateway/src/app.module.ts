@@ -1,8 +1,9 @@
+import { join } from 'node:path';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@dmrv/config';
 import { HealthModule } from '@dmrv/health';
 import { LoggingModule } from '@dmrv/logging';
-import { Metrics, MetricsModule } from '@dmrv/metrics';
+import { buildInfo, Metrics, MetricsModule } from '@dmrv/metrics';
 import { TracingModule } from '@dmrv/tracing';
 import { loadProtoRoot, QUERY_PROTO_FILES, QUERY_SERVICES } from '@dmrv/proto';
 import type { Root } from 'protobufjs';
@@ -25,7 +26,10 @@ import { UpstreamModule } from './upstream/upstream.module';
 
 export const PROTO_DESCRIPTORS = Symbol('PROTO_DESCRIPTORS');
 
-/** The answer cache and its families: `dmrv_protocol_answers_total{source}`, `dmrv_protocol_cache_bytes`. */
+/**
+ * The answer cache and its families: `dmrv_protocol_answers_total{source}`, `dmrv_protocol_cache_bytes`,
+ * `dmrv_protocol_cache_entries`, `dmrv_protocol_cache_evictions_total`.
+ */
 function answerCache(config: ProtocolGatewayConfig, metrics: Metrics): AnswerCache {
   const answers = metrics.counter(
     'dmrv_protocol_answers_total',
@@ -38,10 +42,17 @@ function answerCache(config: ProtocolGatewayConfig, metrics: Metrics): AnswerCac
     miss: answers.labels('miss'),
   };
   for (const source of Object.values(bySource)) source.inc(0);
+  const evictions = metrics
+    .counter(
+      'dmrv_protocol_cache_evictions_total',
+      'Kept answers dropped to make room for a new one: the cache is at CACHE_MAX_BYTES',
+    )
+    .labels();
   const cache = new AnswerCache({
     latestTtlMs: config.CACHE_LATEST_TTL_MS,
     maxBytes: config.CACHE_MAX_BYTES,
     observe: (source) => bySource[source].inc(),
+    evicted: () => evictions.inc(),
   });
   metrics.gauge({
     name: 'dmrv_protocol_cache_bytes',
@@ -76,7 +87,7 @@ export class AppModule {
           pretty: config.LOG_PRETTY,
           redact,
         }),
-        MetricsModule.forRoot({ service: 'protocol-gateway', config }),
+        MetricsModule.forRoot({ service: 'protocol-gateway', config, build: buildInfo(join(__dirname, '..')) }),
         TracingModule.forRoot({ service: 'protocol-gateway', config }),
         UpstreamModule,
         HealthModule.forRoot({

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@dmrv/config';
 import { APP_GUARD } from '@nestjs/core';
@@ -7,7 +8,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { HealthModule, postgresProbe } from '@dmrv/health';
 import { LoggingModule } from '@dmrv/logging';
-import { MetricsModule } from '@dmrv/metrics';
+import { buildInfo, MetricsModule } from '@dmrv/metrics';
 import { TracingModule } from '@dmrv/tracing';
 import { ApiClientGuard } from './auth/api-client.guard';
 import { AuthModule } from './auth/auth.module';
@@ -31,7 +32,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(RegistryConfig, config),
         LoggingModule.forRoot({ service: 'registry-api', level: config.LOG_LEVEL, pretty: config.LOG_PRETTY }),
-        MetricsModule.forRoot({ service: 'registry-api', config }),
+        MetricsModule.forRoot({ service: 'registry-api', config, build: buildInfo(join(__dirname, '..')) }),
         TracingModule.forRoot({ service: 'registry-api', config }),
         // A database that is down at start-up gets nine attempts 3 s apart, then the process exits (the default of
         // @nestjs/typeorm 11, stated because 12 raised it to ten).

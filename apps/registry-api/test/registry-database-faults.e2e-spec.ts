@@ -214,6 +214,37 @@ describe('registry-api when PostgreSQL fails', () => {
     });
   });
 
+  describe('the primary unreachable, without read replicas', () => {
+    it('says so in dmrv_registry_database_up while the pods are unready (no request reaches them to fail), and recovers', async () => {
+      const metricsToken = 'registry-dbfaults-metrics-1';
+      const proxy = await startFaultProxy({ port: Number(new URL(database.url).port) });
+      const app = await startApp({
+        DATABASE_URL: proxiedUrl(database.url, proxy),
+        RATE_LIMIT_PER_MINUTE: '0',
+        METRICS_TOKEN: metricsToken,
+        ...TIMEOUTS,
+      });
+      const primaryUp = async () => {
+        const metrics = await answered(app, '/metrics', { authorization: `Bearer ${metricsToken}` });
+        return /^dmrv_registry_database_up\{database="primary"[^}]*\} (\d)$/m.exec(metrics.body)?.[1];
+      };
+      try {
+        expect((await answered(app, '/health/ready', {})).statusCode).toBe(200);
+        expect(await primaryUp()).toBe('1');
+        proxy.setMode({ kind: 'reset' });
+        // The kubelet's readiness probe is the only caller left: the ingress sends nothing to an unready pod.
+        expect((await answered(app, '/health/ready', {})).statusCode).toBe(503);
+        expect(await primaryUp()).toBe('0');
+        proxy.setMode({ kind: 'pass' });
+        expect((await answered(app, '/health/ready', {})).statusCode).toBe(200);
+        expect(await primaryUp()).toBe('1');
+      } finally {
+        await app.close();
+        await proxy.close();
+      }
+    });
+  });
+
   describe('pool exhausted and statements overrunning (DATABASE_POOL_SIZE=1, real PostgreSQL)', () => {
     let app: NestFastifyApplication;
     let blocker: Client;

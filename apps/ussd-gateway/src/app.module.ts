@@ -1,8 +1,9 @@
+import { join } from 'node:path';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@dmrv/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggingModule, ServiceLoggingOptions } from '@dmrv/logging';
-import { MetricsModule } from '@dmrv/metrics';
+import { buildInfo, MetricsModule } from '@dmrv/metrics';
 import { TracingModule } from '@dmrv/tracing';
 import { dependencyTimeouts } from './config/dependency-timeouts';
 import { UssdConfig } from './config/ussd.config';
@@ -28,7 +29,7 @@ export class AppModule {
           redact: ['req.body', 'req.query'],
           destination: logDestination,
         }),
-        MetricsModule.forRoot({ service: 'ussd-gateway', config }),
+        MetricsModule.forRoot({ service: 'ussd-gateway', config, build: buildInfo(join(__dirname, '..')) }),
         TracingModule.forRoot({ service: 'ussd-gateway', config }),
         // A database that is down at start-up gets a few seconds, then the process exits for the orchestrator to
         // restart it; once running, an outage only makes hops "unavailable" and /health 503.

@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MetricsModule } from '@dmrv/metrics';
-import { Exposition, mismatchesWithDeploymentDoc, scrape, STOPPED_PORT } from '@dmrv/testing';
+import { Exposition, mismatchesWithDeploymentDoc, scrape, STOPPED_PORT, TEST_REDIS_URL } from '@dmrv/testing';
 import { OUT_OF_STEP_REPLY } from '../src/ussd/ussd-session.service';
 import {
   Backing,
@@ -8,8 +8,11 @@ import {
   createBacking,
   Handset,
   post,
+  redisReady,
   SERVICE_CODE,
   startApp,
+  startTcpRelay,
+  viaProxy,
 } from './ussd-test-kit';
 
 const METRICS_TOKEN = 'ussd-metrics-token-00001';
@@ -274,6 +277,51 @@ describe('ussd-gateway metrics', () => {
     expect(exposed.find('dmrv_db_pool_waiting_requests', { pool: 'primary' })).toHaveLength(1);
     expect(exposed.find('nodejs_eventloop_lag_seconds', { service: 'ussd-gateway' })).toHaveLength(1);
     expect(exposed.types.get('nodejs_gc_duration_seconds')).toBe('histogram');
+  });
+
+  it('states its build, and asks PostgreSQL and Redis at each scrape whether they answer', async () => {
+    const exposed = await metrics();
+    expect(exposed.find('dmrv_build_info')).toEqual([
+      expect.objectContaining({
+        labels: expect.objectContaining({ version: '0.1.0', commit: 'unknown' }),
+        value: 1,
+      }),
+    ]);
+    expect([
+      exposed.value('dmrv_ussd_dependency_up', { dependency: 'database' }),
+      exposed.value('dmrv_ussd_dependency_up', { dependency: 'redis' }),
+    ]).toEqual([1, 1]);
+    // Through relays that can be cut: the pods stay up and ready while PostgreSQL is away, and only this says so.
+    const postgres = await startTcpRelay(Number(new URL(backing.database.url).port));
+    const redis = await startTcpRelay(Number(new URL(TEST_REDIS_URL).port || 6379));
+    const { app: relayed } = await startApp(
+      backing.env({
+        METRICS_PORT: '0',
+        DATABASE_URL: viaProxy(backing.database.url, { host: '127.0.0.1', port: postgres.port }),
+        REDIS_URL: viaProxy(TEST_REDIS_URL, { host: '127.0.0.1', port: redis.port }),
+      }),
+    );
+    const up = async () => {
+      const scraped = await scrape(`http://127.0.0.1:${relayed.get(MetricsModule).listenerPort}/metrics`);
+      return ['database', 'redis'].map((dependency) =>
+        scraped.value('dmrv_ussd_dependency_up', { dependency }),
+      );
+    };
+    try {
+      expect(await up()).toEqual([1, 1]);
+      await postgres.stop();
+      expect(await up()).toEqual([0, 1]);
+      await postgres.start();
+      await redis.stop();
+      expect(await up()).toEqual([1, 0]);
+      await redis.start();
+      await redisReady(relayed);
+      expect(await up()).toEqual([1, 1]);
+    } finally {
+      await relayed.close();
+      await postgres.close();
+      await redis.close();
+    }
   });
 
   it('exports every dmrv_ family docs/deployment.md lists for ussd-gateway, with its type and labels', async () => {

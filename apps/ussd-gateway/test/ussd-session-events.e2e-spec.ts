@@ -462,6 +462,29 @@ describe('without OPERATOR_TOKEN', () => {
   });
 });
 
+describe('with EVENTS_ENABLED=false', () => {
+  it('answers a notification, even from the aggregator with its token, with the 404 of an unknown route, keeping nothing', async () => {
+    const { app: off } = await startApp(
+      stack.backing.env({ EVENTS_ENABLED: 'false', EVENTS_TOKEN, NODE_ENV: 'production' }),
+    );
+    try {
+      const handset = new Handset(off);
+      const answer = await off.inject({
+        method: 'POST',
+        url: `/api/ussd/events?token=${EVENTS_TOKEN}`,
+        payload: notificationOf(handset),
+      });
+      expect({ status: answer.statusCode, body: answer.json<unknown>() }).toEqual({
+        status: 404,
+        body: { message: 'Cannot POST /api/ussd/events' },
+      });
+      expect(await rowOf(handset.sessionId)).toEqual([]);
+    } finally {
+      await off.close();
+    }
+  });
+});
+
 describe('a dependency stopped', () => {
   let redisRelay: TcpRelay;
   let postgresRelay: TcpRelay;

@@ -289,6 +289,8 @@ async function main(): Promise<number> {
       // The soak's subscribers press a key every 100 ms, far more often than a person can; the per-phone limit is
       // about people, and the per-session limit (which a session of ten hops stays under) stays at its default.
       RATE_LIMIT_PER_PHONE: '100000',
+      // No aggregator posts session-end notifications here; production (NODE_ENV) requires the endpoint set or off.
+      EVENTS_ENABLED: 'false',
     });
     const protocol = await startService(janitor, logDir, 'protocol-gateway', SERVICE_BUILDS.protocol.main, {
       GRPC_UPSTREAM: `127.0.0.1:${chain.port}`,

@@ -137,6 +137,8 @@ export async function ussdSuite(ctx: SuiteContext): Promise<void> {
     PIN_ENCRYPTION_KEY: EXAMPLE_PIN_KEY,
     // The load generator is one client on loopback; the per-IP limit would measure the limiter, not the gateway.
     RATE_LIMIT_EXEMPT_CIDRS: '127.0.0.1/32,::1/128',
+    // No aggregator posts session-end notifications here; production (NODE_ENV) requires the endpoint set or off.
+    EVENTS_ENABLED: 'false',
   });
   // The PIN floor: the same floor, hashing on the hops marked `hashesPin` with the gateway's default cost.
   const floor = await startFloor(ctx, 'ussd', {

@@ -1,3 +1,5 @@
+import { withDeadline } from '@dmrv/deadline';
+
 /** One dependency that readiness must see answering: PostgreSQL, Redis, a gRPC upstream, ... */
 export interface DependencyProbe {
   name: string;
@@ -11,6 +13,18 @@ export interface DependencyProbe {
    * into an outage).
    */
   required?: boolean;
+}
+
+const DEFAULT_TIMEOUT_MS = 2000;
+
+/** Runs one probe within its deadline: resolves when the dependency answered, rejects when it did not in time. */
+export async function checkWithin(probe: DependencyProbe): Promise<void> {
+  const ms = probe.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  await withDeadline(() => probe.check(), {
+    ms,
+    what: probe.name,
+    error: () => new ProbeTimeoutError(probe.name, ms),
+  });
 }
 
 export class ProbeTimeoutError extends Error {

@@ -6,11 +6,9 @@ import {
   HealthIndicatorService,
 } from '@nestjs/terminus';
 import type { DependencyReport, ReadinessBody } from '@dmrv/contracts';
-import { withDeadline } from '@dmrv/deadline';
-import { DependencyProbe, ProbeTimeoutError } from './probes';
+import { checkWithin, DependencyProbe } from './probes';
 
 export const HEALTH_PROBES = Symbol('HEALTH_PROBES');
-const DEFAULT_TIMEOUT_MS = 2000;
 
 function describe(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
@@ -52,12 +50,7 @@ export class ReadinessService {
     const indicator = this.indicators.check(probe.name);
     const started = performance.now();
     try {
-      const ms = probe.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-      await withDeadline(() => probe.check(), {
-        ms,
-        what: probe.name,
-        error: () => new ProbeTimeoutError(probe.name, ms),
-      });
+      await checkWithin(probe);
       return indicator.up({ latencyMs: Math.round(performance.now() - started) });
     } catch (error) {
       return indicator.down({ latencyMs: Math.round(performance.now() - started), error: describe(error) });

@@ -11,3 +11,5 @@ export { METRIC_PREFIX, Metrics } from './metrics';
 export type { GaugeDefinition, PoolCounts } from './metrics';
 export { METRICS_OPTIONS, MetricsModule } from './metrics.module';
 export type { MetricsExposure, MetricsModuleOptions } from './metrics.module';
+export { buildInfo, registerBuildInfo, UNKNOWN_COMMIT } from './build-info';
+export type { BuildInfo } from './build-info';

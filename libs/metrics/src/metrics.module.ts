@@ -6,6 +6,7 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
+import { BuildInfo, registerBuildInfo } from './build-info';
 import { HttpMetrics } from './http-metrics';
 import { METRICS_PATH, MetricsServer } from './metrics-endpoint';
 import { Metrics } from './metrics';
@@ -22,6 +23,8 @@ export interface MetricsExposure {
 export interface MetricsModuleOptions {
   service: string;
   config: MetricsExposure;
+  /** Exported as `dmrv_build_info{version, commit}` (see `buildInfo`). */
+  build?: BuildInfo;
 }
 
 export const METRICS_OPTIONS = Symbol('METRICS_OPTIONS');
@@ -44,6 +47,7 @@ export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutd
 
   static forRoot(options: MetricsModuleOptions): DynamicModule {
     const metrics = new Metrics(options.service);
+    if (options.build) registerBuildInfo(metrics.registry, options.build);
     return {
       module: MetricsModule,
       global: true,

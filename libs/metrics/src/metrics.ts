@@ -14,8 +14,11 @@ export interface GaugeDefinition {
   name: string;
   help: string;
   labelNames?: readonly string[];
-  /** Sets the gauge's values when a scrape reads them: state that already lives elsewhere is not copied twice. */
-  collect: (gauge: Gauge) => void;
+  /**
+   * Sets the gauge's values when a scrape reads them: state that already lives elsewhere is not copied twice. A
+   * promise is awaited by the scrape (a dependency asked at scrape time).
+   */
+  collect: (gauge: Gauge) => void | Promise<void>;
 }
 
 let processRegistry: Registry | undefined;
@@ -99,7 +102,7 @@ export class Metrics {
       labelNames: [...(definition.labelNames ?? [])],
       registers: [this.registry],
       collect(this: Gauge) {
-        collect(this);
+        return collect(this);
       },
     });
   }

@@ -94,22 +94,29 @@ function run(binDir: string, user: OsUser | undefined, command: string, args: st
   });
 }
 
-/**
- * Starts a primary (initdb) and a streaming hot standby of it (pg_basebackup -R) on two free loopback ports, from the
- * installed server binaries, in a temporary directory that `close()` removes. Commits on the primary do not wait
- * for the standby unless a session asks (`replicaCaughtUp`) or `synchronousCommit: 'on'` is chosen.
- */
-export async function startReplicatedPostgres(
-  options: ReplicatedPostgresOptions = {},
-): Promise<ReplicatedPostgres> {
+/** Servers started from the installed binaries in one temporary directory, stopped and removed by `close()`. */
+function serverSet(prefix: string) {
   const binDir = postgresBinDir();
   const user = serverUser();
-  const root = mkdtempSync(join(tmpdir(), 'dmrv-pg-replica-'));
+  const root = mkdtempSync(join(tmpdir(), prefix));
   const started: Array<{ dataDir: string; running: boolean }> = [];
   const own = (path: string): void => {
     if (user) chownSync(path, user.uid, user.gid);
   };
   own(root);
+
+  const initdb = (dataDir: string): Promise<void> =>
+    run(binDir, user, 'initdb', [
+      '-D',
+      dataDir,
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '-E',
+      'UTF8',
+      '--no-locale',
+      '--no-sync',
+    ]);
 
   // PostgreSQL cannot listen on port 0 and say where it went, so a port is picked at random below the kernel's
   // ephemeral range (where port-0 listeners and outgoing connections land) and another is tried if it is taken.
@@ -163,26 +170,49 @@ export async function startReplicatedPostgres(
     rmSync(root, { recursive: true, force: true });
   };
 
+  return { binDir, user, root, initdb, server, close };
+}
+
+const COMMON_SETTINGS = [
+  '-c fsync=off',
+  '-c full_page_writes=off',
+  '-c max_connections=60',
+  '-c shared_buffers=16MB',
+];
+
+/**
+ * A PostgreSQL server of the test's own (initdb, trust authentication, user `postgres`) on a free loopback port, for
+ * what must not touch the machine's shared server: cluster-wide roles, databases with fixed names. `close()` stops it
+ * and removes its files.
+ */
+export async function startLocalPostgres(): Promise<LocalPostgres & { close(): Promise<void> }> {
+  const set = serverSet('dmrv-pg-');
+  try {
+    const dataDir = join(set.root, 'data');
+    await set.initdb(dataDir);
+    const server = await set.server('server', dataDir, COMMON_SETTINGS);
+    return { ...server, close: set.close };
+  } catch (error) {
+    await set.close();
+    throw error;
+  }
+}
+
+/**
+ * Starts a primary (initdb) and a streaming hot standby of it (pg_basebackup -R) on two free loopback ports, from the
+ * installed server binaries, in a temporary directory that `close()` removes. Commits on the primary do not wait
+ * for the standby unless a session asks (`replicaCaughtUp`) or `synchronousCommit: 'on'` is chosen.
+ */
+export async function startReplicatedPostgres(
+  options: ReplicatedPostgresOptions = {},
+): Promise<ReplicatedPostgres> {
+  const { binDir, user, root, initdb, server, close } = serverSet('dmrv-pg-replica-');
+
   try {
     const primaryDir = join(root, 'primary');
     const replicaDir = join(root, 'replica');
-    await run(binDir, user, 'initdb', [
-      '-D',
-      primaryDir,
-      '-U',
-      'postgres',
-      '--auth=trust',
-      '-E',
-      'UTF8',
-      '--no-locale',
-      '--no-sync',
-    ]);
-    const common = [
-      '-c fsync=off',
-      '-c full_page_writes=off',
-      '-c max_connections=60',
-      '-c shared_buffers=16MB',
-    ];
+    await initdb(primaryDir);
+    const common = COMMON_SETTINGS;
     const primary = await server('primary', primaryDir, [
       ...common,
       '-c wal_level=replica',

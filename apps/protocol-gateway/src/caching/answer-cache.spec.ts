@@ -106,6 +106,26 @@ describe('AnswerCache', () => {
     expect([none.bytesKept, none.entriesKept]).toEqual([0, 0]);
   });
 
+  it('reports each answer dropped for room at the byte bound, and none that merely expired or replaced its own key', async () => {
+    const size = entryBytes('a', stored('aaaa'));
+    let evicted = 0;
+    const answers = new AnswerCache({
+      latestTtlMs: 1_000,
+      maxBytes: 2 * size,
+      now: () => now,
+      evicted: () => (evicted += 1),
+    });
+    await answers.lookup('a', 'latest', () => Promise.resolve(answer('aaaa')));
+    await answers.lookup('b', 'pinned', () => Promise.resolve(answer('bbbb')));
+    expect(evicted).toBe(0);
+    now += 1_000;
+    await answers.lookup('c', 'pinned', () => Promise.resolve(answer('cccc')));
+    expect(evicted).toBe(0);
+    await answers.lookup('d', 'pinned', () => Promise.resolve(answer('dddd')));
+    await answers.lookup('e', 'pinned', () => Promise.resolve(answer('eeee')));
+    expect([evicted, answers.entriesKept]).toEqual([2, 2]);
+  });
+
   it('counts keys and headers in the bound, not only bodies: unique 8 KB questions never hold more than it', async () => {
     const maxBytes = 256 * 1024;
     const answers = cache(60_000, maxBytes);

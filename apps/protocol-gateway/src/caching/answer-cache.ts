@@ -36,6 +36,8 @@ export interface AnswerCacheOptions {
   maxBytes: number;
   now?: () => number;
   observe?: (source: AnswerSource) => void;
+  /** A kept answer dropped to make room for a new one: the cache is at `maxBytes`. Expired ones are not counted. */
+  evicted?: () => void;
 }
 
 interface Entry {
@@ -156,6 +158,7 @@ export class AnswerCache {
     for (const [oldKey, oldEntry] of this.entries) {
       if (this.bytes + bytes <= this.options.maxBytes) break;
       this.remove(oldKey, oldEntry);
+      this.options.evicted?.();
     }
     const entry: Entry = { answer, expiresAt: now + ttl, bytes };
     this.entries.set(key, entry);

@@ -82,24 +82,26 @@ export class SqlReader {
    * Readiness. Without replicas: the primary answers. With them, each database is reported (`database` for the
    * primary, `database-replica-N`), and what decides is `database-reads`: the service can answer reads, from the
    * primary or a replica. A primary that is down then keeps the pods in service, reading from the replicas, and says
-   * so in the body and in `dmrv_registry_database_up`.
+   * so in the body. Either way every check of the primary is what `dmrv_registry_database_up{database="primary"}`
+   * reports (with replicas, reads that prefer the primary too): an outage shows there while the pods, unready, serve
+   * nothing and so count no errors.
    */
   probes(primaryProbe: DependencyProbe): DependencyProbe[] {
-    if (!this.router.hasReplicas) return [primaryProbe];
-    return [
-      {
-        ...primaryProbe,
-        required: false,
-        check: async () => {
-          try {
-            await primaryProbe.check();
-            this.primaryAnswered = true;
-          } catch (error) {
-            this.primaryAnswered = false;
-            throw error;
-          }
-        },
+    const primary: DependencyProbe = {
+      ...primaryProbe,
+      check: async () => {
+        try {
+          await primaryProbe.check();
+          this.primaryAnswered = true;
+        } catch (error) {
+          this.primaryAnswered = false;
+          throw error;
+        }
       },
+    };
+    if (!this.router.hasReplicas) return [primary];
+    return [
+      { ...primary, required: false },
       ...this.replicas.map((replica) => ({
         name: `database-${replica.name}`,
         required: false,

@@ -3,12 +3,14 @@ import { UssdConfig } from '../config/ussd.config';
 import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
 import { PinHashGate, pinHashGateFromConfig } from './pin-hash-gate';
+import { PinKeyCheck } from './pin-key-check';
 import { PinVault, pinVaultFromConfig } from './pin-vault';
 
 @Module({
   providers: [
     AccountsRepository,
     AccountsService,
+    PinKeyCheck,
     { provide: PinVault, inject: [UssdConfig], useFactory: pinVaultFromConfig },
     { provide: PinHashGate, inject: [UssdConfig], useFactory: pinHashGateFromConfig },
   ],

@@ -56,6 +56,7 @@ export type PinAttempt =
 export class CustomerIdTakenError extends Error {}
 
 const UNIQUE_VIOLATION = '23505';
+const UNDEFINED_TABLE = '42P01';
 
 const lockSecondsLeft = (column: string): string =>
   `GREATEST(0, CEIL(EXTRACT(EPOCH FROM (${column} - now()))))::int`;
@@ -398,5 +399,19 @@ export class AccountsRepository {
       [keyId, limit],
     );
     return rows.map((row) => ({ id: row.id, pinHash: row.pin_hash }));
+  }
+
+  /**
+   * One stored PIN, any: what start-up opens to check the configured keys (PinKeyCheck). Undefined: no account yet, or
+   * no accounts table yet (a database the migrations have not reached: nothing is sealed in it).
+   */
+  async anySealedPin(): Promise<string | undefined> {
+    try {
+      const rows: Array<{ pin_hash: string }> = await this.dataSource.query('SELECT pin_hash FROM ussd_accounts LIMIT 1');
+      return rows[0]?.pin_hash;
+    } catch (error) {
+      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === UNDEFINED_TABLE) return undefined;
+      throw error;
+    }
   }
 }

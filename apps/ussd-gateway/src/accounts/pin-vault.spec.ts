@@ -51,6 +51,15 @@ describe('PinVault', () => {
     await expect(vault.verify('24680', ['v1', 'k1', ...parts.slice(2)].join('.'))).rejects.toThrow();
   });
 
+  it('says, without hashing, whether the configured keys open a stored PIN, and why not', async () => {
+    const sealed = await vault.seal('24680');
+    expect(vault.unopenable(sealed)).toBeUndefined();
+    expect(vault.unopenable(await new PinVault(retired).seal('13579'))).toBeUndefined();
+    // Restored with another installation's key under the same id, or with a key id nobody configured.
+    expect(new PinVault(key(current.id)).unopenable(sealed)).toEqual({ keyId: current.id, reason: 'wrong key' });
+    expect(new PinVault(key('k9')).unopenable(sealed)).toEqual({ keyId: current.id, reason: 'unknown key' });
+  });
+
   it('parses 32-byte keys as hex or base64 only', () => {
     expect(parseKey('00'.repeat(32))).toHaveLength(32);
     expect(parseKey(randomBytes(32).toString('base64'))).toHaveLength(32);

@@ -123,6 +123,21 @@ export class PinVault {
     return sealed.split('.')[1] ?? '';
   }
 
+  /**
+   * Why the configured keys cannot open `sealed`, or undefined when they can: its key id is not configured, or the key
+   * under that id is another one than it was sealed with. Decryption only, no hash: cheap enough for start-up.
+   */
+  unopenable(sealed: string): { keyId: string; reason: 'unknown key' | 'wrong key' } | undefined {
+    const keyId = this.keyIdOf(sealed);
+    if (!this.keys.has(keyId)) return { keyId, reason: 'unknown key' };
+    try {
+      this.decrypt(SEALED, sealed).fill(0);
+      return undefined;
+    } catch {
+      return { keyId, reason: 'wrong key' };
+    }
+  }
+
   /** Re-encrypts under the current key without knowing the PIN (used when a retired key is still in use). */
   rewrap(sealed: string): string {
     return this.encrypt(SEALED, this.decrypt(SEALED, sealed));

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { ConfigValidationError, loadConfig } from '@dmrv/config';
 import { redisTopologyOf } from '../redis/redis-client';
-import { UssdConfig } from './ussd.config';
+import { EVENTS_SENDER_REQUIRED, UssdConfig } from './ussd.config';
 
 const KEY = '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f';
 const base = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/dmrv_ussd', PIN_ENCRYPTION_KEY: KEY };
@@ -61,6 +61,38 @@ describe('UssdConfig', () => {
     }
     expect(message).not.toContain('not-a-key-secret-value');
     expect(message).not.toContain('short-secret-1');
+  });
+
+  describe('the session-end notification endpoint under NODE_ENV=production', () => {
+    const production = { ...base, NODE_ENV: 'production' };
+
+    it('refuses to start when nobody may post to it, naming the settings that fix it', () => {
+      expect(problems(production)).toBe(
+        `ussd-gateway: invalid configuration\n  - EVENTS_TOKEN: ${EVENTS_SENDER_REQUIRED}`,
+      );
+      for (const variable of ['EVENTS_TOKEN', 'EVENTS_ALLOWED_CIDRS', 'EVENTS_ENABLED=false'])
+        expect(EVENTS_SENDER_REQUIRED).toContain(variable);
+    });
+
+    it.each([
+      [{ EVENTS_TOKEN: 'aggregator-callback-secret-1' }],
+      [{ EVENTS_ALLOWED_CIDRS: '196.201.214.0/24' }],
+      [{ EVENTS_ENABLED: 'false' }],
+    ])('starts with %j', (events) => {
+      expect(problems({ ...production, ...events })).toBe('');
+    });
+
+    it('leaves development alone: loopback may post (npm start)', () => {
+      expect(problems(base)).toBe('');
+      expect(loadConfig('ussd-gateway', UssdConfig, base).EVENTS_ENABLED).toBe(true);
+    });
+
+    it('still checks a token that is set, production or not', () => {
+      expect(problems({ ...base, EVENTS_ENABLED: 'false', EVENTS_TOKEN: 'short' })).toContain(
+        'EVENTS_TOKEN: must be at least 16 characters',
+      );
+      expect(problems({ ...base, EVENTS_ENABLED: 'maybe' })).toContain('EVENTS_ENABLED:');
+    });
   });
 
   it('serves the simulator only when SIMULATOR_ENABLED says so, in words a person cannot misread', () => {

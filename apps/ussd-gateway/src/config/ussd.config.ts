@@ -24,6 +24,14 @@ const REDIS_URL_PATTERN = /^rediss?:\/\/\S+$/;
 const ADDRESS_OR_CIDR = /^[0-9a-fA-F:.]+(\/\d{1,3})?$/;
 const REDIS_TOPOLOGIES = ['REDIS_URL', 'REDIS_CLUSTER_NODES', 'REDIS_SENTINELS'] as const;
 
+export const EVENTS_SENDER_REQUIRED =
+  "is required under NODE_ENV=production unless EVENTS_ALLOWED_CIDRS is set: without either, every session-end notification (POST /api/ussd/events) is refused. Set EVENTS_TOKEN (the secret of the aggregator's callback URL) or EVENTS_ALLOWED_CIDRS (its addresses), or EVENTS_ENABLED=false to turn the endpoint off";
+
+/** Production with the events endpoint on and nobody allowed to post to it. */
+function eventsSenderUnset(config: UssdConfig): boolean {
+  return config.NODE_ENV === 'production' && config.EVENTS_ENABLED && config.EVENTS_ALLOWED_CIDRS.length === 0;
+}
+
 /** Redis is one node, a cluster or a Sentinel-watched master: naming two is a mistake, not a choice to make for the operator. */
 function OneRedisTopology(): PropertyDecorator {
   return ValidateBy({
@@ -167,18 +175,30 @@ export class UssdConfig extends DatabaseConfig {
   RATE_LIMIT_PER_SESSION = 30;
 
   /**
+   * Whether `POST /api/ussd/events` (the aggregator's session-end notifications) exists at all: `false` answers it 404,
+   * for a deployment whose aggregator sends none. Under NODE_ENV=production an enabled endpoint needs EVENTS_TOKEN or
+   * EVENTS_ALLOWED_CIDRS, or the service does not start.
+   */
+  @AsBoolean()
+  @IsBoolean()
+  EVENTS_ENABLED = true;
+
+  /**
    * Who may post session-end notifications (`POST /api/ussd/events`): the aggregator's addresses, as the client
    * address resolves under the trust-proxy settings. With neither this nor EVENTS_TOKEN set, only loopback may post
-   * outside production (`npm start`), and nobody in production.
+   * outside production (`npm start`); production refuses to start (see EVENTS_TOKEN).
    */
   @ListVariable(ADDRESS_OR_CIDR, 'must be a comma-separated list of IPs or CIDRs')
   EVENTS_ALLOWED_CIDRS: string[] = [];
 
   /**
    * A shared secret the aggregator presents with each notification: in the callback URL as `?token=…` (Africa's
-   * Talking sends to the URL it is given and sets no header of ours) or as the `x-events-token` header.
+   * Talking sends to the URL it is given and sets no header of ours) or as the `x-events-token` header. Required
+   * under NODE_ENV=production unless EVENTS_ALLOWED_CIDRS is set or EVENTS_ENABLED=false: an endpoint nobody may post
+   * to answers every genuine notification 403, which is a broken feature, not a safe default.
    */
-  @IsOptional()
+  @ValidateIf((config: UssdConfig) => config.EVENTS_TOKEN !== undefined || eventsSenderUnset(config))
+  @IsDefined({ message: EVENTS_SENDER_REQUIRED })
   @IsString()
   @MinLength(16, { message: 'must be at least 16 characters' })
   @Matches(/^[A-Za-z0-9._~-]+$/, { message: 'must be URL-safe: letters, digits, . _ ~ or -' })

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { CanActivate, ExecutionContext, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, NotFoundException } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ForbiddenError } from '@dmrv/errors';
 import { UssdConfig } from '../config/ussd.config';
@@ -20,10 +20,11 @@ const digest = (value: string): Buffer => createHash('sha256').update(value).dig
  * the two things such an aggregator supports are checked: its addresses (EVENTS_ALLOWED_CIDRS, against the client
  * address as the trust-proxy settings resolve it) and a secret carried in the callback URL (EVENTS_TOKEN, as
  * `?token=` or the `x-events-token` header, compared in constant time). Either admits. With neither configured,
- * loopback only outside production (the zero-config local stack), nobody in production.
+ * loopback only outside production (the zero-config local stack); production does not start so (UssdConfig). With
+ * EVENTS_ENABLED=false the endpoint answers like an unknown route.
  */
 @Injectable()
-export class SessionEventSenderGuard implements CanActivate, OnModuleInit {
+export class SessionEventSenderGuard implements CanActivate {
   private readonly addresses: AddressList;
   private readonly token: Buffer | undefined;
 
@@ -34,16 +35,9 @@ export class SessionEventSenderGuard implements CanActivate, OnModuleInit {
     this.token = config.EVENTS_TOKEN === undefined ? undefined : digest(config.EVENTS_TOKEN);
   }
 
-  onModuleInit(): void {
-    if (this.config.NODE_ENV === 'production' && this.addresses.size === 0 && this.token === undefined) {
-      new Logger('SessionEvents').warn(
-        'EVENTS_ALLOWED_CIDRS and EVENTS_TOKEN are both unset in production: every session-end notification is refused (403); set one of them',
-      );
-    }
-  }
-
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
+    if (!this.config.EVENTS_ENABLED) throw new NotFoundException(`Cannot ${request.method} ${request.url.split('?')[0]}`);
     if (this.addresses.has(request.ip) || this.presentsToken(request)) return true;
     throw new ForbiddenError(EVENTS_FORBIDDEN_MESSAGE);
   }

@@ -42,7 +42,9 @@ export function redisTopologyOf(config: {
  *   the subscriber's next hop found its session busy). While disconnected, a command fails at once;
  * - `protocol: 3` (RESP3, ioredis 6's default, set so that a change of default is ours to make): replies keep their
  *   RESP2 shapes (`replyMapping` stays 'legacy'), so the scripts' arrays read the same; a server without `HELLO`
- *   (Redis < 6) is spoken to in RESP2 (docs/architecture.md, "Dependencies").
+ *   (Redis < 6) is spoken to in RESP2 (docs/architecture.md, "Dependencies");
+ * - no `CLIENT SETINFO` at connect: the gateway's Redis user may run only the commands it needs (docs/deployment.md,
+ *   "Redis users"), and a refused SETINFO would fill the server's ACL log, which is where an intrusion shows.
  */
 function connectionOptions(commandTimeoutMs: number): RedisOptions {
   return {
@@ -55,6 +57,7 @@ function connectionOptions(commandTimeoutMs: number): RedisOptions {
     maxRetriesPerRequest: 0,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
     protocol: 3,
+    disableClientInfo: true,
   };
 }
 

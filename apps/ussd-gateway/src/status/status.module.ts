@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { DependencyProbe, HealthModule, postgresProbe, redisProbe } from '@dmrv/health';
-import type { RedisClient } from '../redis/redis-client';
+import { HealthModule } from '@dmrv/health';
 import { REDIS_CLIENT } from '../redis/redis.module';
+import { dependencyProbes } from './dependency-probes';
 import { StatusController } from './status.controller';
 
 /** The spec's `/` and `/health` records, backed by the shared readiness probes (Redis only when configured). */
@@ -12,13 +12,7 @@ import { StatusController } from './status.controller';
       service: 'ussd-gateway',
       controller: false,
       inject: [DataSource, REDIS_CLIENT],
-      probes: (dataSource: DataSource, redis: RedisClient | null): DependencyProbe[] => [
-        // Reported, not deciding readiness: without PostgreSQL every instance still serves the screens that need only
-        // Redis and answers account hops with the unavailable text; taking them all out of the Service would turn a
-        // database outage into connection errors at the aggregator. `/health` still answers 503 (the spec's record).
-        { ...postgresProbe((sql) => dataSource.query(sql), 'database'), required: false },
-        ...(redis ? [redisProbe(redis, 'redis')] : []),
-      ],
+      probes: dependencyProbes,
     }),
   ],
   controllers: [StatusController],
