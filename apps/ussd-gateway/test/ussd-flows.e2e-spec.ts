@@ -475,6 +475,23 @@ describe('log in, lockout, change PIN, log out', () => {
     expect(await handset.sendAll('98', '3')).toBe(`CON You are logged out.\n${MAIN_MENU.slice(4)}`);
   });
 
+  it('shows the account details of a Cyrillic name on pages that break between words, never inside one (issue 32)', async () => {
+    const { customerId, handset } = await createAccount('Александра Петрова');
+    const phone = handset.phoneNumber;
+    const session = new Handset(stack.app, phone);
+    await session.dial();
+    expect(await session.sendAll('2', '1', customerId, PIN)).toMatch(/^CON Welcome, Александра\n/);
+    const more = '98. More\n0. Back\n00. Main menu\n*. Exit';
+    const pages = [await session.send('1'), await session.send('98'), await session.send('98'), await session.send('98')];
+    expect(pages).toEqual([
+      `CON Your account\nCustomer ID: ${customerId}\nName:\n${more}`,
+      `CON Your account\nАлександра\n${more}`,
+      `CON Your account\nПетрова\n${more}`,
+      `CON Your account\nE-mail: none\nPhone: +${phone.slice(1, 4)}${'*'.repeat(phone.length - 6)}${phone.slice(-2)}\n0. Back\n00. Main menu\n*. Exit`,
+    ]);
+    expect(await session.sendAll('0', '0')).toBe(pages[1]);
+  });
+
   it('locks the account after three wrong PINs, across a new session, and says so', async () => {
     const { customerId } = await createAccount('Lock Tester');
     const first = new Handset(stack.app);
