@@ -385,9 +385,10 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
       expect(status).toBe(200);
       expect(headers['x-cosmos-block-height']).toBe('1234');
       expect(headers['grpc-metadata-x-cosmos-block-height']).toBe('1234');
-      // The node echoes the metadata it received as x-echo-<key>.
+      // The node echoes the metadata it received as x-echo-<key>; an echo of the request id is not passed back.
       expect(headers['grpc-metadata-x-echo-tenant']).toBe('acme');
-      expect(headers['grpc-metadata-x-echo-x-request-id']).toBe('req-e2e-1');
+      expect(node.lastMetadata.get('ixo.token.v1beta1.Query/Params')).toMatchObject({ tenant: 'acme', 'x-request-id': 'req-e2e-1' });
+      expect(headers['grpc-metadata-x-echo-x-request-id']).toBeUndefined();
       expect(headers['x-request-id']).toBe('req-e2e-1');
     });
 
