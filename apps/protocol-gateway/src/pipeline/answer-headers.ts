@@ -20,7 +20,11 @@ export function sentOnCall(metadata: Metadata): SentOnCall {
     const value = metadata.get(key)[0];
     return typeof value === 'string' && value !== '' ? value : undefined;
   };
-  return { requestId: text('x-request-id'), traceId: text('traceparent')?.split('-')[1], tracestate: text('tracestate') };
+  return {
+    requestId: text('x-request-id'),
+    traceId: text('traceparent')?.split('-')[1],
+    tracestate: text('tracestate'),
+  };
 }
 
 /** A value the node can only have taken from this call's own request id or trace context. */
@@ -40,7 +44,11 @@ function repeatsCall(value: string, sent: SentOnCall): boolean {
  * by identical questions without handing one caller's request id or trace to the next. The height is the node's
  * own and always kept.
  */
-export function answerHeaders(headers: Metadata, trailers: Metadata, sent: SentOnCall): Record<string, string> {
+export function answerHeaders(
+  headers: Metadata,
+  trailers: Metadata,
+  sent: SentOnCall,
+): Record<string, string> {
   const out: Record<string, string> = {};
   const carried = (key: string, value: unknown): value is string =>
     typeof value === 'string' &&

@@ -18,7 +18,12 @@ const gsm7Room31 = (page: string): string => `${'T'.repeat(150)}\n${page}`;
 describe('paginate: where a page breaks', () => {
   it.each([
     // issue 32, item 5: the name was cut as "Name: Александ" / "ра Петрова".
-    ['a UCS-2 name breaks between its words, never inside one that fits a page', details, 'Name: Александра Петрова', ['Name:', 'Александра', 'Петрова']],
+    [
+      'a UCS-2 name breaks between its words, never inside one that fits a page',
+      details,
+      'Name: Александра Петрова',
+      ['Name:', 'Александра', 'Петрова'],
+    ],
     [
       'lines that fit a page each are never broken (GSM-7)',
       gsm7Room31,
@@ -37,10 +42,30 @@ describe('paginate: where a page breaks', () => {
       `Hi\n${'word '.repeat(12).trim()}`,
       ['Hi\nword word word word word', 'word word word word word word', 'word'],
     ],
-    ['a word longer than a page is cut, after its hyphen when it has one', details, 'Петрова-Сидорова', ['Петрова-', 'Сидорова']],
-    ['a word longer than a page without a hyphen is cut where the page ends', details, 'Константинопольская улица', ['Константинопол', 'ьская улица']],
-    ['a label stays with the start of its value when both fit a page', gsm7Room31, 'Reference: ABCDEFGHIJ Name: Wanjiku', ['Reference: ABCDEFGHIJ', 'Name: Wanjiku']],
-    ['a French label, its colon after a space, stays with its value', (page: string) => `${'T'.repeat(164)}\n${page}`, 'Client 42 Nom : Dupont', ['Client 42', 'Nom : Dupont']],
+    [
+      'a word longer than a page is cut, after its hyphen when it has one',
+      details,
+      'Петрова-Сидорова',
+      ['Петрова-', 'Сидорова'],
+    ],
+    [
+      'a word longer than a page without a hyphen is cut where the page ends',
+      details,
+      'Константинопольская улица',
+      ['Константинопол', 'ьская улица'],
+    ],
+    [
+      'a label stays with the start of its value when both fit a page',
+      gsm7Room31,
+      'Reference: ABCDEFGHIJ Name: Wanjiku',
+      ['Reference: ABCDEFGHIJ', 'Name: Wanjiku'],
+    ],
+    [
+      'a French label, its colon after a space, stays with its value',
+      (page: string) => `${'T'.repeat(164)}\n${page}`,
+      'Client 42 Nom : Dupont',
+      ['Client 42', 'Nom : Dupont'],
+    ],
     [
       'each page is measured in its own encoding: a GSM-7 page holds more than a UCS-2 one',
       details,
