@@ -62,6 +62,9 @@ describe('POST /api/ussd: the endpoint', () => {
     ['missing sessionId', { sessionId: undefined }],
     ['serviceCode without #', { serviceCode: '*384' }],
     ['serviceCode with letters', { serviceCode: '*38a#' }],
+    // Issue 32: the pattern repeats without end; 64 characters is the bound a session-end notification has too.
+    ['serviceCode over 64 characters', { serviceCode: `*384${'*1'.repeat(30)}#` }],
+    ['a 15 KB serviceCode', { serviceCode: `*384${'*123456'.repeat(2_100)}#` }],
     ['phone number not E.164', { phoneNumber: '0712345678' }],
     ['phone number too long', { phoneNumber: '+2547123456789012' }],
     ['text over 182 characters', { text: '1'.repeat(183) }],
@@ -603,7 +606,8 @@ describe('operator endpoints', () => {
     const response = await debug(handset.sessionId);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ sessionId: handset.sessionId, debugInfo: { status: 'active' } });
-    expect((await debug('🔥'.repeat(101))).statusCode).toBe(404);
+    const tooLong = await debug('🔥'.repeat(101));
+    expect({ status: tooLong.statusCode, body: tooLong.json() }).toEqual({ status: 400, body: { message: 'sessionId must be at most 100 characters' } });
   });
 
   it('drops ended sessions from the list', async () => {

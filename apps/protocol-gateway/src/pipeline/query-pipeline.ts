@@ -49,6 +49,11 @@ export interface QueryPipelineOptions {
 const RESERVED_METADATA =
   /^(grpc-|:)|^(content-type|te|user-agent|host|connection|content-length|transfer-encoding)$/;
 const METADATA_KEY = /^[a-z0-9_.-]+$/;
+/**
+ * The most a path or query value may hold, in UTF-8 bytes once percent-decoded: Cosmos identifiers (addresses, DIDs,
+ * denoms, base64 page keys) are a few hundred at most. Checked before anything is bound, asked or kept.
+ */
+export const PARAMETER_MAX_BYTES = 2048;
 // Upstream codes whose message is the node's internal detail: the client gets ours, the log gets theirs.
 const OPAQUE_UPSTREAM_CODES = new Set<number>([status.UNKNOWN, status.INTERNAL, status.DATA_LOSS]);
 
@@ -193,6 +198,15 @@ export class QueryPipeline {
   }
 
   private encode(route: Route, pathParams: Array<[string, string]>, query: string): Buffer {
+    const queryParams = query === '' ? [] : [...new URLSearchParams(query)];
+    for (const [name, value] of [...pathParams, ...queryParams]) {
+      if (Buffer.byteLength(value) > PARAMETER_MAX_BYTES) {
+        throw new GatewayError({
+          grpcCode: GrpcCode.INVALID_ARGUMENT,
+          message: `${name.slice(0, 100)} must be at most ${PARAMETER_MAX_BYTES} bytes`,
+        });
+      }
+    }
     if (pathParams.length === 0 && query === '') {
       let bytes = this.emptyRequests.get(route);
       if (!bytes) {
@@ -201,7 +215,7 @@ export class QueryPipeline {
       }
       return bytes;
     }
-    return this.bind(route, pathParams, query === '' ? [] : [...new URLSearchParams(query)]);
+    return this.bind(route, pathParams, queryParams);
   }
 
   private bind(route: Route, pathParams: Array<[string, string]>, query: Array<[string, string]>): Buffer {
