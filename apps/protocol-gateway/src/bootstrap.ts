@@ -5,7 +5,7 @@ import { createHttpApp, StartedService } from '@dmrv/http-kit';
 import { AppModule } from './app.module';
 import { ProtocolGatewayConfig } from './config/protocol-gateway.config';
 import { renderGrpcStatusBody } from './errors/error-renderer';
-import { BLOCK_HEIGHT_HEADER } from './pipeline/query-pipeline';
+import { BLOCK_HEIGHT_HEADER } from './pipeline/answer-headers';
 import { installCors } from './http/cors';
 import { OpenApiDocuments } from './openapi/openapi-document';
 

@@ -11,6 +11,10 @@ const VARY = 'x-cosmos-block-height, grpc-metadata-x-cosmos-block-height, author
 
 jest.setTimeout(60_000);
 
+/** The names of the response headers whose value carries `text`. */
+const carrying = (headers: Record<string, unknown>, text: string): string[] =>
+  Object.keys(headers).filter((name) => String(headers[name]).includes(text));
+
 describe('identical concurrent queries coalesced (real gRPC, latest-height cache off)', () => {
   let node: LocalChainNode;
   let gateway: Gateway;
@@ -49,6 +53,16 @@ describe('identical concurrent queries coalesced (real gRPC, latest-height cache
       exposed.value('dmrv_protocol_answers_total', { source }) -
       exposedBefore.value('dmrv_protocol_answers_total', { source });
     expect([moved('miss'), moved('coalesced'), moved('hit')]).toEqual([1, N - 1, 0]);
+  });
+
+  it("each request joined in flight gets its own request id, and nothing of the others' (issue 32)", async () => {
+    const before = calls(PARAMS_METHOD);
+    const ids = Array.from({ length: 8 }, (_, i) => `joined-caller-${i}-id`);
+    const answers = await Promise.all(ids.map((id) => gateway.get('/ixo/token/params', { 'x-request-id': id })));
+    expect(calls(PARAMS_METHOD) - before).toBe(1);
+    answers.forEach((answer, i) => {
+      for (const [j, id] of ids.entries()) expect(carrying(answer.headers, id)).toEqual(i === j ? ['x-request-id'] : []);
+    });
   });
 
   it('keeps questions apart that differ in what the node may answer on (metadata, height, query)', async () => {
@@ -184,6 +198,51 @@ describe('answers kept (real gRPC)', () => {
       }
     },
   );
+
+  // The local chain node echoes the metadata it received (x-echo-<key>) and records it (lastMetadata).
+  describe('what goes to the node besides the question', () => {
+    const seenByNode = (): Readonly<Record<string, string>> => node.lastMetadata.get(ENTITY_METHOD) ?? {};
+    /** The names of the response headers whose value carries `text`. */
+
+    it("the request id: sent to the node on every call, out of the key, and what the node says back of it reaches no one (issue 32)", async () => {
+      const path = `/ixo/entity/${entityDid(10)}`;
+      const before = calls(ENTITY_METHOD);
+      const a = await gateway.get(path, { 'x-request-id': 'first-caller-id' });
+      expect(seenByNode()['x-request-id']).toBe('first-caller-id');
+      const b = await gateway.get(path, { 'x-request-id': 'second-caller-id' });
+      expect(calls(ENTITY_METHOD) - before).toBe(1);
+      expect(carrying(a.headers, 'first-caller-id')).toEqual(['x-request-id']);
+      expect(carrying(b.headers, 'first-caller-id')).toEqual([]);
+      expect(carrying(b.headers, 'second-caller-id')).toEqual(['x-request-id']);
+      expect([a.headers['cache-control'], b.headers['cache-control']]).toEqual([
+        expect.stringMatching(/^public, max-age=(59|60)$/),
+        expect.stringMatching(/^public, max-age=(59|60)$/),
+      ]);
+    });
+
+    it.each([
+      ['Grpc-Metadata-Traceparent', 'grpc-metadata-traceparent', '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', 'traceparent', 7],
+      ['Grpc-Metadata-Tracestate', 'grpc-metadata-tracestate', 'vendor=caller-chosen-state', 'tracestate', 8],
+      ['Grpc-Metadata-X-Request-Id', 'grpc-metadata-x-request-id', 'caller-chosen-metadata-id', 'x-request-id', 9],
+    ])(
+      "a caller's %s is the gateway's own to set: never forwarded, so the answer stays everyone's (issue 32)",
+      async (_case, header, value, key, entity) => {
+        const path = `/ixo/entity/${entityDid(entity)}`;
+        const method = ENTITY_METHOD;
+        const before = calls(method);
+        const first = await gateway.get(path, { [header]: value });
+        expect(first.status).toBe(200);
+        expect(calls(method) - before).toBe(1);
+        expect(node.lastMetadata.get(method)?.[key]).not.toBe(value);
+        const second = await gateway.get(path);
+        expect(calls(method) - before).toBe(1);
+        for (const answer of [first, second]) {
+          expect(carrying(answer.headers, value)).toEqual([]);
+          expect(answer.headers['cache-control']).toMatch(/^public, max-age=\d+$/);
+        }
+      },
+    );
+  });
 });
 
 describe('what the gateway keeps is bounded in bytes (real gRPC)', () => {

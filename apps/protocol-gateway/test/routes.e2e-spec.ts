@@ -385,9 +385,10 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
       expect(status).toBe(200);
       expect(headers['x-cosmos-block-height']).toBe('1234');
       expect(headers['grpc-metadata-x-cosmos-block-height']).toBe('1234');
-      // The node echoes the metadata it received as x-echo-<key>.
+      // The node echoes the metadata it received as x-echo-<key>; an echo of the request id is not passed back.
       expect(headers['grpc-metadata-x-echo-tenant']).toBe('acme');
-      expect(headers['grpc-metadata-x-echo-x-request-id']).toBe('req-e2e-1');
+      expect(node.lastMetadata.get('ixo.token.v1beta1.Query/Params')).toMatchObject({ tenant: 'acme', 'x-request-id': 'req-e2e-1' });
+      expect(headers['grpc-metadata-x-echo-x-request-id']).toBeUndefined();
       expect(headers['x-request-id']).toBe('req-e2e-1');
     });
 
@@ -558,6 +559,28 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
       const { status, body } = await gateway.get(path);
       expect(status).toBe(400);
       expect(body).toEqual({ code: 3, message: expect.stringMatching(message), details: [] });
+    });
+
+    // Issue 32: a value past the bound is refused before anything is bound, asked or kept.
+    it.each([
+      ['a path value of 2049 bytes', `/ixo/entity/${'a'.repeat(2049)}`, 'id must be at most 2048 bytes'],
+      ['a path value of 1025 two-byte characters', `/ixo/entity/${'%C3%A9'.repeat(1025)}`, 'id must be at most 2048 bytes'],
+      ['a query value of 2049 bytes', `/ixo/claims/claims?pagination.key=${'QUFB'.repeat(512)}A`, 'pagination.key must be at most 2048 bytes'],
+      [
+        'a 15 KB identifier in a query',
+        `/cosmos/bank/v1beta1/balances/ixo1${'a'.repeat(38)}?denom=${'d'.repeat(15_000)}`,
+        'denom must be at most 2048 bytes',
+      ],
+    ])('400 for %s, without a call to the node', async (_name, path, message) => {
+      const before = [...node.calls.values()].reduce((sum, count) => sum + count, 0);
+      const { status, body } = await gateway.get(path);
+      expect({ status, body }).toEqual({ status: 400, body: { code: 3, message, details: [] } });
+      expect([...node.calls.values()].reduce((sum, count) => sum + count, 0)).toBe(before);
+    });
+
+    it('takes a value of exactly 2048 bytes to the node', async () => {
+      const { status, body } = await gateway.get(`/ixo/entity/${'a'.repeat(2048)}`);
+      expect({ status, code: body.code }).toEqual({ status: 404, code: 5 });
     });
 
     it.each([

@@ -9,10 +9,13 @@ import { Gateway, LocalChainNode, startGateway, startNode } from './harness';
 const SERVER = 2;
 const CLIENT = 3;
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/;
+const PARAMS = 'ixo.token.v1beta1.Query/Params';
+/** The traceparent the last call of `method` brought the node. */
+const sentTo = (node: LocalChainNode, method: string): string => node.lastMetadata.get(method)?.traceparent ?? 'none';
 
 // Spans exported over OTLP/HTTP to a receiver the test runs, from a gateway booted by bootstrap() in front of the
-// local chain node; the node echoes the metadata it received (x-echo-*), which the gateway hands back as
-// grpc-metadata-* headers: that is how the test sees the traceparent arrive at the node.
+// local chain node, which records the metadata of the last call to each method: that is how the test sees the
+// traceparent arrive at the node. The node also echoes it (x-echo-traceparent), which the gateway never hands back.
 describe('protocol-gateway tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
   let receiver: OtlpReceiver;
   let node: LocalChainNode;
@@ -39,8 +42,8 @@ describe('protocol-gateway tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     const answer = await gateway.get(`/ixo/token/params`, { 'x-request-id': 'trace-me-1' });
     await gateway.close(); // exports what is pending
     expect(answer.status).toBe(200);
-    const echoed = String(answer.headers['grpc-metadata-x-echo-traceparent']);
-    const [, traceId, callSpanId] = TRACEPARENT.exec(echoed) ?? [];
+    expect(answer.headers['grpc-metadata-x-echo-traceparent']).toBeUndefined();
+    const [, traceId, callSpanId] = TRACEPARENT.exec(sentTo(node, PARAMS)) ?? [];
     expect(traceId).toBeDefined();
 
     const spans = spansOf(traceId!);
@@ -91,6 +94,33 @@ describe('protocol-gateway tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     });
   });
 
+  it("sends the node its own span's context, never a caller's Grpc-Metadata-Traceparent; a kept answer carries no trace of who fetched it (issue 32)", async () => {
+    const caller = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331' };
+    const smuggled = '00-11111111111111111111111111111111-2222222222222222-01';
+    const gateway = await traced({ CACHE_LATEST_TTL_MS: '60000' });
+    const first = await gateway.get('/ixo/token/params', {
+      traceparent: `00-${caller.traceId}-${caller.spanId}-01`,
+      tracestate: 'caller=state-1',
+      'grpc-metadata-traceparent': smuggled,
+      'grpc-metadata-tracestate': 'smuggled=state-2',
+    });
+    const second = await gateway.get('/ixo/token/params');
+    await gateway.close();
+    const [, traceId, callSpanId] = TRACEPARENT.exec(sentTo(node, PARAMS)) ?? [];
+    expect(traceId).toBe(caller.traceId);
+    const call = spansOf(caller.traceId).find((span) => span.kind === CLIENT);
+    expect(call?.spanId).toBe(callSpanId);
+    // The caller's W3C tracestate travels with the trace it belongs to; the smuggled one does not.
+    expect(node.lastMetadata.get(PARAMS)?.tracestate).toBe('caller=state-1');
+    expect([first.status, second.status]).toEqual([200, 200]);
+    for (const answer of [first, second]) {
+      expect(answer.headers['cache-control']).toMatch(/^public, max-age=\d+$/);
+      const carried = Object.values(answer.headers).map(String);
+      for (const trace of [caller.traceId, '11111111111111111111111111111111', 'caller=state-1', 'smuggled=state-2'])
+        expect(carried.filter((value) => value.includes(trace))).toEqual([]);
+    }
+  });
+
   it('marks the span of a request answered with a 5xx as failed', async () => {
     const failing = await startNode({ failures: new Map([['*', status.INTERNAL]]) });
     const gateway = await startGateway({
@@ -101,7 +131,7 @@ describe('protocol-gateway tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     await gateway.close();
     await failing.stop();
     expect(answer.status).toBe(500);
-    const traceId = TRACEPARENT.exec(String(answer.headers['grpc-metadata-x-echo-traceparent']))?.[1];
+    const traceId = TRACEPARENT.exec(sentTo(failing, PARAMS))?.[1];
     const server = spansOf(traceId ?? 'none').find((span) => span.kind === SERVER);
     expect(server).toMatchObject({
       name: 'GET /ixo/token/params',
@@ -134,7 +164,7 @@ describe('protocol-gateway tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     });
     await gateway.close();
     expect([answer.status, scraped.statusCode]).toEqual([200, 200]);
-    const traceId = TRACEPARENT.exec(String(answer.headers['grpc-metadata-x-echo-traceparent']))![1]!;
+    const traceId = TRACEPARENT.exec(sentTo(node, PARAMS))![1]!;
     expect(spansOf(traceId).map((span) => span.service)).toEqual([
       'gateway-under-test',
       'gateway-under-test',
@@ -197,7 +227,7 @@ describe('protocol-gateway with tracing off', () => {
     try {
       const answer = await gateway.get('/ixo/token/params');
       expect(answer.status).toBe(200);
-      expect(answer.headers['grpc-metadata-x-echo-traceparent']).toBeUndefined();
+      expect(node.lastMetadata.get(PARAMS)).not.toHaveProperty('traceparent');
     } finally {
       await gateway.close();
       await node.stop();

@@ -212,6 +212,34 @@ describe('cli.js import/export against hostile files (real PostgreSQL)', () => {
       expect(readdirSync(directory).sort()).toEqual(['households.csv', 'projects.csv']);
     });
 
+    it('refuses a directory that is itself a symbolic link (or not a directory), writing nothing into its target (issue 32)', async () => {
+      const target = emptyDir('linked-target');
+      const link = join(emptyDir('linked'), 'exports');
+      symlinkSync(target, link);
+      const run = await cli(['export', link, '--quiet'], database.url);
+      expect(outcome(run)).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: [
+          `${link}: a symbolic link; export never writes through one (name the directory it points to, or another one)`,
+          'export failed: nothing was written',
+        ],
+      });
+      expect(readdirSync(target)).toEqual([]);
+      // The directory it points to, named as itself, is written as any other.
+      expect((await cli(['export', target, '--quiet'], database.url)).code).toBe(0);
+      expect(readdirSync(target)).toHaveLength(ENTITY_NAMES.length);
+
+      const file = join(emptyDir('not-a-directory'), 'exports');
+      writeFileSync(file, 'a file\n');
+      expect(outcome(await cli(['export', file, '--quiet'], database.url))).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: [`${file}: not a directory`, 'export failed: nothing was written'],
+      });
+      expect(readFileSync(file, 'utf8')).toBe('a file\n');
+    });
+
     it('replaces regular files of the same names, leaving no temporary file behind', async () => {
       const directory = emptyDir('replace');
       writeFileSync(join(directory, 'projects.csv'), 'old\n');

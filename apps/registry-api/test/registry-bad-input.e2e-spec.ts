@@ -1,5 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { REGISTRY_PARAMETER_MAX_LENGTH } from '@dmrv/contracts';
 import { TestDatabase } from '@dmrv/testing';
+import { SqlReader } from '../src/database/sql-reader';
 import { RegistryFixture } from './fixtures/registry-fixture';
 import { get, startRegistryStack, stopRegistryStack } from './registry-test-kit';
 
@@ -102,6 +104,78 @@ describe('registry-api bad input (400 naming the parameter, never a database err
     it('?__proto__[x]=y and a repeated __proto__ are refused too', async () => {
       await expect400('/v1/households/stats?__proto__[region]=x', /__proto__/);
       await expect400('/v1/households/stats?__proto__=a&__proto__=b', /__proto__/);
+    });
+  });
+
+  // Issue 32: 5,200 valid 15 KB query strings took the heap from 38 to 280 MiB. Every string parameter of every
+  // operation has a documented maximum length, refused past it before any SQL (and before anything is remembered).
+  describe('values longer than their documented maximum', () => {
+    type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- walking the document
+    /** The bounds of the original getIssuedCredits parameters, whose schemas stay the original's. */
+    const ORIGINAL_BOUNDS: Record<string, number> = {
+      project_id: REGISTRY_PARAMETER_MAX_LENGTH.identifier,
+      time_period: REGISTRY_PARAMETER_MAX_LENGTH.period,
+    };
+
+    async function boundedParameters(): Promise<Array<{ path: string; name: string; max: number; base: string }>> {
+      const document = (await get(app, '/v1/openapi.json')).json<Json>();
+      return Object.entries(document.paths as Json).flatMap(([path, item]) => {
+        const parameters = ((item as Json).get.parameters ?? []) as Json[];
+        const required = parameters.filter((parameter) => parameter.required);
+        return parameters
+          .filter((parameter) => parameter.schema.type === 'string')
+          .map((parameter) => ({
+            path: `/v1${path}`,
+            name: parameter.name as string,
+            max: (parameter.schema.maxLength as number | undefined) ?? ORIGINAL_BOUNDS[parameter.name as string] ?? NaN,
+            // Required parameters other than the one under test get a valid value.
+            base: required
+              .filter((other) => other.name !== parameter.name)
+              .map((other) => `${other.name}=${other.name === 'time_period' ? '2024' : 'project-a'}`)
+              .join('&'),
+          }));
+      });
+    }
+
+    it('answers 400 "<name> must be at most <n> characters" for every one, without a single SQL statement', async () => {
+      await get(app, '/v1/households/stats', auth); // the client is known and cached from here on
+      const reader = app.get(SqlReader);
+      const statements = [jest.spyOn(reader, 'query'), jest.spyOn(reader, 'queryPrimary')];
+      try {
+        const cases = await boundedParameters();
+        expect(cases.length).toBeGreaterThan(60);
+        const answers = [];
+        for (const { path, name, max, base } of cases) {
+          const response = await get(app, `${path}?${base}${base ? '&' : ''}${name}=${'a'.repeat(max + 1)}`, auth);
+          answers.push({ path, name, status: response.statusCode, body: response.json<unknown>() });
+        }
+        expect(answers).toEqual(
+          cases.map(({ path, name, max }) => ({ path, name, status: 400, body: { message: `${name} must be at most ${max} characters` } })),
+        );
+        expect(statements.map((spy) => spy.mock.calls.length)).toEqual([0, 0]);
+      } finally {
+        for (const spy of statements) spy.mockRestore();
+      }
+    });
+
+    it('refuses the 15 KB identifiers of the attack in every parameter that takes one', async () => {
+      const long = `household-${'x'.repeat(15_000)}`;
+      for (const [url, message] of [
+        [`/v1/fuel-usage?household_id=${long}`, 'household_id must be at most 100 characters'],
+        [`/v1/devices/status?household_id=${long}`, 'household_id must be at most 100 characters'],
+        [`/v1/devices/status/list?device_id=${long}`, 'device_id must be at most 100 characters'],
+        [
+          `/v1/claims/household-onboarding/list?household_id=${long}&project_id=${long}`,
+          'project_id must be at most 100 characters; household_id must be at most 100 characters',
+        ],
+      ]) {
+        const response = await get(app, url!, auth);
+        expect({ url: url!.slice(0, 40), status: response.statusCode, body: response.json<unknown>() }).toEqual({
+          url: url!.slice(0, 40),
+          status: 400,
+          body: { message },
+        });
+      }
     });
   });
 });

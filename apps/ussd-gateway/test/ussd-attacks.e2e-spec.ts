@@ -281,6 +281,44 @@ describe('a PIN change', () => {
     expect(await (await onPinScreen(customerId)).send('58316')).toMatch(/^CON Welcome, Pin/);
   });
 
+  const ENDED = 'END This session has ended. Please dial again.';
+
+  it('a session left on the confirmation of its own change, then changed elsewhere: 0, 0, 1 shows nothing (issue 32)', async () => {
+    const { customerId } = await createAccount('Ajar Session');
+    const ajar = await confirmingNewPin(customerId, '58316');
+    const owner = await confirmingNewPin(customerId, '69427');
+    expect(await owner.send('69427')).toMatch(/^CON Your PIN has been changed\.\nWelcome, Ajar/);
+    expect([await ajar.send('0'), await ajar.send('0'), await ajar.send('1')]).toEqual([PIN_CHANGED_ELSEWHERE, ENDED, ENDED]);
+  });
+
+  it.each([
+    ['back', '0'],
+    ['the main menu', '00'],
+    ['exit', '*'],
+    ['a confirmation that does not match', '12345'],
+    ['an input that is not a PIN', 'abc'],
+    ['back, back and details in one hop', '0*0*1'],
+    ['the main menu and the account menu in one hop', '00*2*1'],
+  ])('ends on every screen left ajar by a change elsewhere: %s', async (_way, input) => {
+    const { customerId } = await createAccount('Ajar Ways');
+    const ajar = await confirmingNewPin(customerId, '58316');
+    const owner = await confirmingNewPin(customerId, '69427');
+    expect(await owner.send('69427')).toMatch(/^CON Your PIN has been changed\./);
+    expect(await ajar.send(input)).toBe(PIN_CHANGED_ELSEWHERE);
+    expect(await ajar.send('1')).toBe(ENDED);
+  });
+
+  it('a session that changed its own PIN goes on through every screen after it', async () => {
+    const { customerId } = await createAccount('Own Change');
+    const changer = await confirmingNewPin(customerId, '58316');
+    expect(await changer.send('58316')).toMatch(/^CON Your PIN has been changed\.\nWelcome, Own/);
+    expect(await changer.send('1')).toMatch(/^CON Your account\n/);
+    expect(await changer.send('0')).toMatch(/^CON Welcome, Own/);
+    // A second change in the same session, several inputs in one hop.
+    expect(await changer.send('2*58316*69427*69427')).toMatch(/^CON Your PIN has been changed\./);
+    expect(await changer.send('1')).toMatch(/^CON Your account\n/);
+  });
+
   it('two changes at once: exactly one is told "changed" and stands, the other is told its PIN was not changed', async () => {
     const { customerId } = await createAccount('Racing Changes');
     const first = await confirmingNewPin(customerId, '58316');

@@ -62,6 +62,9 @@ describe('POST /api/ussd: the endpoint', () => {
     ['missing sessionId', { sessionId: undefined }],
     ['serviceCode without #', { serviceCode: '*384' }],
     ['serviceCode with letters', { serviceCode: '*38a#' }],
+    // Issue 32: the pattern repeats without end; 64 characters is the bound a session-end notification has too.
+    ['serviceCode over 64 characters', { serviceCode: `*384${'*1'.repeat(30)}#` }],
+    ['a 15 KB serviceCode', { serviceCode: `*384${'*123456'.repeat(2_100)}#` }],
     ['phone number not E.164', { phoneNumber: '0712345678' }],
     ['phone number too long', { phoneNumber: '+2547123456789012' }],
     ['text over 182 characters', { text: '1'.repeat(183) }],
@@ -475,6 +478,23 @@ describe('log in, lockout, change PIN, log out', () => {
     expect(await handset.sendAll('98', '3')).toBe(`CON You are logged out.\n${MAIN_MENU.slice(4)}`);
   });
 
+  it('shows the account details of a Cyrillic name on pages that break between words, never inside one (issue 32)', async () => {
+    const { customerId, handset } = await createAccount('Александра Петрова');
+    const phone = handset.phoneNumber;
+    const session = new Handset(stack.app, phone);
+    await session.dial();
+    expect(await session.sendAll('2', '1', customerId, PIN)).toMatch(/^CON Welcome, Александра\n/);
+    const more = '98. More\n0. Back\n00. Main menu\n*. Exit';
+    const pages = [await session.send('1'), await session.send('98'), await session.send('98'), await session.send('98')];
+    expect(pages).toEqual([
+      `CON Your account\nCustomer ID: ${customerId}\nName:\n${more}`,
+      `CON Your account\nАлександра\n${more}`,
+      `CON Your account\nПетрова\n${more}`,
+      `CON Your account\nE-mail: none\nPhone: +${phone.slice(1, 4)}${'*'.repeat(phone.length - 6)}${phone.slice(-2)}\n0. Back\n00. Main menu\n*. Exit`,
+    ]);
+    expect(await session.sendAll('0', '0')).toBe(pages[1]);
+  });
+
   it('locks the account after three wrong PINs, across a new session, and says so', async () => {
     const { customerId } = await createAccount('Lock Tester');
     const first = new Handset(stack.app);
@@ -586,7 +606,8 @@ describe('operator endpoints', () => {
     const response = await debug(handset.sessionId);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ sessionId: handset.sessionId, debugInfo: { status: 'active' } });
-    expect((await debug('🔥'.repeat(101))).statusCode).toBe(404);
+    const tooLong = await debug('🔥'.repeat(101));
+    expect({ status: tooLong.statusCode, body: tooLong.json() }).toEqual({ status: 400, body: { message: 'sessionId must be at most 100 characters' } });
   });
 
   it('drops ended sessions from the list', async () => {

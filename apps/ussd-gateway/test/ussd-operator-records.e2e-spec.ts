@@ -1,3 +1,6 @@
+import { SessionEventsRepository } from '../src/events/session-events.repository';
+import { OperatorRecordsRepository } from '../src/orders/orders.repository';
+import { SessionStore } from '../src/sessions/session-store';
 import { Handset, OPERATOR_TOKEN, startApp, useTestStack } from './ussd-test-kit';
 
 const PIN = '86420';
@@ -221,5 +224,45 @@ describe('operator endpoints for orders and tickets', () => {
     expect(Object.keys((listed.body.items as Array<Record<string, unknown>>)[0]!).sort()).toEqual([...schemas.Order!.required!].sort());
     const tickets = await answer('GET', '/api/ussd/tickets?limit=1');
     expect(Object.keys((tickets.body.items as Array<Record<string, unknown>>)[0]!).sort()).toEqual([...schemas.Ticket!.required!].sort());
+  });
+});
+
+// Issue 32: every parameter of the operator endpoints has a documented maximum length, refused past it with a 400
+// before it is parsed, and before PostgreSQL or the session store is asked anything.
+describe('operator parameters longer than their documented maximum', () => {
+  const long = (length: number): string => 'a'.repeat(length);
+  it.each([
+    ['debug: 101 characters', 'GET', `/api/ussd/debug/${long(101)}`, 'sessionId must be at most 100 characters'],
+    ['debug: 101 emoji', 'GET', `/api/ussd/debug/${'%F0%9F%98%80'.repeat(101)}`, 'sessionId must be at most 100 characters'],
+    ['orders: phone', 'GET', `/api/ussd/orders?phone=%2B${'2'.repeat(16)}`, 'phone must be at most 16 characters'],
+    ['orders: status', 'GET', `/api/ussd/orders?status=${long(33)}`, 'status must be at most 32 characters'],
+    ['tickets: from', 'GET', `/api/ussd/tickets?from=${long(30)}`, 'from must be at most 29 characters'],
+    ['tickets: a 15 KB to', 'GET', `/api/ussd/tickets?to=${long(15_000)}`, 'to must be at most 29 characters'],
+    ['orders: cursor', 'GET', `/api/ussd/orders?cursor=${long(33)}`, 'cursor must be at most 32 characters'],
+    ['tickets: limit', 'GET', `/api/ussd/tickets?limit=0001`, 'limit must be at most 3 characters'],
+    ['order number', 'PATCH', `/api/ussd/orders/F${'1'.repeat(16)}`, 'orderNumber must be at most 16 characters'],
+    ['a 2 KB ticket number', 'PATCH', `/api/ussd/tickets/T${'1'.repeat(2_000)}`, 'ticketNumber must be at most 16 characters'],
+    ['events: cursor', 'GET', `/api/ussd/events?cursor=${long(33)}`, 'cursor must be at most 32 characters'],
+    ['events: phoneNumber', 'GET', `/api/ussd/events?phoneNumber=%2B${'2'.repeat(16)}`, 'phoneNumber must be at most 16 characters'],
+    ['events: status', 'GET', `/api/ussd/events?status=${long(33)}`, 'status must be at most 32 characters'],
+  ] as const)('%s → 400, nothing asked of PostgreSQL or the store', async (_case, method, url, message) => {
+    const reads = [
+      ...(['listOrders', 'listTickets', 'moveOrder', 'moveTicket'] as const).map((name) => jest.spyOn(stack.app.get(OperatorRecordsRepository), name)),
+      jest.spyOn(stack.app.get(SessionEventsRepository), 'list'),
+      ...(['get', 'listActive'] as const).map((name) => jest.spyOn(stack.app.get(SessionStore), name)),
+    ];
+    try {
+      expect(await answer(method, url, method === 'PATCH' ? { body: { status: 'delivered' } } : {})).toEqual({ status: 400, body: { message } });
+      expect(reads.map((spy) => spy.mock.calls.length)).toEqual(reads.map(() => 0));
+    } finally {
+      for (const spy of reads) spy.mockRestore();
+    }
+  });
+
+  it('still looks up a session id of exactly 100 characters (emoji counted once)', async () => {
+    expect(await answer('GET', `/api/ussd/debug/${'%F0%9F%98%80'.repeat(100)}`)).toEqual({
+      status: 404,
+      body: { message: 'Session expired or never started' },
+    });
   });
 });

@@ -1,1 +1,2 @@
-export { runMigrationsLocked } from './run-migrations';
+export { MIGRATION_LOCK_TIMEOUT_MS, MigrationLockTimeoutError, runMigrationsLocked } from './run-migrations';
+export type { MigrationLockOptions } from './run-migrations';

@@ -49,4 +49,14 @@ describe('MemoryRateLimitStorage', () => {
     await storage.increment('later', 1_000, 5, 1_000);
     expect((storage as unknown as { windows: Map<string, unknown> }).windows.size).toBe(1);
   });
+
+  it('keeps at most maxWindows windows: a spray of new keys within one window pushes out the oldest (issue 32)', async () => {
+    const storage = new MemoryRateLimitStorage(() => 0, 1_000);
+    for (let source = 0; source < 5_000; source += 1) await storage.increment(`ip:2001:db8::${source}`, 60_000, 5, 60_000);
+    expect(storage.size).toBe(1_000);
+    // The newest are still counted; the oldest start over.
+    await expect(storage.increment('ip:2001:db8::4999', 60_000, 5, 60_000)).resolves.toMatchObject({ totalHits: 2 });
+    await expect(storage.increment('ip:2001:db8::0', 60_000, 5, 60_000)).resolves.toMatchObject({ totalHits: 1 });
+    expect(storage.size).toBe(1_000);
+  });
 });

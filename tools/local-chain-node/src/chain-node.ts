@@ -64,6 +64,8 @@ export interface LocalChainNode {
   seed: SeedData;
   /** Query calls received so far (answered with data or an error), by `service/Method`. */
   readonly calls: ReadonlyMap<string, number>;
+  /** The metadata of the last query call received, by `service/Method` (what reached the node, echoed or not). */
+  readonly lastMetadata: ReadonlyMap<string, Readonly<Record<string, string>>>;
   stop(): Promise<void>;
   /** Stops at once, like a node that crashed: calls in flight are cut. */
   kill(): void;
@@ -187,6 +189,7 @@ export async function startLocalChainNode(options: LocalChainNodeOptions = {}): 
   const latest = options.blockHeight ?? seed.blockHeight;
   const earliest = options.earliestHeight ?? 1;
   const calls = new Map<string, number>();
+  const lastMetadata = new Map<string, Readonly<Record<string, string>>>();
   const extra = (options.extraModules ?? ['bank']).map((name) => EXTRA_MODULES[name]);
   const root = loadProtoRoot(
     [...QUERY_PROTO_FILES, HEALTH_PROTO_FILE, ...extra.map((module) => module.file)],
@@ -214,6 +217,10 @@ export async function startLocalChainNode(options: LocalChainNodeOptions = {}): 
       ) => {
         const fullMethod = `${serviceName}/${method.name}`;
         calls.set(fullMethod, (calls.get(fullMethod) ?? 0) + 1);
+        lastMetadata.set(
+          fullMethod,
+          Object.fromEntries(Object.entries(call.metadata.getMap()).map(([key, value]) => [key, String(value)])),
+        );
         void (async () => {
           try {
             const height = heightFor(call, latest, earliest);
@@ -296,5 +303,5 @@ export async function startLocalChainNode(options: LocalChainNodeOptions = {}): 
 
   const kill = (): void => server.forceShutdown();
 
-  return { host, port, address: `${host}:${port}`, services: [...served], seed, calls, stop, kill };
+  return { host, port, address: `${host}:${port}`, services: [...served], seed, calls, lastMetadata, stop, kill };
 }

@@ -173,13 +173,17 @@ export class AnswerCache {
   }
 }
 
-/** Metadata that differs on every request without changing the answer. */
-export const NOT_IN_KEY: ReadonlySet<string> = new Set(['x-request-id', 'traceparent', 'tracestate']);
+/**
+ * Metadata the gateway sets on every call itself, different on every request: its request id and its span's trace
+ * context. Never taken from a caller's `Grpc-Metadata-*`, never part of the question, and never carried back in an
+ * answer (see answerHeaders), so it cannot make one caller's answer another's.
+ */
+export const PER_REQUEST_METADATA: ReadonlySet<string> = new Set(['x-request-id', 'traceparent', 'tracestate']);
 
 /** What makes two questions identical: the method, the request bytes and every forwarded metadata entry. */
 export function answerKey(grpcPath: string, payload: Buffer, metadata: Metadata): string {
   const entries = Object.entries(metadata.getMap())
-    .filter(([name]) => !NOT_IN_KEY.has(name))
+    .filter(([name]) => !PER_REQUEST_METADATA.has(name))
     .map(([name, value]) => `${name}=${String(value)}`)
     .sort();
   return `${grpcPath}\n${payload.toString('base64')}\n${entries.join('\n')}`;

@@ -1,5 +1,5 @@
 import type { Metadata } from '@grpc/grpc-js';
-import { CachedLookup, NOT_IN_KEY, Retention } from './answer-cache';
+import { CachedLookup, PER_REQUEST_METADATA, Retention } from './answer-cache';
 
 export const BLOCK_HEIGHT_METADATA = 'x-cosmos-block-height';
 
@@ -51,7 +51,7 @@ export class CachePolicy {
   decide(metadata: Metadata): CacheDecision {
     let pinned = false;
     for (const name of Object.keys(metadata.getMap())) {
-      if (NOT_IN_KEY.has(name)) continue;
+      if (PER_REQUEST_METADATA.has(name)) continue;
       if (name !== BLOCK_HEIGHT_METADATA) return { retention: 'none', shared: false };
       pinned = Number(metadata.get(name)[0]) > 0;
     }

@@ -1,7 +1,7 @@
 import { Metadata, status } from '@grpc/grpc-js';
 import { Logger } from '@nestjs/common';
 import { AccessPolicy, selectorMatches } from '../access/access-policy';
-import { Answer, AnswerCache, answerKey, notModified } from '../caching/answer-cache';
+import { Answer, AnswerCache, answerKey, notModified, PER_REQUEST_METADATA } from '../caching/answer-cache';
 import { CachePolicy } from '../caching/cache-policy';
 import { GatewayError } from '../errors/gateway-error';
 import { GrpcCode, grpcCodeName, httpStatusForUpstream } from '../errors/grpc-status';
@@ -16,6 +16,7 @@ import { UnknownFieldScanner } from '../transcoding/unknown-fields';
 import { ReflectionMonitor } from '../upstream/reflection-monitor';
 import { UpstreamCallError } from '../upstream/upstream-client';
 import { UpstreamPool } from '../upstream/upstream-pool';
+import { answerHeaders, BLOCK_HEIGHT_HEADER, METADATA_HEADER_PREFIX, SentOnCall, sentOnCall } from './answer-headers';
 
 export interface GatewayRequest {
   method: string;
@@ -44,14 +45,15 @@ export interface QueryPipelineOptions {
   legacyRoutes: '404' | 'serve';
 }
 
-export const BLOCK_HEIGHT_HEADER = 'x-cosmos-block-height';
-const METADATA_HEADER_PREFIX = 'grpc-metadata-';
 // Metadata keys that gRPC or HTTP/2 own; a client must not be able to set them through Grpc-Metadata-*.
 const RESERVED_METADATA =
   /^(grpc-|:)|^(content-type|te|user-agent|host|connection|content-length|transfer-encoding)$/;
 const METADATA_KEY = /^[a-z0-9_.-]+$/;
-// What grpc-js reports as metadata but a Go node never would: HTTP/2 transport headers.
-const NOT_FORWARDED_BACK = /^(grpc-|:)|^(content-type|date|te|user-agent|server)$/;
+/**
+ * The most a path or query value may hold, in UTF-8 bytes once percent-decoded: Cosmos identifiers (addresses, DIDs,
+ * denoms, base64 page keys) are a few hundred at most. Checked before anything is bound, asked or kept.
+ */
+export const PARAMETER_MAX_BYTES = 2048;
 // Upstream codes whose message is the node's internal detail: the client gets ours, the log gets theirs.
 const OPAQUE_UPSTREAM_CODES = new Set<number>([status.UNKNOWN, status.INTERNAL, status.DATA_LOSS]);
 
@@ -146,16 +148,17 @@ export class QueryPipeline {
   private async call(route: Route, payload: Buffer, metadata: Metadata): Promise<Answer> {
     try {
       const result = await this.upstream.unary(route.grpcPath, payload, metadata);
+      const sent = sentOnCall(metadata);
       const message = decodeAnswer(route.responseType, result.response);
       const unknown = this.unknownFieldScanner.scan(route.responseType, result.response);
       if (unknown.length > 0) this.unknownFields.report(route.fullMethod, unknown);
       return {
         status: 200,
-        headers: this.responseHeaders(result.headers, result.trailers),
+        headers: answerHeaders(result.headers, result.trailers, sent),
         body: this.routes.printerFor(route).print(route.responseType, message),
       };
     } catch (error) {
-      throw this.translate(error, route);
+      throw this.translate(error, route, sentOnCall(metadata));
     }
   }
 
@@ -195,6 +198,15 @@ export class QueryPipeline {
   }
 
   private encode(route: Route, pathParams: Array<[string, string]>, query: string): Buffer {
+    const queryParams = query === '' ? [] : [...new URLSearchParams(query)];
+    for (const [name, value] of [...pathParams, ...queryParams]) {
+      if (Buffer.byteLength(value) > PARAMETER_MAX_BYTES) {
+        throw new GatewayError({
+          grpcCode: GrpcCode.INVALID_ARGUMENT,
+          message: `${name.slice(0, 100)} must be at most ${PARAMETER_MAX_BYTES} bytes`,
+        });
+      }
+    }
     if (pathParams.length === 0 && query === '') {
       let bytes = this.emptyRequests.get(route);
       if (!bytes) {
@@ -203,7 +215,7 @@ export class QueryPipeline {
       }
       return bytes;
     }
-    return this.bind(route, pathParams, query === '' ? [] : [...new URLSearchParams(query)]);
+    return this.bind(route, pathParams, queryParams);
   }
 
   private bind(route: Route, pathParams: Array<[string, string]>, query: Array<[string, string]>): Buffer {
@@ -228,6 +240,9 @@ export class QueryPipeline {
         const text = firstValue(request.headers[name]);
         if (text === undefined) continue;
         const key = name.slice(METADATA_HEADER_PREFIX.length);
+        // The request id and the trace context the node gets are the gateway's own (its span continues the
+        // caller's W3C `traceparent` header): a caller's choice of them is not forwarded.
+        if (PER_REQUEST_METADATA.has(key)) continue;
         if (!METADATA_KEY.test(key) || RESERVED_METADATA.test(key) || key.endsWith('-bin')) {
           throw new GatewayError({
             grpcCode: GrpcCode.INVALID_ARGUMENT,
@@ -257,21 +272,7 @@ export class QueryPipeline {
     return metadata;
   }
 
-  private responseHeaders(headers: Metadata, trailers: Metadata): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const [key, value] of Object.entries(headers.getMap())) {
-      if (key.endsWith('-bin') || NOT_FORWARDED_BACK.test(key) || typeof value !== 'string') continue;
-      out[`${METADATA_HEADER_PREFIX}${key}`] = value;
-      if (key === BLOCK_HEIGHT_HEADER) out[BLOCK_HEIGHT_HEADER] = value;
-    }
-    for (const [key, value] of Object.entries(trailers.getMap())) {
-      if (key.endsWith('-bin') || NOT_FORWARDED_BACK.test(key) || typeof value !== 'string') continue;
-      out[`grpc-trailer-${key}`] = value;
-    }
-    return out;
-  }
-
-  private translate(error: unknown, route: Route): GatewayError {
+  private translate(error: unknown, route: Route, sent: SentOnCall): GatewayError {
     if (error instanceof PrintError) {
       this.logger.error({ method: route.fullMethod, err: error }, 'response could not be printed');
       return new GatewayError({
@@ -290,7 +291,7 @@ export class QueryPipeline {
     const upstream = {
       grpcCode: error.code,
       message: error.details,
-      headers: this.responseHeaders(error.headers, error.trailers),
+      headers: answerHeaders(error.headers, error.trailers, sent),
     };
     if (error.code === status.UNAVAILABLE) {
       // The upstream's address is deployment detail: it goes to the log with the status, not to the client.

@@ -105,3 +105,64 @@ describe('JsonPrinter on Cosmos customtype fields', () => {
     expect(JSON.parse(printed(bare, FULL, annotated()))).toEqual(FULL_JSON);
   });
 });
+
+// Issue 32: what a hostile node can put in these fields. Every digit of a value the type can hold is printed, however
+// many (strings throughout, never a JavaScript number); a LegacyDec that is not an integer is refused with a
+// PrintError (the node's own REST fails on it too); Int and Uint are printed as the node sent them, JSON-escaped.
+describe('hostile LegacyDec, Int and Uint values from a node', () => {
+  const PROTO = `syntax = "proto3"; package hostile.v1;
+    message M {
+      string dec = 1 [(gogoproto.customtype) = "cosmossdk.io/math.LegacyDec", (gogoproto.nullable) = false];
+      bytes raw_dec = 2 [(gogoproto.customtype) = "cosmossdk.io/math.LegacyDec", (gogoproto.nullable) = false];
+      string uint = 3 [(gogoproto.customtype) = "cosmossdk.io/math.Uint", (gogoproto.nullable) = false];
+      bytes raw_int = 4 [(gogoproto.customtype) = "cosmossdk.io/math.Int", (gogoproto.nullable) = false];
+    }`;
+  const root = parse(PROTO, loadProtoRoot([GOGO_PROTO_FILE]), { keepCase: true }).root;
+  root.resolveAll();
+  const type = root.lookupType('hostile.v1.M');
+  /** The JSON the printer makes of a message the node encoded with these field values. */
+  const print = (object: Record<string, unknown>): unknown => {
+    const wire = type.encode(type.fromObject(object)).finish();
+    return JSON.parse(new JsonPrinter(root).print(type, type.decode(wire)));
+  };
+  const TEN_TO_THE_80 = `1${'0'.repeat(80)}`;
+  const HUNDRED_THOUSAND_DIGITS = `9${'8'.repeat(99_999)}`;
+
+  it.each([
+    ['10^80', TEN_TO_THE_80, `1${'0'.repeat(62)}.${'0'.repeat(18)}`],
+    ['100,000 digits', HUNDRED_THOUSAND_DIGITS, `9${'8'.repeat(99_999 - 18)}.${'8'.repeat(18)}`],
+    ['a plus sign and leading zeros', '+000000000000000000000042', '0.000000000000000042'],
+    ['a minus sign', `-${TEN_TO_THE_80}`, `-1${'0'.repeat(62)}.${'0'.repeat(18)}`],
+    ['minus zero', '-000', '0.000000000000000000'],
+  ])('LegacyDec %s: printed exactly, string and bytes alike', (_case, wire, printed) => {
+    expect(print({ dec: wire, raw_dec: Buffer.from(wire) })).toMatchObject({ dec: printed, raw_dec: printed });
+  });
+
+  it.each([
+    ['an exponent', '1e80'],
+    ['a capital exponent', '15E17'],
+    ['a decimal point', '1.5'],
+    ['letters', 'NaN'],
+    ['full-width digits', '１２３'],
+    ['a sign alone', '-'],
+    ['two signs', '--5'],
+    ['white space', ' 42'],
+    ['a NUL', '4\u00002'],
+  ])('LegacyDec with %s: refused with a PrintError, never printed', (_case, wire) => {
+    for (const field of ['dec', 'raw_dec']) {
+      const value = field === 'dec' ? wire : Buffer.from(wire);
+      expect(() => print({ [field]: value })).toThrow(PrintError);
+    }
+  });
+
+  it.each([
+    ['10^80', TEN_TO_THE_80],
+    ['100,000 digits', HUNDRED_THOUSAND_DIGITS],
+    ['a sign', '-42'],
+    ['an exponent', '1e80'],
+    ['letters and JSON syntax', 'NaN", "x": "1'],
+    ['control characters', 'line\nbreak\u0000nul'],
+  ])('Uint and Int with %s: printed as the node sent them, valid JSON, nothing lost', (_case, wire) => {
+    expect(print({ uint: wire, raw_int: Buffer.from(wire) })).toMatchObject({ uint: wire, raw_int: wire });
+  });
+});

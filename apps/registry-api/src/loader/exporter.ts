@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { constants, createWriteStream, lstatSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
+import { constants, createWriteStream, lstatSync, mkdirSync, openSync, renameSync, rmSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { ClientBase } from 'pg';
 import { csvField } from './csv-cells';
@@ -82,21 +82,40 @@ export class ExportTargetError extends Error {
   }
 }
 
+/** The directory entry at `path` itself (a link is not followed), or undefined when there is none. */
+function entryAt(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 /**
  * What stands at a target name today. Whoever can write to the directory could plant a link there to make the export
  * overwrite a file elsewhere (or create one), with the operator's rights: such a name is refused, not followed.
  */
 function targetProblem(file: string): string | undefined {
-  let stat;
-  try {
-    stat = lstatSync(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const stat = entryAt(file);
+  if (stat === undefined) return undefined;
   if (stat.isSymbolicLink())
     return `${file}: a symbolic link; export never writes through one (remove it, or export into another directory)`;
   if (!stat.isFile()) return `${file}: not a regular file; export only replaces files`;
+  return undefined;
+}
+
+/**
+ * What stands at the export directory's name: the files are written into it by name, so a link there (planted by
+ * whoever can write to its parent) would have every file written into the link's target. Refused like a link at a
+ * file's name; a directory that does not exist yet is made.
+ */
+function directoryProblem(directory: string): string | undefined {
+  const stat = entryAt(directory);
+  if (stat === undefined) return undefined;
+  if (stat.isSymbolicLink())
+    return `${directory}: a symbolic link; export never writes through one (name the directory it points to, or another one)`;
+  if (!stat.isDirectory()) return `${directory}: not a directory`;
   return undefined;
 }
 
@@ -116,6 +135,8 @@ export async function exportFiles(
   format: FileFormat,
   onFile: (summary: ExportSummary) => void = () => undefined,
 ): Promise<ExportSummary[]> {
+  const refused = directoryProblem(directory);
+  if (refused !== undefined) throw new ExportTargetError([refused]);
   mkdirSync(directory, { recursive: true });
   const targets = loadOrder().map((entity) => ({ entity, file: join(directory, `${entity}.${format}`) }));
   const problems = targets.flatMap(({ file }) => targetProblem(file) ?? []);

@@ -1,4 +1,11 @@
-import { errorResponse, jsonContent as json, REGISTRY_PAGE_LIMIT_DEFAULT, REGISTRY_PAGE_LIMIT_MAX, schemaRef as ref } from '@dmrv/contracts';
+import {
+  errorResponse,
+  jsonContent as json,
+  REGISTRY_PAGE_LIMIT_DEFAULT,
+  REGISTRY_PAGE_LIMIT_MAX,
+  REGISTRY_PARAMETER_MAX_LENGTH as MAX,
+  schemaRef as ref,
+} from '@dmrv/contracts';
 import { PERIOD_PATTERN_SOURCE } from '../domain/period';
 import {
   CREDITS_CANCELLED,
@@ -144,15 +151,18 @@ interface Operation {
   collection?: { path: string; operationId: string; parameters: Json[]; dated: boolean };
 }
 
-function queryParameter(name: string, description: string, schema: Json = { type: 'string' }): Json {
+function queryParameter(name: string, description: string, schema: Json): Json {
   return { name, in: 'query', required: false, description, schema, ...EXT };
 }
 
-const PERIOD_SCHEMA = { type: 'string', pattern: PERIOD_PATTERN_SOURCE, example: '2024-Q1' };
+// Every string parameter says how long it may be (a longer one is 400 before anything else is done with it).
+const ID_SCHEMA = { type: 'string', maxLength: MAX.identifier };
+const TEXT_SCHEMA = { type: 'string', maxLength: MAX.text };
+const PERIOD_SCHEMA = { type: 'string', pattern: PERIOD_PATTERN_SOURCE, maxLength: MAX.period, example: '2024-Q1' };
 const PERIOD_TEXT = 'YYYY-Q1…YYYY-Q4 (upstream format), or YYYY, or YYYY-MM';
-const DATE_SCHEMA = { type: 'string', format: 'date' };
-const projectParameter = queryParameter('project_id', 'Only records of this project (404 when no such project exists)');
-const regionParameter = queryParameter('region', 'Only households of this region (404 when none)');
+const DATE_SCHEMA = { type: 'string', format: 'date', maxLength: MAX.date };
+const projectParameter = queryParameter('project_id', 'Only records of this project (404 when no such project exists)', ID_SCHEMA);
+const regionParameter = queryParameter('region', 'Only households of this region (404 when none)', TEXT_SCHEMA);
 const timePeriodParameter = queryParameter('time_period', `Only records dated within this period: ${PERIOD_TEXT}`, PERIOD_SCHEMA);
 const RECORD_SEMANTICS =
   'Without selector, the most recent record (by its date, ties by the highest identifier). With selectors, the most ' +
@@ -160,7 +170,9 @@ const RECORD_SEMANTICS =
 
 /** The parameters of a record resource's original path: its declared selectors, then the project and the period. */
 function recordParameters(resource: RecordResource<unknown>): Json[] {
-  const selectors = Object.entries(resource.selectors).map(([name, selector]) => queryParameter(name, selector.description));
+  const selectors = Object.entries(resource.selectors).map(([name, selector]) =>
+    queryParameter(name, selector.description, selector.kind === 'identifier' ? ID_SCHEMA : TEXT_SCHEMA),
+  );
   return [...selectors, projectParameter, timePeriodParameter];
 }
 
@@ -205,7 +217,10 @@ const OPERATIONS: Operation[] = [
       'that use exactly it; or the combination named by fuel_type. Combinations list their fuels in the fixed order ' +
       'LPG, Electricity, Ethanol, Biogas, Kerosene, Charcoal, Biomass, joined by " + ".',
     extensionParameters: [
-      queryParameter('fuel_type', 'A combination such as "LPG + Biomass" (any order and case; + or , between fuels)'),
+      queryParameter('fuel_type', 'A combination such as "LPG + Biomass" (any order and case; + or , between fuels)', {
+        type: 'string',
+        maxLength: MAX.fuelCombination,
+      }),
       projectParameter,
       regionParameter,
     ],
@@ -228,8 +243,8 @@ const OPERATIONS: Operation[] = [
       'dates from/to. Fields that do not apply to the selection are omitted: household_id only with a household, ' +
       'region only with a household or a region. Also served at /fuel/usage (as part of the published docs spell it).',
     extensionParameters: [
-      queryParameter('household_id', 'One household (404 when unknown)'),
-      queryParameter('region', 'One region (404 when no household is in it)'),
+      queryParameter('household_id', 'One household (404 when unknown)', ID_SCHEMA),
+      queryParameter('region', 'One region (404 when no household is in it)', TEXT_SCHEMA),
       projectParameter,
       queryParameter('from', 'First day included', DATE_SCHEMA),
       queryParameter('to', 'Last day included', DATE_SCHEMA),
@@ -293,13 +308,17 @@ const PAGING_PARAMETERS = [
     maximum: REGISTRY_PAGE_LIMIT_MAX,
     default: REGISTRY_PAGE_LIMIT_DEFAULT,
   }),
-  queryParameter('cursor', 'page_info.next_cursor of the previous page'),
+  queryParameter('cursor', 'page_info.next_cursor of the previous page', { type: 'string', maxLength: MAX.cursor }),
 ];
 
 const DATED_PARAMETERS = [
   queryParameter('from', 'Records dated on or after this day', DATE_SCHEMA),
   queryParameter('to', 'Records dated on or before this day', DATE_SCHEMA),
-  queryParameter('updated_since', 'Records created or changed at or after this instant', { type: 'string', format: 'date-time' }),
+  queryParameter('updated_since', 'Records created or changed at or after this instant', {
+    type: 'string',
+    format: 'date-time',
+    maxLength: MAX.dateTime,
+  }),
 ];
 
 function pageSchema(item: string): Json {

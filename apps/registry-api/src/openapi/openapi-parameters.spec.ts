@@ -19,6 +19,17 @@ interface Route {
   path: string;
   /** Parameter name → required; null for a route without a query class. */
   accepts: Map<string, boolean> | null;
+  /** Parameter name → the most characters the query class lets through (MaxChars). */
+  maxChars: Map<string, number>;
+}
+
+/** The MaxChars bound of each parameter of the query class. */
+function maxCharsOf(queryClass: new () => unknown): Map<string, number> {
+  const bounds = new Map<string, number>();
+  for (const rule of getMetadataStorage().getTargetValidationMetadatas(queryClass, '', true, false)) {
+    if (rule.name === 'maxChars') bounds.set(rule.propertyName, (rule.constraints as [number])[0]);
+  }
+  return bounds;
 }
 
 /** What the query class lets through the global validation pipe (whitelist + forbidNonWhitelisted). */
@@ -70,7 +81,11 @@ async function servedRoutes(): Promise<Route[]> {
       probe.seen = null;
       await app.inject({ method: 'GET', url: path });
       const queryClass = probe.seen as (new () => unknown) | null;
-      routes.push({ path, accepts: queryClass ? acceptedParameters(queryClass) : null });
+      routes.push({
+        path,
+        accepts: queryClass ? acceptedParameters(queryClass) : null,
+        maxChars: queryClass ? maxCharsOf(queryClass) : new Map(),
+      });
     }
     return routes;
   } finally {
@@ -99,5 +114,20 @@ describe('OpenAPI parameters against the routes', () => {
     const documentedParameters = new Map(parameters.map((parameter) => [parameter.name as string, parameter.required === true]));
     expect(parameters.every((parameter) => parameter.in === 'query')).toBe(true);
     expect(Object.fromEntries(documentedParameters)).toEqual(Object.fromEntries(route.accepts ?? new Map()));
+  });
+
+  // Issue 32: every string parameter has a maximum length, checked before anything else, and documented. The two
+  // parameters of the original getIssuedCredits keep the original's schema; their bounds are in the README.
+  it.each(documented)('GET %s: every string parameter is bounded, and documented with the bound it has', (path) => {
+    const route = routes.find((candidate) => candidate.path === path)!;
+    const parameters = ((document.paths as Json)[path].get.parameters ?? []) as Json[];
+    const original = (document.paths as Json)[path].get.operationId === 'getIssuedCredits';
+    const strings = parameters.filter((parameter) => parameter.schema.type === 'string');
+    const enforced = strings.map((parameter) => [parameter.name, route.maxChars.get(parameter.name as string) ?? 'not bounded']);
+    const stated = strings.map((parameter) => [
+      parameter.name,
+      original ? expect.any(Number) : (parameter.schema.maxLength ?? 'no maxLength documented'),
+    ]);
+    expect(Object.fromEntries(enforced)).toEqual(Object.fromEntries(stated));
   });
 });

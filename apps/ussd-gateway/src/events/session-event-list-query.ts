@@ -1,3 +1,4 @@
+import { overlongParameter } from '../operators/parameter-limits';
 import { E164 } from '../ussd/ussd-request';
 import { SESSION_EVENT_STATUSES } from './session-event';
 import type { SessionEventFilter } from './session-events.repository';
@@ -5,7 +6,7 @@ import type { SessionEventFilter } from './session-events.repository';
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
 
-export type ParsedEventListQuery = { valid: true; filter: SessionEventFilter } | { valid: false; invalidParameters: string[] };
+export type ParsedEventListQuery = { valid: true; filter: SessionEventFilter } | { valid: false; message: string };
 
 /** Opaque to clients: the id of the last event of a page, so that nobody builds one by counting. */
 export const encodeCursor = (id: number): string => Buffer.from(`e${id}`, 'utf8').toString('base64url');
@@ -23,6 +24,8 @@ function decodeCursor(cursor: string): number | undefined {
 export function parseEventListQuery(query: unknown): ParsedEventListQuery {
   const fields = typeof query === 'object' && query !== null ? (query as Record<string, unknown>) : {};
   const own = (name: string): unknown => (Object.prototype.hasOwnProperty.call(fields, name) ? fields[name] : undefined);
+  const overlong = overlongParameter({ status: own('status'), phoneNumber: own('phoneNumber'), cursor: own('cursor'), limit: own('limit') });
+  if (overlong !== undefined) return { valid: false, message: overlong };
   const invalidParameters: string[] = [];
   const filter: SessionEventFilter = { limit: DEFAULT_PAGE_SIZE };
   const read = (name: string, apply: (value: string) => boolean): void => {
@@ -46,5 +49,7 @@ export function parseEventListQuery(query: unknown): ParsedEventListQuery {
     filter.limit = Number(value);
     return /^\d{1,3}$/.test(value) && filter.limit >= 1 && filter.limit <= MAX_PAGE_SIZE;
   });
-  return invalidParameters.length > 0 ? { valid: false, invalidParameters } : { valid: true, filter };
+  return invalidParameters.length > 0
+    ? { valid: false, message: `Invalid query parameters: ${invalidParameters.join(', ')}` }
+    : { valid: true, filter };
 }

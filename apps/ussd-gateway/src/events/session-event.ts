@@ -1,4 +1,4 @@
-import { E164, isSessionId, SERVICE_CODE } from '../ussd/ussd-request';
+import { E164, isSessionId, SERVICE_CODE, SERVICE_CODE_MAX } from '../ussd/ussd-request';
 
 /** The outcomes Africa's Talking reports for a session. */
 export const SESSION_EVENT_STATUSES = ['Success', 'Incomplete', 'Failed'] as const;
@@ -59,7 +59,7 @@ const text = (max: number, pattern?: RegExp, lines = false) =>
 const RULES = {
   sessionId: rule(true, (value) => (isSessionId(value) ? value : undefined)),
   phoneNumber: rule(true, text(16, E164)),
-  serviceCode: rule(true, text(64, SERVICE_CODE)),
+  serviceCode: rule(true, text(SERVICE_CODE_MAX, SERVICE_CODE)),
   networkCode: rule(false, text(10, NETWORK_CODE)),
   status: rule(true, (value) => SESSION_EVENT_STATUSES.find((status) => status === value)),
   durationInMillis: rule(false, count),

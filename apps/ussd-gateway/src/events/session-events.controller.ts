@@ -36,7 +36,7 @@ export class SessionEventsController {
   @UseGuards(OperatorTokenGuard)
   async list(@Query() query: unknown): Promise<SessionEventList> {
     const parsed = parseEventListQuery(query);
-    if (!parsed.valid) throw new InvalidInputError(`Invalid query parameters: ${parsed.invalidParameters.join(', ')}`);
+    if (!parsed.valid) throw new InvalidInputError(parsed.message);
     const page = await this.events.list(parsed.filter);
     return { events: page.events, nextCursor: page.nextCursor === null ? null : encodeCursor(page.nextCursor) };
   }

@@ -3,7 +3,20 @@ import { join } from 'node:path';
 import { InfoOverrides } from './content';
 import { CONTENT_DIRECTORY, Language, Languages } from './languages';
 import { GSM7_SCREEN_LIMIT, screenCost, toGsm7, UCS2_SCREEN_LIMIT } from './screen-text';
-import { applyEffectResult, applyInput, Effect, EffectResult, initialState, isAuthenticated, lockedOut, MenuState, SCREENS, Step } from './menu-machine';
+import {
+  afterStep,
+  applyEffectResult,
+  applyInput,
+  Effect,
+  EffectResult,
+  heldToPinVersion,
+  initialState,
+  isAuthenticated,
+  lockedOut,
+  MenuState,
+  SCREENS,
+  Step,
+} from './menu-machine';
 import { MenuRenderer } from './menu-renderer';
 import { CATALOGUE, defaults, renderer, settle, shipped, text, walk } from './flows/flow-spec-kit';
 
@@ -34,6 +47,63 @@ describe('menu machine: what every screen shares', () => {
     expect(isAuthenticated(state)).toBe(false);
     expect(text(state)).toBe('END Your account is locked after too many wrong PINs. Try again in 7 minutes.');
     expect(applyInput(state, '1', renderer).state).toEqual(state);
+  });
+});
+
+describe('menu machine: a PIN changed in another session', () => {
+  const PIN_CHANGED_ELSEWHERE = 'END Your PIN was changed in another session. Please dial again and log in.';
+  const auth = { customerId: 'C0A1B2C3D', firstName: 'Jane', pinVersion: 1 };
+  const signedIn = (screen: MenuState['screen']): MenuState => ({ screen, auth, draft: { heldPin: 'held-pin' }, page: 0 });
+  const signedInScreens = SCREENS.filter((screen) => screen !== 'ended');
+
+  it('ends every signed-in screen whose PIN version is older than the account\'s, whatever the input', () => {
+    for (const screen of signedInScreens) {
+      for (const input of ['1', '0', '00', '*', 'abc', undefined]) {
+        if (screen === 'changePinConfirm' && input === undefined) continue;
+        const state = heldToPinVersion(signedIn(screen), 2, input);
+        expect({ screen, input, text: text(state), signedIn: isAuthenticated(state) }).toEqual({
+          screen,
+          input,
+          text: PIN_CHANGED_ELSEWHERE,
+          signedIn: false,
+        });
+      }
+    }
+  });
+
+  it('lets a PIN through to the confirmation of its own change only: the compare-and-set decides', () => {
+    expect(heldToPinVersion(signedIn('changePinConfirm'), 2, '58316')).toEqual(signedIn('changePinConfirm'));
+    expect(text(heldToPinVersion(signedIn('changePinNew'), 2, '58316'))).toBe(PIN_CHANGED_ELSEWHERE);
+  });
+
+  it('keeps a session whose version is the account\'s, or whose account could not be read', () => {
+    expect(heldToPinVersion(signedIn('accountDetails'), 1, '1')).toEqual(signedIn('accountDetails'));
+    expect(heldToPinVersion(signedIn('accountDetails'), null, '1')).toEqual(signedIn('accountDetails'));
+    const beforeVersions: MenuState = { screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } };
+    expect(heldToPinVersion(beforeVersions, 2, '1')).toEqual(beforeVersions);
+  });
+
+  it('ends whatever screen a step reaches with the old version: back, main menu, a mismatched confirmation', () => {
+    for (const [input, result] of [
+      ['0', undefined],
+      ['00', undefined],
+      ['12345', { type: 'matched', match: false }],
+    ] as const) {
+      const before = signedIn('changePinConfirm');
+      const applied = applyInput(before, input, renderer);
+      const after = result ? applyEffectResult(applied.state, result).state : applied.state;
+      expect(isAuthenticated(after)).toBe(true);
+      const checked = afterStep(before, after, 2);
+      expect({ input, text: text(checked.state), standing: checked.standing }).toEqual({ input, text: PIN_CHANGED_ELSEWHERE, standing: 2 });
+    }
+  });
+
+  it('takes a version the step read from the database as the account\'s: the session\'s own change, a log-in', () => {
+    const before = signedIn('changePinConfirm');
+    const changed = applyEffectResult(before, { type: 'replaced', pinVersion: 3 }).state;
+    expect(afterStep(before, changed, 1)).toEqual({ state: changed, standing: 3 });
+    const loggedIn = { ...signedIn('accountHome'), auth: { ...auth, pinVersion: 4 } };
+    expect(afterStep({ screen: 'loginPin', loginCustomerId: auth.customerId }, loggedIn, null)).toEqual({ state: loggedIn, standing: 4 });
   });
 });
 

@@ -1,5 +1,6 @@
 import { BACK, end, EXIT, go, MachineContext, MAIN_MENU, MenuState, Step, EffectResult } from './flows/flow';
 import { FlowScreen, SCREEN_SPECS, ScreenId } from './flows/flows';
+import { isPinShaped } from './menu-rules';
 
 /**
  * The menu logic as a pure state machine: state in, input out, no I/O. Work that needs the database or the PIN
@@ -34,8 +35,34 @@ export function lockedOut(minutes: number, language?: string): MenuState {
 }
 
 /** A signed-in session whose account's PIN was changed in another session: it ends, signed out. */
-export function signedOutByPinChange(language?: string): MenuState {
+function signedOutByPinChange(language?: string): MenuState {
   return end({ language }, { kind: 'pinChangedElsewhere' }).state;
+}
+
+/**
+ * A signed-in state checked against its account's PIN version now (`standing`; null when the account could not be
+ * read) before `input`: a state that still carries an older version ends signed out. The one exception is a PIN sent
+ * to the confirmation of this session's own new PIN: the version may have moved by that very change, committed by a
+ * hop whose session write failed, and the change's idempotency key and compare-and-set decide (its retry is answered
+ * "changed", anyone else's "not changed").
+ */
+export function heldToPinVersion(state: MenuState, standing: number | null, input?: string): MenuState {
+  const version = state.auth?.pinVersion;
+  if (version === undefined || standing === null || version === standing) return state;
+  if (state.screen === 'changePinConfirm' && input !== undefined && isPinShaped(input.trim())) return state;
+  return signedOutByPinChange(state.language);
+}
+
+/**
+ * One input's outcome checked against the account's PIN version, and the version to check the next one against. A
+ * version the step changed was just read from the database (a PIN check, a log-in, this session's own change
+ * written or replayed), so it is the account's version from then on; any other state reached while the account's
+ * version differs from the session's (back, `00`, a mismatched confirmation, a shortcut of several inputs) ends.
+ */
+export function afterStep(before: MenuState, after: MenuState, standing: number | null): { state: MenuState; standing: number | null } {
+  const version = after.auth?.pinVersion;
+  if (version !== before.auth?.pinVersion) return { state: after, standing: version ?? null };
+  return { state: heldToPinVersion(after, standing), standing };
 }
 
 /** One subscriber input applied to the state. `0`, `00` and `*` mean the same on every screen (see README). */

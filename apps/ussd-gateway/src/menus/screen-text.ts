@@ -59,54 +59,81 @@ export function screenText(text: string): string {
 }
 
 /**
- * A label (`Name:`, `Nom :`) is joined to the word after it, so that a page never ends on a label whose value starts
- * the next page.
+ * The pieces a line is broken into when it cannot fit a page: its words, each with the space after it, a label
+ * (`Name:`, `Nom :`) joined to the word after it so that a page does not end on a label whose value starts the next
+ * page. A label and word that together cannot fit a page stay two pieces: `fits` says what one page holds.
  */
-function withLabelsKept(words: string[]): string[] {
-  const kept: string[] = [];
-  let pending = '';
-  for (const word of words) {
-    const joined = pending + word;
-    if (/:\s$/u.test(word) && !/\n$/u.test(word)) pending = joined;
-    else {
-      kept.push(joined);
-      pending = '';
+function piecesOf(line: string, fits: (piece: string) => boolean): string[] {
+  const pieces: string[] = [];
+  let label = '';
+  for (const word of line.split(/(?<=\s)/u)) {
+    if (label === '' && /:\s$/u.test(word)) {
+      // French sets a space before the colon (`Nom : `): the label is the word before it too.
+      label = word.startsWith(':') && pieces.length > 0 ? pieces.pop()! + word : word;
+      continue;
     }
+    if (label !== '' && fits(label + word)) pieces.push(label + word);
+    else pieces.push(...(label === '' ? [] : [label]), word);
+    label = '';
   }
-  if (pending !== '') kept.push(pending);
-  return kept;
+  if (label !== '') pieces.push(label);
+  return pieces;
+}
+
+/** The longest start of a word too long for a page that fits one, after its last hyphen when it has one there. */
+function cutOf(chars: string[], fits: (piece: string) => boolean): string {
+  let cut = chars.length - 1;
+  while (cut > 1 && !fits(chars.slice(0, cut).join(''))) cut -= 1;
+  if (!fits(chars.slice(0, cut).join(''))) throw new Error('the screen frame leaves no room for content');
+  const hyphen = chars.lastIndexOf('-', cut - 1);
+  return chars.slice(0, hyphen > 0 ? hyphen + 1 : cut).join('');
 }
 
 /**
- * Splits `body` into the fewest pages such that `frame(page, index, isLast)` fits on a screen, breaking between
- * words (a word longer than a page is cut), a label kept with the start of its value. `frame` adds the lines around the body (title, navigation), so the
- * navigation lines are counted before the body is cut, never appended after.
+ * Splits `body` into the fewest pages such that `frame(page, index, isLast)` fits on a screen, where a page breaks
+ * between lines; a line that cannot fit a page of its own breaks between words (a label kept with the start of its
+ * value where both fit a page), and a word is cut only when it alone cannot fit a page. Each page is measured in its
+ * own encoding: one Cyrillic name makes its page UCS-2 (80 characters), not its neighbours. `frame` adds the lines
+ * around the body (title, navigation), so the navigation lines are counted before the body is cut, never appended
+ * after.
  */
 export function paginate(body: string, frame: (page: string, index: number, isLast: boolean) => string): string[] {
-  const words = withLabelsKept(body.split(/(?<=\s)/u));
   const pages: string[] = [];
   let current = '';
   const fitting = (text: string): boolean => fitsOnScreen(screenText(text));
   const fits = (candidate: string): boolean =>
     fitting(frame(candidate.trimEnd(), pages.length, false)) && fitting(frame(candidate.trimEnd(), pages.length, true));
-  for (const word of words) {
-    if (fits(current + word)) {
-      current += word;
+  const turnPage = (): void => {
+    if (current.trim() !== '') pages.push(current.trimEnd());
+    current = '';
+  };
+  for (const line of body.split('\n')) {
+    const joined = current === '' ? line : `${current}\n${line}`;
+    if (fits(joined)) {
+      current = joined;
       continue;
     }
-    if (current.trim() !== '') {
-      pages.push(current.trimEnd());
-      current = '';
+    if (fits(line)) {
+      turnPage();
+      current = line;
+      continue;
     }
-    let rest = word;
-    while (!fits(rest)) {
-      let cut = [...rest].length - 1;
-      while (cut > 1 && !fits([...rest].slice(0, cut).join(''))) cut -= 1;
-      if (!fits([...rest].slice(0, cut).join(''))) throw new Error('the screen frame leaves no room for content');
-      pages.push([...rest].slice(0, cut).join(''));
-      rest = [...rest].slice(cut).join('');
+    // A line longer than a page starts where the page has room and runs on, word by word.
+    if (current !== '') current += '\n';
+    for (const piece of piecesOf(line, fits)) {
+      if (fits(current + piece)) {
+        current += piece;
+        continue;
+      }
+      turnPage();
+      let rest = piece;
+      while (!fits(rest)) {
+        const cut = cutOf([...rest], fits);
+        pages.push(rest.slice(0, cut.length));
+        rest = rest.slice(cut.length);
+      }
+      current = rest;
     }
-    current = rest;
   }
   if (current.trim() !== '' || pages.length === 0) pages.push(current.trimEnd());
   return pages;

@@ -1,6 +1,7 @@
 import { errorResponse, jsonContent, MESSAGE_ERROR_SCHEMA, OpenApiJson, queryParameter, schemaRef } from '@dmrv/contracts';
 import { ORDER_STATUSES, ORDER_TRANSITIONS, TICKET_CATEGORIES, TICKET_STATUSES, TICKET_TRANSITIONS } from '../orders/order-rules';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from './operator-queries';
+import { OPERATOR_PARAMETER_MAX_LENGTH as MAX } from './parameter-limits';
 
 const transitionsText = (transitions: Record<string, readonly string[]>): string =>
   Object.entries(transitions)
@@ -10,11 +11,11 @@ const transitionsText = (transitions: Record<string, readonly string[]>): string
 const timestamps = { createdAt: { type: 'string', format: 'date-time' }, updatedAt: { type: 'string', format: 'date-time' } };
 
 const listParameters = (statuses: readonly string[]): OpenApiJson[] => [
-  queryParameter('status', 'Only this status', { type: 'string', enum: [...statuses] }),
-  queryParameter('phone', 'Only what this phone number (E.164) sent', { type: 'string', pattern: '^\\+\\d{7,15}$' }),
-  queryParameter('from', 'Created at or after (YYYY-MM-DD or ISO 8601 date-time with zone)'),
-  queryParameter('to', 'Created before (a bare date includes that day)'),
-  queryParameter('cursor', '`nextCursor` of the previous page'),
+  queryParameter('status', 'Only this status', { type: 'string', enum: [...statuses], maxLength: MAX.status }),
+  queryParameter('phone', 'Only what this phone number (E.164) sent', { type: 'string', pattern: '^\\+\\d{7,15}$', maxLength: MAX.phone }),
+  queryParameter('from', 'Created at or after (YYYY-MM-DD or ISO 8601 date-time with zone)', { type: 'string', maxLength: MAX.from }),
+  queryParameter('to', 'Created before (a bare date includes that day)', { type: 'string', maxLength: MAX.to }),
+  queryParameter('cursor', '`nextCursor` of the previous page', { type: 'string', maxLength: MAX.cursor }),
   queryParameter('limit', `Items per page, 1–${LIST_LIMIT_MAX}`, { type: 'integer', minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT }),
 ];
 
@@ -33,7 +34,7 @@ const FAILURES = {
 
 function resource(name: 'order' | 'ticket', statuses: readonly string[], transitions: Record<string, readonly string[]>): OpenApiJson {
   const Item = name === 'order' ? 'Order' : 'Ticket';
-  const numberName = `${name}Number`;
+  const numberName = `${name}Number` as const;
   return {
     [`/api/ussd/${name}s`]: {
       get: {
@@ -50,7 +51,7 @@ function resource(name: 'order' | 'ticket', statuses: readonly string[], transit
         operationId: `update${Item}Status`,
         summary: `Move a ${name} to another status`,
         description: `Allowed: ${transitionsText(transitions)}.`,
-        parameters: [{ name: numberName, in: 'path', required: true, schema: { type: 'string' } }],
+        parameters: [{ name: numberName, in: 'path', required: true, schema: { type: 'string', maxLength: MAX[numberName] } }],
         requestBody: {
           required: true,
           content: jsonContent({

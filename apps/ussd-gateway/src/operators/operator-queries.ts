@@ -1,4 +1,5 @@
 import { InvalidInputError } from '@dmrv/errors';
+import { BoundedParameter, refuseOverlong } from './parameter-limits';
 
 /** What the operator list endpoints accept: pure parsing, every refusal a 400 naming the parameter. */
 export interface ListQuery<S extends string> {
@@ -46,6 +47,7 @@ export function parseListQuery<S extends string>(raw: Record<string, unknown>, s
     if (!PARAMETERS.includes(name)) throw new InvalidInputError(`unknown parameter ${name}; known: ${PARAMETERS.join(', ')}`);
     if (typeof value !== 'string') throw new InvalidInputError(`${name} must be given once`);
   }
+  refuseOverlong(raw as Partial<Record<BoundedParameter, unknown>>);
   const value = raw as Partial<Record<string, string>>;
   const query: ListQuery<S> = { limit: LIST_LIMIT_DEFAULT };
   if (value.status !== undefined) {

@@ -4,6 +4,7 @@ import { idOfNumber, ORDER_STATUSES, ORDER_TRANSITIONS, TICKET_STATUSES, TICKET_
 import { OperatorRecordsRepository, OrderRecord, StatusChange, TicketRecord } from '../orders/orders.repository';
 import { buildOperatorOpenApiDocument } from './operator-openapi';
 import { cursorOf, parseListQuery, parseStatusUpdate } from './operator-queries';
+import { refuseOverlong } from './parameter-limits';
 import { OperatorTokenGuard } from './operator-token.guard';
 
 export interface Page<R> {
@@ -51,6 +52,7 @@ export class OperatorRecordsController {
   @Patch('orders/:orderNumber')
   @HttpCode(200)
   async moveOrder(@Param('orderNumber') number: string, @Body() body: unknown): Promise<OrderRecord> {
+    refuseOverlong({ orderNumber: number });
     const to = parseStatusUpdate(body, ORDER_STATUSES);
     const id = idOfNumber('F', number);
     if (id === null) throw new NotFoundError(`order ${number.slice(0, 20)} not found`);
@@ -66,6 +68,7 @@ export class OperatorRecordsController {
   @Patch('tickets/:ticketNumber')
   @HttpCode(200)
   async moveTicket(@Param('ticketNumber') number: string, @Body() body: unknown): Promise<TicketRecord> {
+    refuseOverlong({ ticketNumber: number });
     const to = parseStatusUpdate(body, TICKET_STATUSES);
     const id = idOfNumber('T', number);
     if (id === null) throw new NotFoundError(`ticket ${number.slice(0, 20)} not found`);

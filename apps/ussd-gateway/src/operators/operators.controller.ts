@@ -5,6 +5,7 @@ import { isAuthenticated, MenuState } from '../menus/menu-machine';
 import { SessionStore } from '../sessions/session-store';
 import { isSessionId } from '../ussd/ussd-request';
 import { OperatorTokenGuard } from './operator-token.guard';
+import { refuseOverlong } from './parameter-limits';
 
 /** Listing is capped: an operator wants to see sessions, not page through a million of them. */
 export const SESSION_LIST_LIMIT = 1000;
@@ -27,6 +28,7 @@ export class OperatorsController {
 
   @Get('debug/:sessionId')
   async debug(@Param('sessionId') sessionId: string): Promise<UssdDebugRecord> {
+    refuseOverlong({ sessionId });
     // The session request's own rule (an emoji counts once): every session that can exist is looked up, nothing else.
     const record = isSessionId(sessionId) ? await fromStore(this.store.get(sessionId)) : null;
     if (!record) throw new NotFoundError(SESSION_NOT_FOUND);

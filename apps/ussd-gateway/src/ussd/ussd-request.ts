@@ -4,6 +4,8 @@ import type { UssdSessionRequest } from '@dmrv/contracts';
 /** No control characters: `text` is shown back on screens and written to the store. */
 const PRINTABLE = /^\P{Cc}*$/u;
 export const SERVICE_CODE = /^\*\d{1,6}(\*\d{1,6})*#$/;
+/** The longest service code taken (`*384*1234#` is 10): the same bound as a session-end notification's. */
+export const SERVICE_CODE_MAX = 64;
 export const E164 = /^\+[1-9]\d{6,14}$/;
 
 /**
@@ -22,7 +24,7 @@ const atMost = (value: string, max: number): boolean => value.length <= max || m
  */
 const RULES: Record<keyof UssdSessionRequest, (value: unknown) => boolean> = {
   sessionId: (value) => isString(value) && value.length > 0 && atMost(value, 100) && PRINTABLE.test(value),
-  serviceCode: (value) => isString(value) && SERVICE_CODE.test(value),
+  serviceCode: (value) => isString(value) && value.length <= SERVICE_CODE_MAX && SERVICE_CODE.test(value),
   phoneNumber: (value) => isString(value) && E164.test(value),
   text: (value) => isString(value) && atMost(value, 182) && PRINTABLE.test(value),
 };

@@ -8,7 +8,7 @@ import { dependencyTimeouts } from '../config/dependency-timeouts';
 import { UssdConfig } from '../config/ussd.config';
 import { CountryLanguages, languageOfPhone } from '../menus/country-languages';
 import { MenuRenderer } from '../menus/menu-renderer';
-import { initialState, isEnded, lockedOut, signedOutByPinChange } from '../menus/menu-machine';
+import { afterStep, heldToPinVersion, initialState, isEnded, lockedOut } from '../menus/menu-machine';
 import { RateLimitCounter } from '../rate-limit/rate-limit.module';
 import { RateLimitHit, RateLimitPolicy } from '../rate-limit/rate-limit.policy';
 import type { RateLimitCount } from '../rate-limit/rate-limit.storage';
@@ -211,20 +211,19 @@ export class UssdSessionService {
       updatedAt: now,
     };
     let state = record.state;
+    let pinVersion: number | null = null;
     if (state.auth && derived.inputs.length > 0) {
       // Since this session signed in, another one's wrong PINs may have locked the account, or another one may have
-      // changed its PIN (whoever knew the old one is signed out with it). On the confirmation of a new PIN a moved
-      // version may be this session's own change, committed by a hop whose session write failed: the change's
-      // idempotency key and compare-and-set decide there (its retry is answered "changed", anyone else's "not changed").
+      // changed its PIN (whoever knew the old one is signed out with it, on every screen it reaches: afterStep).
       const standing = await this.accounts.signedInStanding(state.auth.customerId);
-      const pinVersion = state.auth.pinVersion;
-      const pinMoved = pinVersion !== undefined && standing.pinVersion !== null && standing.pinVersion !== pinVersion;
+      pinVersion = standing.pinVersion;
       if (standing.lockMinutes > 0) state = lockedOut(standing.lockMinutes, state.language);
-      else if (pinMoved && state.screen !== 'changePinConfirm') state = signedOutByPinChange(state.language);
+      else state = heldToPinVersion(state, pinVersion, derived.inputs[0]?.value);
     }
     for (const input of derived.inputs) {
       if (isEnded(state)) break;
-      state = await this.effects.apply(state, input.value, { request, through: input.through, deadline });
+      const next = await this.effects.apply(state, input.value, { request, through: input.through, deadline });
+      ({ state, standing: pinVersion } = afterStep(state, next, pinVersion));
     }
     const screen = this.renderer.render(state);
     const reply = `${screen.kind} ${screen.text}`;

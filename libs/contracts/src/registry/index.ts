@@ -108,6 +108,28 @@ export interface CollectionPage<T> {
 export const REGISTRY_PAGE_LIMIT_DEFAULT = 50;
 export const REGISTRY_PAGE_LIMIT_MAX = 500;
 
+/**
+ * The longest value each kind of query parameter accepts, checked before anything else is done with it (a longer
+ * one is 400 `<name> must be at most <n> characters`): what a client can make the service hold in memory per
+ * remembered answer is bounded by them.
+ */
+export const REGISTRY_PARAMETER_MAX_LENGTH = {
+  /** project_id, household_id, device_id, credit_id and the other ids. */
+  identifier: 100,
+  /** region, a transfer's sender or recipient. */
+  text: 200,
+  /** fuel_type: the longest combination of the seven fuels is 68 characters. */
+  fuelCombination: 100,
+  /** An opaque page cursor as the service writes it. */
+  cursor: 1000,
+  /** YYYY-Q1 … YYYY-MM. */
+  period: 7,
+  /** YYYY-MM-DD. */
+  date: 10,
+  /** An RFC 3339 date-time with six fraction digits and an offset: 2024-01-01T00:00:00.000000+01:00. */
+  dateTime: 32,
+} as const;
+
 /** The fixed order in which a fuel combination is written. */
 export const FUEL_TYPES = ['LPG', 'Electricity', 'Ethanol', 'Biogas', 'Kerosene', 'Charcoal', 'Biomass'] as const;
 export type FuelType = (typeof FUEL_TYPES)[number];

@@ -16,6 +16,23 @@ function rule(name: string, test: (value: unknown) => boolean, message: (args: V
       });
 }
 
+/**
+ * A string parameter at most `max` characters long (UTF-16 code units, as `String.length` counts them). Put it last
+ * (decorators register bottom-up) so that it is checked first: a value past it is refused before any other rule reads
+ * it. Other types pass, for IsString to name them.
+ */
+export function MaxChars(max: number): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'maxChars',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      constraints: [max],
+      options: { message: (args: ValidationArguments) => `${args.property} must be at most ${max} characters` },
+      validator: { validate: (value: unknown) => typeof value !== 'string' || value.length <= max },
+    });
+}
+
 export const IsCalendarDate = rule(
   'isCalendarDate',
   (value) => typeof value === 'string' && isCalendarDate(value),

@@ -1,11 +1,12 @@
-import { REGISTRY_PAGE_LIMIT_DEFAULT, REGISTRY_PAGE_LIMIT_MAX } from '@dmrv/contracts';
-import { IsDefined, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { REGISTRY_PAGE_LIMIT_DEFAULT, REGISTRY_PAGE_LIMIT_MAX, REGISTRY_PARAMETER_MAX_LENGTH as MAX } from '@dmrv/contracts';
+import { IsDefined, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import type { RecordResource, SelectorKind } from '../record-resources';
-import { IsCalendarDate, IsFuelCombination, IsPeriod, IsPlainText, IsUtcDateTime, ToInteger } from './query-validators';
+import { IsCalendarDate, IsFuelCombination, IsPeriod, IsPlainText, IsUtcDateTime, MaxChars, ToInteger } from './query-validators';
 
 // Query parameters of every endpoint (those of the record resources are derived from their declarations in
 // record-resources.ts). The global pipe rejects any parameter not declared here (400 naming it):
-// integrators complain most about filters that are silently ignored.
+// integrators complain most about filters that are silently ignored. Every string parameter has a maximum length
+// (MaxChars, written last so that it is checked first), documented as the OpenAPI schema's maxLength.
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
 const idMessage = (name: string) => ({ message: `${name} must be an identifier (letters, digits, . _ : -)` });
@@ -14,7 +15,7 @@ export class ProjectScopedQuery {
   @IsOptional()
   @IsString()
   @Matches(ID, idMessage('project_id'))
-  @MaxLength(100)
+  @MaxChars(MAX.identifier)
   project_id?: string;
 }
 
@@ -24,7 +25,7 @@ export class HouseholdStatsQuery extends ProjectScopedQuery {
   @IsPlainText()
   @IsString()
   @IsNotEmpty()
-  @MaxLength(100)
+  @MaxChars(MAX.text)
   region?: string;
 }
 
@@ -32,6 +33,7 @@ export class StoveStackingQuery extends HouseholdStatsQuery {
   @IsOptional()
   @IsString()
   @IsFuelCombination()
+  @MaxChars(MAX.fuelCombination)
   fuel_type?: string;
 }
 
@@ -43,10 +45,12 @@ export function DateRange<TBase extends Constructor>(Base: TBase) {
   class DateRangeQuery extends Base {
     @IsOptional()
     @IsCalendarDate()
+    @MaxChars(MAX.date)
     from?: string;
 
     @IsOptional()
     @IsCalendarDate()
+    @MaxChars(MAX.date)
     to?: string;
   }
   return DateRangeQuery;
@@ -56,6 +60,7 @@ export class FuelUsageQuery extends DateRange(HouseholdStatsQuery) {
   @IsOptional()
   @IsString()
   @Matches(ID, idMessage('household_id'))
+  @MaxChars(MAX.identifier)
   household_id?: string;
 }
 
@@ -63,12 +68,13 @@ export class IssuedCreditsQuery {
   @IsDefined({ message: 'project_id is required' })
   @IsString()
   @Matches(ID, idMessage('project_id'))
-  @MaxLength(100)
+  @MaxChars(MAX.identifier)
   project_id!: string;
 
   @IsDefined({ message: 'time_period is required' })
   @IsString()
   @IsPeriod()
+  @MaxChars(MAX.period)
   time_period!: string;
 }
 
@@ -76,12 +82,14 @@ export class EmissionReductionQuery extends ProjectScopedQuery {
   @IsOptional()
   @IsString()
   @IsPeriod()
+  @MaxChars(MAX.period)
   period?: string;
 
   /** Published examples send `time_period` to the claims endpoints; accepted as a synonym of `period`. */
   @IsOptional()
   @IsString()
   @IsPeriod()
+  @MaxChars(MAX.period)
   time_period?: string;
 }
 
@@ -90,6 +98,7 @@ export class RecordQuery extends ProjectScopedQuery {
   @IsOptional()
   @IsString()
   @IsPeriod()
+  @MaxChars(MAX.period)
   time_period?: string;
 }
 
@@ -114,7 +123,7 @@ export function Paged<TBase extends Constructor>(Base: TBase) {
 
     @IsOptional()
     @IsString()
-    @MaxLength(1000)
+    @MaxChars(MAX.cursor)
     cursor?: string;
   }
   return PagedQuery;
@@ -125,6 +134,7 @@ export function Collection<TBase extends Constructor>(Base: TBase) {
   class CollectionQuery extends DateRange(Paged(Base)) implements CollectionParams {
     @IsOptional()
     @IsUtcDateTime()
+    @MaxChars(MAX.dateTime)
     updated_since?: string;
   }
   return CollectionQuery;
@@ -139,9 +149,9 @@ function decorate(target: object, property: string, decorators: PropertyDecorato
 }
 
 const SELECTOR_RULES: Record<SelectorKind, (name: string) => PropertyDecorator[]> = {
-  identifier: (name) => [IsOptional(), IsString(), Matches(ID, idMessage(name))],
+  identifier: (name) => [IsOptional(), IsString(), Matches(ID, idMessage(name)), MaxChars(MAX.identifier)],
   // Checked last (decorators register bottom-up): a non-string is reported as such, not as a control character.
-  text: () => [IsOptional(), IsPlainText(), IsString(), IsNotEmpty(), MaxLength(200)],
+  text: () => [IsOptional(), IsPlainText(), IsString(), IsNotEmpty(), MaxChars(MAX.text)],
 };
 
 export interface RecordQueryClasses {

@@ -44,20 +44,33 @@ describe('the signed-in menu, details, PIN change and log-out', () => {
     expect(walk(['98'], defaults, { ...signedIn, auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }).notice).toEqual({ kind: 'invalidChoice' });
   });
 
-  it('keeps each detail’s label and value on one page when the details are paged', () => {
-    const details = {
-      customerId: 'C0A1B2C3D',
-      fullName: 'Александра Владимировна Петрова-Сидорова',
-      email: 'aleksandra.vladimirovna.petrova@example-domain.org',
-      phoneNumber: '+254*******78',
+  it('pages the details between lines, then between words; only a word longer than a page is cut (issue 32)', () => {
+    const pagesOf = (fullName: string, email: string | null): string[] => {
+      const details = { customerId: 'C0A1B2C3D', fullName, email, phoneNumber: '+254*******78' };
+      const state: MenuState = { screen: 'accountDetails', auth: { customerId: 'C0A1B2C3D', firstName: 'Александра' }, details, page: 0 };
+      return Array.from({ length: renderer.pageCount(state) }, (_, page) => renderer.render({ ...state, page }).text);
     };
-    const state: MenuState = { screen: 'accountDetails', auth: { customerId: 'C0A1B2C3D', firstName: 'Александра' }, details, page: 0 };
-    const pages = Array.from({ length: renderer.pageCount(state) }, (_, page) => renderer.render({ ...state, page }).text);
-    expect(pages.length).toBeGreaterThan(1);
-    // In UCS-2 a page holds a few words of a detail: a label never ends a page, it starts with its value.
-    const labelled = pages.flatMap((page) => page.split('\n')).filter((line) => /^(Customer ID|Name|E-mail|Phone):/.test(line));
-    expect(labelled.map((line) => line.split(' ')[0])).toEqual(['Customer', 'Name:', 'E-mail:', 'Phone:']);
-    for (const line of labelled) expect(line).toMatch(/^(Customer ID|Name|E-mail|Phone): \S/);
+    const more = '98. More\n0. Back\n00. Main menu\n*. Exit';
+    const last = '0. Back\n00. Main menu\n*. Exit';
+    // A UCS-2 page of this screen holds 14 characters: "Name: Александра" (16) cannot stay together, "Александра" can.
+    expect(pagesOf('Александра Петрова', null)).toEqual([
+      `Your account\nCustomer ID: C0A1B2C3D\nName:\n${more}`,
+      `Your account\nАлександра\n${more}`,
+      `Your account\nПетрова\n${more}`,
+      `Your account\nE-mail: none\nPhone: +254*******78\n${last}`,
+    ]);
+    expect(pagesOf('Александра Владимировна Петрова-Сидорова', 'aleksandra.vladimirovna.petrova@example-domain.org')).toEqual([
+      `Your account\nCustomer ID: C0A1B2C3D\nName:\n${more}`,
+      `Your account\nАлександра\n${more}`,
+      `Your account\nВладимировна\n${more}`,
+      `Your account\nПетрова-\n${more}`,
+      `Your account\nСидорова\n${more}`,
+      `Your account\nE-mail: aleksandra.vladimirovna.petrova@example-domain.org\nPhone: +254*******78\n${last}`,
+    ]);
+    // In GSM-7 every detail fits whole.
+    expect(pagesOf('Jane Wanjiku Otieno', 'jane@example.org')).toEqual([
+      `Your account\nCustomer ID: C0A1B2C3D\nName: Jane Wanjiku Otieno\nE-mail: jane@example.org\nPhone: +254*******78\n${last}`,
+    ]);
   });
 
   it.each<[MenuState, Partial<MenuState>]>([
