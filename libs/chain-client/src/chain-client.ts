@@ -16,7 +16,7 @@ export interface ChainClientOptions {
   baseUrl: string;
   /** Sent with every request: an API key (`{ 'x-api-key': … }`), `x-cosmos-block-height` to pin a height … */
   headers?: Record<string, string>;
-  /** How long one attempt may take, its whole answer read (default 10 000; 0 for no limit). */
+  /** How long one attempt may take, its whole answer read (default 15 000; 0 for no limit). */
   timeoutMs?: number;
   /** Retries on 429, 503 and network errors with backoff and jitter, honouring `Retry-After`; `false` for none. */
   retry?: Partial<RetryOptions> | false;
@@ -51,9 +51,19 @@ export interface ChainClient {
   readonly api: Client<paths>;
 }
 
+/**
+ * The default timeout of one attempt: longer than the gateway's default upstream deadline (10 s), so that a slow node
+ * gives the caller the gateway's 504 and its message rather than a timeout of our own.
+ */
+export const CHAIN_TIMEOUT_MS = 15_000;
+
 /** A client of the ixo chain's REST routes (the protocol gateway, or a node's own REST API). */
 export function createChainClient(options: ChainClientOptions): ChainClient {
-  const fetchSettings = { fetch: options.fetch, timeoutMs: options.timeoutMs, retry: options.retry };
+  const fetchSettings = {
+    fetch: options.fetch,
+    timeoutMs: options.timeoutMs ?? CHAIN_TIMEOUT_MS,
+    retry: options.retry,
+  };
   const api = createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     headers: options.headers,
