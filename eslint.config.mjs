@@ -23,7 +23,7 @@ const SIZE_PENDING = [
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', 'scripts/**', '**/*.js', '**/*.mjs', '**/*.cjs'],
+    ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', 'scripts/**', '**/*.js', '**/*.mjs', '**/*.cjs', '**/*.generated.ts'],
   },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,

@@ -110,6 +110,8 @@ describe('image names', () => {
       '.github/workflows/release.yml',
       'docs/deployment.md',
       'libs/registry-client/package.json',
+      'libs/chain-client/package.json',
+      'libs/http-client-kit/package.json',
     ];
     const placeholders = /your-org|<org>|my-org|example-org|changeme/i;
     expect(

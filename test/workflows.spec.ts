@@ -59,11 +59,11 @@ describe('GitHub workflows', () => {
 });
 
 describe('release.yml', () => {
-  const { tag, test, image, 'registry-client': client } = release.jobs;
+  const { tag, test, image, 'npm-packages': client } = release.jobs;
 
   it('publishes nothing before the test job has passed on the tagged commit', () => {
     const publishing = Object.entries(release.jobs).filter(([name]) => name !== 'tag' && name !== 'test');
-    expect(publishing.map(([name]) => name).sort()).toEqual(['image', 'registry-client']);
+    expect(publishing.map(([name]) => name).sort()).toEqual(['image', 'npm-packages']);
     for (const [name, job] of publishing)
       expect({ name, needs: needs(job) }).toEqual({ name, needs: ['tag', 'test'] });
     // Only the publishing jobs may write packages or mint an OIDC token.
@@ -134,14 +134,15 @@ describe('release.yml', () => {
     expect(docs).toContain('/.github/workflows/release.yml@refs/tags/registry-api@0.2.0');
   });
 
-  it('publishes the registry client by trusted publishing with provenance, NPM_TOKEN only as the fallback', () => {
+  it('publishes the clients released with an app by trusted publishing with provenance, NPM_TOKEN only as the fallback', () => {
     expect(client!.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
     const setupNode = client!.steps.find((step) => step.uses?.startsWith('actions/setup-node@'));
     // No registry-url: setup-node would configure a token (a placeholder without one), which npm prefers to OIDC.
     expect(setupNode?.with).toEqual({ 'node-version': productionNode, 'package-manager-cache': false });
     const publish = client!.steps.find((step) => step.run?.includes('npm publish'))!;
     expect(publish.env).toEqual({ NPM_TOKEN: '${{ secrets.NPM_TOKEN }}' });
-    expect(publish.run).toContain('npm publish packed/*.tgz --provenance --access public');
+    expect(publish.run).toContain('npm publish packed/released/*.tgz --provenance --access public');
+    expect(publish.run).toContain('npm publish packed/kit/*.tgz --provenance --access public');
     expect(publish.run).toContain('if [ -n "$NPM_TOKEN" ]; then');
     expect(read('CONTRIBUTING.md')).toContain('### Publishing to npm');
   });
