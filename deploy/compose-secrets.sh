@@ -45,10 +45,20 @@ url_safe() {
   printf '%s' "$value"
 }
 
+# The registry's answer-signing key (Ed25519, PKCS#8 PEM). Replacing it is a rotation: docs/security.md.
+signing_key() {
+  if command -v openssl >/dev/null 2>&1; then
+    openssl genpkey -algorithm ed25519
+  else
+    node -e "process.stdout.write(require('crypto').generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }))"
+  fi
+}
+
 write postgres_password "$(random_hex 24)"
 write registry_reader_password "$(random_hex 24)"
 write pin_encryption_key "$(random_hex 32)"
 write redis_password "$(random_hex 24)"
+write registry_signing_key "$(signing_key)"
 owner=$(url_safe postgres_password)
 reader=$(url_safe registry_reader_password)
 redis=$(url_safe redis_password)
