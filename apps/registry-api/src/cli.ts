@@ -6,6 +6,7 @@ import { refreshRollups } from './database/rollups';
 import { seedRegistry } from './database/seed';
 import { createClient, listClients, revokeClient } from './cli/clients';
 import { exportCommand, importCommand } from './cli/data-files';
+import { signingKeyCommand } from './cli/signing-key';
 
 // Operator commands. Everything goes to stderr except the command's result, so `--json` output can be piped.
 
@@ -19,6 +20,10 @@ const USAGE = `usage: node dist/cli.js <command>
   clients create --name NAME [--json]       create an API client and print its secret once
   clients list [--json]                     list API clients
   clients revoke <client_id>                revoke an API client (serving APIs refuse it within milliseconds)
+  signing-key generate                      print a new Ed25519 signing key (PEM) for SIGNING_KEY_FILE
+  signing-key retire <old.pem> [--at TIME] [--into FILE]
+                                            add the old key, stopped signing at TIME (default now), to the
+                                            retired keys (SIGNING_RETIRED_KEYS_FILE), or print them
 `;
 
 class UsageError extends Error {}
@@ -102,6 +107,8 @@ async function main(argv: string[]): Promise<number> {
       return importCommand(rest, { databaseUrl, usageError: (message) => new UsageError(message) });
     case 'export':
       return exportCommand(rest, { databaseUrl, usageError: (message) => new UsageError(message) });
+    case 'signing-key':
+      return signingKeyCommand(rest, { usageError: (message) => new UsageError(message) });
     default:
       throw new UsageError(command ? `unknown command ${command}` : 'no command given');
   }
