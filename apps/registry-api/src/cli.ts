@@ -7,6 +7,7 @@ import { seedRegistry } from './database/seed';
 import { createClient, listClients, revokeClient } from './cli/clients';
 import { exportCommand, importCommand } from './cli/data-files';
 import { signingKeyCommand } from './cli/signing-key';
+import { verifyCommand } from './cli/verify';
 
 // Operator commands. Everything goes to stderr except the command's result, so `--json` output can be piped.
 
@@ -24,6 +25,9 @@ const USAGE = `usage: node dist/cli.js <command>
   signing-key retire <old.pem> [--at TIME] [--into FILE]
                                             add the old key, stopped signing at TIME (default now), to the
                                             retired keys (SIGNING_RETIRED_KEYS_FILE), or print them
+  verify <saved answer> --jwks FILE [--url URL] [--method M] [--at TIME]
+                                            check an answer saved with curl -i against a saved key set
+                                            (docs/security.md); exit 0 verified, 1 not
 `;
 
 class UsageError extends Error {}
@@ -109,6 +113,8 @@ async function main(argv: string[]): Promise<number> {
       return exportCommand(rest, { databaseUrl, usageError: (message) => new UsageError(message) });
     case 'signing-key':
       return signingKeyCommand(rest, { usageError: (message) => new UsageError(message) });
+    case 'verify':
+      return verifyCommand(rest, { usageError: (message) => new UsageError(message) });
     default:
       throw new UsageError(command ? `unknown command ${command}` : 'no command given');
   }

@@ -1,11 +1,10 @@
 import { createHash, createPublicKey } from 'node:crypto';
-import { once } from 'node:events';
-import { AddressInfo, createConnection } from 'node:net';
+import { AddressInfo } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { httpbis, createVerifier } from 'http-message-signatures';
-import { type AnswerToVerify, type JsonWebKeySet, verifyAnswer } from '@dmrv/http-signatures';
+import { type AnswerToVerify, type JsonWebKeySet, parseSavedAnswer, verifyAnswer } from '@dmrv/http-signatures';
 import { startApp, startRegistryStack, type RegistryStack, stopRegistryStack } from './registry-test-kit';
-import { answerTo, header, publishedKeys, type TestSigningKey, testSigningKey } from './signing-test-kit';
+import { answerTo, header, publishedKeys, rawExchange, type TestSigningKey, testSigningKey } from './signing-test-kit';
 
 const STATS = '/v1/households/stats';
 
@@ -176,22 +175,8 @@ interface RawAnswer {
   body: Uint8Array;
 }
 
-/** Writes raw bytes to the server and reads its answer until it closes the connection. */
+/** The answer to raw bytes, as received (the request it names is a placeholder: these tests supply their own). */
 async function exchange(port: number, request: string): Promise<RawAnswer> {
-  const socket = createConnection({ host: '127.0.0.1', port });
-  socket.on('error', () => undefined);
-  const chunks: Buffer[] = [];
-  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-  await once(socket, 'connect');
-  socket.write(request);
-  await once(socket, 'close');
-  const bytes = Buffer.concat(chunks);
-  const split = bytes.indexOf('\r\n\r\n');
-  const [statusLine, ...lines] = bytes.subarray(0, split).toString('latin1').split('\r\n');
-  const headers: Record<string, string> = {};
-  for (const line of lines) {
-    const colon = line.indexOf(':');
-    headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  return { status: Number(statusLine!.split(' ')[1]), headers, body: new Uint8Array(bytes.subarray(split + 4)) };
+  const { response } = parseSavedAnswer(await rawExchange(port, request), { method: 'GET', url: 'http://unused/' });
+  return { status: response.status, headers: Object.fromEntries(response.headers as Array<[string, string]>), body: response.body };
 }

@@ -1,4 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { once } from 'node:events';
+import { createConnection } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type AnswerToVerify, type Ed25519PublicJwk, jwkThumbprint, type JsonWebKeySet, parseJwks } from '@dmrv/http-signatures';
 
@@ -46,4 +48,16 @@ export async function publishedKeys(app: NestFastifyApplication, prefix = '/v1')
 
 export function header(answer: AnswerToVerify, name: string): string {
   return String((answer.response.headers as Record<string, unknown>)[name]);
+}
+
+/** Writes raw bytes to a listening server and returns every byte of its answer, read until it closes the connection. */
+export async function rawExchange(port: number, request: string): Promise<Buffer> {
+  const socket = createConnection({ host: '127.0.0.1', port });
+  socket.on('error', () => undefined);
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  await once(socket, 'connect');
+  socket.write(request);
+  await once(socket, 'close');
+  return Buffer.concat(chunks);
 }

@@ -13,3 +13,4 @@ export * from './jwks';
 export * from './verify-answer';
 export * from './export-manifest';
 export { toBase64, toBase64Url, fromBase64Url } from './base64';
+export * from './saved-answer';
