@@ -7,7 +7,7 @@ import { seedRegistry } from './database/seed';
 import { createClient, listClients, revokeClient } from './cli/clients';
 import { exportCommand, importCommand } from './cli/data-files';
 import { signingKeyCommand } from './cli/signing-key';
-import { verifyCommand } from './cli/verify';
+import { verifyCommand, verifyExportCommand } from './cli/verify';
 
 // Operator commands. Everything goes to stderr except the command's result, so `--json` output can be piped.
 
@@ -17,7 +17,10 @@ const USAGE = `usage: node dist/cli.js <command>
   refresh                                   refresh rollups and quarterly claims after loading records
   import <dir|file…> [--report FILE] [--max-errors N] [--quiet] [--staging copy|insert] [--timeout SECONDS]
                                             load data files (docs/data-formats.md): all rows or none
-  export <dir> [--format csv|ndjson]        write every entity in the formats import reads
+  export <dir> [--format csv|ndjson]        write every entity in the formats import reads, and manifest.json
+                                            (each file's SHA-256 and rows, signed with SIGNING_KEY)
+  verify-export <dir> --jwks FILE [--at TIME]
+                                            check an export directory against its signed manifest
   clients create --name NAME [--json]       create an API client and print its secret once
   clients list [--json]                     list API clients
   clients revoke <client_id>                revoke an API client (serving APIs refuse it within milliseconds)
@@ -115,6 +118,8 @@ async function main(argv: string[]): Promise<number> {
       return signingKeyCommand(rest, { usageError: (message) => new UsageError(message) });
     case 'verify':
       return verifyCommand(rest, { usageError: (message) => new UsageError(message) });
+    case 'verify-export':
+      return verifyExportCommand(rest, { usageError: (message) => new UsageError(message) });
     default:
       throw new UsageError(command ? `unknown command ${command}` : 'no command given');
   }
