@@ -7,9 +7,9 @@ describe('export manifest', () => {
       format: MANIFEST_FORMAT,
       created: '2026-12-01T12:00:00Z',
       files: [{ name: 'projects.csv', sha256: '0'.repeat(64), bytes: 10, rows: 1 }],
-      signature: { alg: 'ed25519' as const, keyid: 'k', value: 'c2ln' },
-    };
-    expect(new TextDecoder().decode(manifestSigningInput(manifest))).toBe(
+      signature: { alg: 'ed25519', keyid: 'k', value: 'c2ln' },
+    } as const;
+    expect(new TextDecoder().decode(manifestSigningInput({ ...manifest, files: [...manifest.files] }))).toBe(
       `{"created":"2026-12-01T12:00:00Z","files":[{"bytes":10,"name":"projects.csv","rows":1,"sha256":"${'0'.repeat(64)}"}],` +
         `"format":"${MANIFEST_FORMAT}","signature":{"alg":"ed25519","keyid":"k"}}`,
     );
