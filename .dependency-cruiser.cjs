@@ -7,7 +7,7 @@
 
 /** Top to bottom. `.` is the app's own root files (main.ts, bootstrap.ts, app.module.ts, cli.ts). */
 const APP_LAYERS = {
-  'registry-api': [['.'], ['cli'], ['hello', 'openapi'], ['registry', 'loader'], ['auth', 'rate-limit'], ['http', 'telemetry'], ['database'], ['config'], ['domain']],
+  'registry-api': [['.'], ['cli'], ['hello', 'openapi', 'signing'], ['registry', 'loader'], ['auth', 'rate-limit'], ['http', 'telemetry'], ['database'], ['config'], ['domain']],
   'ussd-gateway': [
     ['.'],
     ['simulator', 'status'],

@@ -50,12 +50,23 @@ url_safe() {
   printf '%s' "$value"
 }
 
+# The registry's answer-signing key (Ed25519, PKCS#8 PEM). Replacing it is a rotation: docs/security.md.
+signing_key() {
+  if command -v openssl >/dev/null 2>&1; then
+    openssl genpkey -algorithm ed25519
+  else
+    node -e "process.stdout.write(require('crypto').generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }))"
+  fi
+}
+
 write postgres_password "$(random_hex 24)"
 write registry_owner_password "$(random_hex 24)"
 write registry_reader_password "$(random_hex 24)"
 write ussd_database_password "$(random_hex 24)"
 write pin_encryption_key "$(random_hex 32)"
 write redis_password "$(random_hex 24)"
+# The registry's answer-signing key (Ed25519, PEM): rotation in docs/security.md.
+write registry_signing_key "$(signing_key)"
 # The secret of the aggregator's session-end callback URL (https://<host>/api/ussd/events?token=<it>).
 write ussd_events_token "$(random_hex 24)"
 # Each service its own role (deploy/postgres/10-databases.sh creates them): the registry's migrations, CLI and imports

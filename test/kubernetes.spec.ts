@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -216,6 +216,8 @@ function sampleSecret(variable: string): string | undefined {
     REDIS_URL: example.REDIS_URL,
     // .env.example leaves API_KEYS empty (ACCESS_MODE=open); any key of 16+ URL-safe characters.
     API_KEYS: 'example-api-key-0123456789',
+    // A PEM does not fit on an .env line: a key made for the test.
+    SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
   };
   return samples[variable];
 }

@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { parseJwks, verifyAnswer } from '@dmrv/http-signatures';
 import { REPO_ROOT, scrape } from '@dmrv/testing';
 
 const MAIN = join(REPO_ROOT, 'tools', 'local-stack', 'dist', 'main.js');
@@ -84,6 +85,15 @@ describe('npm start: the local stack on embedded defaults', () => {
     expect(response.status).toBe(200);
     const body = (await response.json()) as { total_households: number };
     expect(body.total_households).toBe(50);
+  });
+
+  it('signs the registry\'s answers with a development key it made, and says so', async () => {
+    const registry = `http://127.0.0.1:${ports.registry}/v1`;
+    expect(output).toContain(`answers signed with a development key made for this run: ${registry}/jwks.json`);
+    const jwks = parseJwks(await (await fetch(`${registry}/jwks.json`)).json());
+    const response = await fetch(`${registry}/hello`);
+    const answer = { request: { method: 'GET', url: `${registry}/hello` }, response: { status: response.status, headers: response.headers, body: new Uint8Array(await response.arrayBuffer()) } };
+    await expect(verifyAnswer(answer, jwks)).resolves.toMatchObject({ keyid: jwks.keys[0]!.kid });
   });
 
   it('answers a USSD dial with the main menu (sessions in memory)', async () => {

@@ -58,7 +58,8 @@ describe('settings production requires, in every shipped deployment', () => {
         APP_SERVICES.map(({ service, config }) => [service, productionRequirements(service, config)]),
       ),
     ).toEqual({
-      'registry-api': ['DATABASE_URL'],
+      // SIGNING_KEY: outside production the registry starts unsigned and says so; production needs the key.
+      'registry-api': ['DATABASE_URL', 'SIGNING_KEY'],
       // EVENTS_TOKEN: no default is fine in development (loopback may post), not in production.
       'ussd-gateway': ['DATABASE_URL', 'EVENTS_TOKEN', 'PIN_ENCRYPTION_KEY'],
       'protocol-gateway': ['GRPC_UPSTREAM'],

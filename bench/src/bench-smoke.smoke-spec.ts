@@ -6,6 +6,7 @@ import { TEST_PG_ADMIN_URL, TEST_REDIS_PREFIX, TEST_REDIS_URL, testRunId } from 
 import { assertBuilt, BENCH_DIST } from './harness/paths';
 import type { BenchReport } from './run';
 import { SERVICE_BUILDS } from './suites/services';
+import { SIGNING_WORKLOAD } from './suites/registry-signing';
 import {
   FASTIFY_CEILING_WORKLOAD,
   FRAMEWORK_WORKLOAD,
@@ -98,7 +99,9 @@ describe('benchmark smoke run', () => {
     expect(datasets).toEqual(['300 households', '3,000 households']);
     expect(
       registry.filter((row) => row.dataset === '300 households' && !row.workload.includes('/list')),
-    ).toHaveLength(13);
+    ).toHaveLength(13 + 1);
+    // The one beyond the endpoints: signed answers from memory against the same service unsigned.
+    expect(registry.filter((row) => row.workload === SIGNING_WORKLOAD)).toHaveLength(1);
     expect(registry.filter((row) => row.workload.includes('/list'))).toHaveLength(9 * 2);
     expect(registry.filter((row) => row.dataset === '3,000 households').every((row) => row.growthKey)).toBe(
       true,

@@ -22,11 +22,13 @@ import { buildOpenApiDocument } from './openapi/openapi-document';
 import { OPENAPI_DOCUMENT, OpenApiController } from './openapi/openapi.controller';
 import { ClientRateLimitGuard } from './rate-limit/client-rate-limit.guard';
 import { RegistryModule } from './registry/registry.module';
+import { SigningKeys, signingKeysFrom } from './signing/signing-keys';
+import { SigningModule } from './signing/signing.module';
 import { TelemetryModule } from './telemetry/telemetry.module';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: RegistryConfig): DynamicModule {
+  static forRoot(config: RegistryConfig, signingKeys: SigningKeys = signingKeysFrom(config)): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -59,6 +61,7 @@ export class AppModule {
         TelemetryModule,
         AuthModule,
         RegistryModule,
+        SigningModule.forRoot(signingKeys, config.SIGNING_DISABLED),
       ],
       controllers: [HelloController, OpenApiController],
       providers: [

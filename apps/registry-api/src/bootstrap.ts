@@ -8,12 +8,22 @@ import { apiBasePath, RegistryConfig } from './config/registry.config';
 import { registerHttpCaching } from './http/http-cache';
 import { renderRegistryError } from './http/registry-error-renderer';
 import { OPENAPI_DOCUMENT } from './openapi/openapi.controller';
+import { AnswerSigner } from './signing/answer-signer';
+import { frameworkAnswerSigner, registerAnswerSigning } from './signing/answer-signing.hook';
+import { signingKeysFrom } from './signing/signing-keys';
+
+// A signature is reused for a minute at most, so `created` is never more than that before the answer was sent.
+const SIGNATURE_REUSE_MS = 60_000;
+const SIGNATURES_KEPT = 8192;
 
 export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<StartedService & { config: RegistryConfig }> {
   const config = loadConfig('registry-api', RegistryConfig, env);
-  const app = await createHttpApp(AppModule.forRoot(config), {
+  const signingKeys = signingKeysFrom(config);
+  const signer = signingKeys.current && new AnswerSigner(signingKeys.current, { maxEntries: SIGNATURES_KEPT, reuseMs: SIGNATURE_REUSE_MS });
+  const app = await createHttpApp(AppModule.forRoot(config, signingKeys), {
     trustProxy: trustedProxies(config),
     errorRenderer: renderRegistryError,
+    frameworkAnswerHeaders: signer && frameworkAnswerSigner(signer, config.SIGNING_ORIGIN),
   });
   const basePath = apiBasePath(config);
   // Probes stay at the root: orchestrators should not need to know the public prefix.
@@ -26,6 +36,8 @@ export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<S
   });
   app.useGlobalPipes(strictValidationPipe());
   registerHttpCaching(app.getHttpAdapter().getInstance(), config.CACHE_MAX_AGE_SECONDS);
+  // After the caching hook: the signature covers the answer as it leaves, a 304 included.
+  if (signer) registerAnswerSigning(app.getHttpAdapter().getInstance(), signer, config.SIGNING_ORIGIN);
   SwaggerModule.setup(`${basePath}/api-docs`, app, app.get<OpenAPIObject>(OPENAPI_DOCUMENT), {
     raw: false,
     ui: true,

@@ -6,6 +6,8 @@ import { refreshRollups } from './database/rollups';
 import { seedRegistry } from './database/seed';
 import { createClient, listClients, revokeClient } from './cli/clients';
 import { exportCommand, importCommand } from './cli/data-files';
+import { signingKeyCommand } from './cli/signing-key';
+import { verifyCommand, verifyExportCommand } from './cli/verify';
 
 // Operator commands. Everything goes to stderr except the command's result, so `--json` output can be piped.
 
@@ -15,10 +17,20 @@ const USAGE = `usage: node dist/cli.js <command>
   refresh                                   refresh rollups and quarterly claims after loading records
   import <dir|file…> [--report FILE] [--max-errors N] [--quiet] [--staging copy|insert] [--timeout SECONDS]
                                             load data files (docs/data-formats.md): all rows or none
-  export <dir> [--format csv|ndjson]        write every entity in the formats import reads
+  export <dir> [--format csv|ndjson]        write every entity in the formats import reads, and manifest.json
+                                            (each file's SHA-256 and rows, signed with SIGNING_KEY)
+  verify-export <dir> --jwks FILE [--at TIME]
+                                            check an export directory against its signed manifest
   clients create --name NAME [--json]       create an API client and print its secret once
   clients list [--json]                     list API clients
   clients revoke <client_id>                revoke an API client (serving APIs refuse it within milliseconds)
+  signing-key generate                      print a new Ed25519 signing key (PEM) for SIGNING_KEY_FILE
+  signing-key retire <old.pem> [--at TIME] [--into FILE]
+                                            add the old key, stopped signing at TIME (default now), to the
+                                            retired keys (SIGNING_RETIRED_KEYS_FILE), or print them
+  verify <saved answer> --jwks FILE [--url URL] [--method M] [--at TIME]
+                                            check an answer saved with curl -i against a saved key set
+                                            (docs/security.md); exit 0 verified, 1 not
 `;
 
 class UsageError extends Error {}
@@ -102,6 +114,12 @@ async function main(argv: string[]): Promise<number> {
       return importCommand(rest, { databaseUrl, usageError: (message) => new UsageError(message) });
     case 'export':
       return exportCommand(rest, { databaseUrl, usageError: (message) => new UsageError(message) });
+    case 'signing-key':
+      return signingKeyCommand(rest, { usageError: (message) => new UsageError(message) });
+    case 'verify':
+      return verifyCommand(rest, { usageError: (message) => new UsageError(message) });
+    case 'verify-export':
+      return verifyExportCommand(rest, { usageError: (message) => new UsageError(message) });
     default:
       throw new UsageError(command ? `unknown command ${command}` : 'no command given');
   }

@@ -17,9 +17,12 @@ jest.setTimeout(180_000);
 
 const lines = (text: string): string[] => text.split('\n').filter((line) => line !== '');
 
+/** The data files of an export (its manifest.json names the time of the export, which differs between exports). */
 function exportedFiles(directory: string): Record<string, string> {
   return Object.fromEntries(
-    readdirSync(directory).map((file) => [file, readFileSync(join(directory, file), 'utf8')]),
+    readdirSync(directory)
+      .filter((file) => file !== 'manifest.json')
+      .map((file) => [file, readFileSync(join(directory, file), 'utf8')]),
   );
 }
 

@@ -8,6 +8,7 @@ import { Step } from '../harness/steps';
 import { runToCompletion } from '../harness/processes';
 import { baseEnv, SERVICE_BUILDS, startFloor, startService } from './services';
 import { seededDatabase } from './registry-seed-cache';
+import { measureSigning, SIGNING_WORKLOAD } from './registry-signing';
 import { jsonDifference } from './same-json';
 import { compare, selected, Endpoint, SuiteContext } from './suite';
 
@@ -213,7 +214,8 @@ export async function registrySuite(ctx: SuiteContext): Promise<void> {
   const { households, scale } = ctx.options;
   const placeholder: SeedFacts = { projectId: 'p', quarter: '2024-Q1', year: '2024' };
   const wanted = registryWorkloads(placeholder).filter((workload) => selected(ctx, workload.workload));
-  if (wanted.length === 0) return;
+  const signing = selected(ctx, SIGNING_WORKLOAD);
+  if (wanted.length === 0 && !signing) return;
   ctx.progress(
     `registry-api: ${households.toLocaleString('en-US')} households, then ${(households * scale).toLocaleString('en-US')} for the aggregates and collections`,
   );
@@ -222,6 +224,11 @@ export async function registrySuite(ctx: SuiteContext): Promise<void> {
   const growing = scale > 1 && workloads.some((workload) => workload.grows);
   // With a growth pass, a growing workload is measured there, right before its twin on ten times the data.
   for (const workload of workloads) if (!(growing && workload.grows)) await measureRow(ctx, base, workload);
+  if (signing) {
+    const { databaseUrl, authorization } = base.deployment;
+    const env = { DATABASE_URL: databaseUrl, ...REGISTRY_LOAD_ENV };
+    await measureSigning(ctx, { databaseUrl, authorization, households, signed: base.service, env });
+  }
   if (growing) {
     const scaledDeployment = await deploy(ctx, households * scale);
     // Same project and period names, so each row is asked the same question of ten times the data.

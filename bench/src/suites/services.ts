@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import { floorScript, repoPath } from '../harness/paths';
 import { ManagedProcess } from '../harness/processes';
@@ -14,9 +15,14 @@ export function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     NODE_ENV: 'production',
     LOG_LEVEL: 'info',
     LOG_PRETTY: 'false',
+    // The registry signs its answers and export manifests in production; the other processes read no such variable.
+    SIGNING_KEY: RUN_SIGNING_KEY,
     ...extra,
   };
 }
+
+/** A signing key made for the run (docs/security.md): production refuses to start without one. */
+const RUN_SIGNING_KEY = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 
 export const SERVICE_BUILDS = {
   registry: {

@@ -19,7 +19,7 @@ import {
   MetricsModuleOptions,
 } from '@dmrv/metrics';
 import { RequestSpan, SpanTracer, Tracing } from '@dmrv/tracing';
-import { FRAMEWORK_ERROR_MESSAGES, FrameworkErrorResponder } from './framework-errors';
+import { FRAMEWORK_ERROR_MESSAGES, FrameworkAnswerHeaders, FrameworkErrorResponder } from './framework-errors';
 
 export interface HttpAppOptions {
   /**
@@ -31,6 +31,11 @@ export interface HttpAppOptions {
   errorRenderer?: ErrorRenderer;
   /** Accept `application/x-www-form-urlencoded` bodies (USSD aggregators send them). */
   formBodies?: boolean;
+  /**
+   * Headers to add to the answers written outside Fastify's hooks (malformed URLs and requests, an unsupported
+   * Expect), which an app's onSend hooks never see.
+   */
+  frameworkAnswerHeaders?: FrameworkAnswerHeaders;
 }
 
 /** Largest accepted request body: no endpoint of ours takes more than a USSD form. */
@@ -97,7 +102,7 @@ export async function createHttpApp(
   app.flushLogs();
   const render = options.errorRenderer ?? renderMessageBody;
   const requestLogging = app.get(RequestLogging);
-  frameworkErrors.attach(render, requestLogging);
+  frameworkErrors.attach(render, requestLogging, options.frameworkAnswerHeaders);
   const fastify = adapter.getInstance();
   fastify.server.on('checkExpectation', frameworkErrors.expectationFailed);
   const metrics = optionalProvider(app, HttpMetrics);

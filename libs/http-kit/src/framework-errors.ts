@@ -19,6 +19,19 @@ export const FRAMEWORK_ERROR_MESSAGES = {
   closing: 'the service is shutting down',
 } as const;
 
+/**
+ * An answer the responder writes itself, for an app that adds headers to every answer (the registry signs them): the
+ * request when there is one (none for bytes that were not HTTP), the status, the body as sent.
+ */
+export interface FrameworkAnswer {
+  request?: { method: string; url: string; protocol: string; host: string };
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+export type FrameworkAnswerHeaders = (answer: FrameworkAnswer) => Record<string, string>;
+
 interface WireError {
   status: number;
   body: string;
@@ -60,19 +73,23 @@ function headerLine(name: string, value: string): string {
 export class FrameworkErrorResponder {
   private render: ErrorRenderer | undefined;
   private logging: RequestLogging | undefined;
+  private extraHeaders: FrameworkAnswerHeaders = () => ({});
 
-  attach(render: ErrorRenderer, logging: RequestLogging): void {
+  attach(render: ErrorRenderer, logging: RequestLogging, extraHeaders?: FrameworkAnswerHeaders): void {
     this.render = render;
     this.logging = logging;
+    if (extraHeaders) this.extraHeaders = extraHeaders;
   }
 
   /** Fastify's `frameworkErrors`: a URL whose path does not decode. */
   readonly badUrl = (_error: Error, request: FastifyRequest, reply: FastifyReply): void => {
     const view = { method: request.method, url: request.url };
     const wire = this.wire(new BadRequestException(FRAMEWORK_ERROR_MESSAGES.badUrl), view);
+    // Sent through a context of Fastify's own, which runs none of the app's onSend hooks.
+    const extra = this.extraHeaders({ ...wire, request: { ...view, protocol: request.protocol, host: request.host } });
     void reply
       .code(wire.status)
-      .headers(wire.headers)
+      .headers({ ...wire.headers, ...extra })
       .header(REQUEST_ID_HEADER, request.id)
       .header('content-type', wire.contentType)
       .send(wire.body);
@@ -96,7 +113,8 @@ export class FrameworkErrorResponder {
       const wire = this.wire(clientErrorException(error.code), view);
       const requestId = resolveRequestId(undefined);
       let head = `HTTP/1.1 ${wire.status} ${STATUS_CODES[wire.status] ?? ''}\r\n`;
-      for (const [name, value] of Object.entries(wire.headers)) head += headerLine(name, value);
+      const extra = this.extraHeaders(wire);
+      for (const [name, value] of Object.entries({ ...wire.headers, ...extra })) head += headerLine(name, value);
       head += headerLine(REQUEST_ID_HEADER, requestId);
       head += headerLine('content-type', wire.contentType);
       head += headerLine('content-length', String(Buffer.byteLength(wire.body)));
@@ -123,8 +141,11 @@ export class FrameworkErrorResponder {
       view,
     );
     const requestId = resolveRequestId(request.headers[REQUEST_ID_HEADER]);
+    const protocol = (request.socket as Partial<{ encrypted: boolean }>).encrypted ? 'https' : 'http';
+    const extra = this.extraHeaders({ ...wire, request: { ...view, protocol, host: request.headers.host ?? '' } });
     response.writeHead(wire.status, {
       ...wire.headers,
+      ...extra,
       [REQUEST_ID_HEADER]: requestId,
       'content-type': wire.contentType,
       'content-length': Buffer.byteLength(wire.body),

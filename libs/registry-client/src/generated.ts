@@ -493,6 +493,9 @@ export interface GetFuelUsageAtFuelPathQuery {
 export interface GetHelloQuery {
 }
 
+export interface GetSigningKeysQuery {
+}
+
 /** Every GET operation: its path, its query and its 200 body. */
 export interface Operations {
   getHouseholdStats: { path: "/households/stats"; query: GetHouseholdStatsQuery; response: HouseholdStats };
@@ -520,6 +523,19 @@ export interface Operations {
   getHello: { path: "/hello"; query: GetHelloQuery; response: {
   message?: string;
 } };
+  getSigningKeys: { path: "/jwks.json"; query: GetSigningKeysQuery; response: {
+  keys: Array<{
+    kty: string;
+    crv: string;
+    /** The public key, base64url */
+    x: string;
+    /** RFC 7638 thumbprint: the keyid of its signatures */
+    kid: string;
+    use?: string;
+    /** When the key stopped signing (seconds since the epoch); absent on the current key */
+    exp?: number;
+  }>;
+} };
 }
 
 export const OPERATION_PATHS: { [K in keyof Operations]: Operations[K]['path'] } = {
@@ -546,6 +562,7 @@ export const OPERATION_PATHS: { [K in keyof Operations]: Operations[K]['path'] }
   listHouseholdOnboardingClaims: "/claims/household-onboarding/list",
   getFuelUsageAtFuelPath: "/fuel/usage",
   getHello: "/hello",
+  getSigningKeys: "/jwks.json",
 };
 
 /** The collection operations, which `RegistryClient.paginate` walks page by page. */
@@ -670,5 +687,22 @@ export abstract class RegistryOperations {
   message?: string;
 }> {
     return this.request("getHello", query);
+  }
+
+  /** Keys that sign the answers: GET /jwks.json */
+  getSigningKeys(query?: GetSigningKeysQuery): Promise<{
+  keys: Array<{
+    kty: string;
+    crv: string;
+    /** The public key, base64url */
+    x: string;
+    /** RFC 7638 thumbprint: the keyid of its signatures */
+    kid: string;
+    use?: string;
+    /** When the key stopped signing (seconds since the epoch); absent on the current key */
+    exp?: number;
+  }>;
+}> {
+    return this.request("getSigningKeys", query);
   }
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { EmbeddedPostgres, spawnEmbeddedPostgres } from '@dmrv/embedded-postgres';
 import {
@@ -82,7 +82,8 @@ class LocalStack {
         'dMRV local stack is up:',
         `  registry-api       ${registryAt.url}/v1        docs: ${registryAt.url}/v1/api-docs${embedded}`,
         `                     API client (shown once): ${client.client_id}:${client.secret}`,
-        `                     try: curl -u '${client.client_id}:${client.secret}' ${registryAt.url}/v1/households/stats`,
+        `                     try: curl -H 'Authorization: Bearer ${client.client_id}.${client.secret}' ${registryAt.url}/v1/households/stats`,
+        `                     answers signed with a development key made for this run: ${registryAt.url}/v1/jwks.json`,
         `  ussd-gateway       ${ussdAt.url}/api/ussd   sessions: ${this.settings.redisUrl ? 'Redis' : 'in memory'}`,
         `                     simulator (a handset in the browser): ${ussdAt.url}/simulator`,
         `  protocol-gateway   ${protocolAt.url}/ixo/token/params   upstream: ${upstream}`,
@@ -115,8 +116,11 @@ class LocalStack {
       ROOT,
     );
     const client = JSON.parse(clientLine.trim().split('\n').pop() ?? '{}') as { client_id: string; secret: string };
+    // A development key for this run only: answers signed earlier no longer verify once the stack restarts.
+    const signingKey = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     const managed = this.start('registry-api', join('apps', 'registry-api', 'dist', 'main.js'), {
       ...registryEnv,
+      SIGNING_KEY: signingKey,
       PORT: String(ports.registry),
       HOST: host,
       METRICS_PORT: String(metricsPorts.registry),

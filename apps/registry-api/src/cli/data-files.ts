@@ -14,6 +14,7 @@ import {
   reportRow,
 } from '../loader/load-report';
 import { StagingMode } from '../loader/staging-sink';
+import { exportManifest, manifestSigningKey, manifestTargetProblem, writeManifest } from './export-manifest';
 
 export interface CommandContext {
   databaseUrl(): string;
@@ -130,6 +131,12 @@ export async function exportCommand(argv: string[], context: CommandContext): Pr
   if (values.format !== 'csv' && values.format !== 'ndjson')
     throw context.usageError('--format must be csv or ndjson');
   const format: FileFormat = values.format;
+  const signingKey = manifestSigningKey();
+  const manifestProblem = manifestTargetProblem(positionals[0]!);
+  if (manifestProblem !== undefined) {
+    process.stderr.write(`${manifestProblem}\nexport failed: nothing was written\n`);
+    return 1;
+  }
   let summaries;
   try {
     summaries = await withClient(context.databaseUrl(), (client) =>
@@ -144,6 +151,10 @@ export async function exportCommand(argv: string[], context: CommandContext): Pr
     process.stderr.write('export failed: nothing was written\n');
     return 1;
   }
+  const manifest = writeManifest(positionals[0]!, exportManifest(summaries, signingKey));
+  if (!values.quiet)
+    process.stderr.write(signingKey ? `wrote ${manifest}, signed with key ${signingKey.publicJwk.kid}\n` : `wrote ${manifest}, unsigned: SIGNING_KEY is unset\n`);
   for (const summary of summaries) process.stdout.write(`${summary.file}\n`);
+  process.stdout.write(`${manifest}\n`);
   return 0;
 }

@@ -1,6 +1,7 @@
-import { ArrayMaxSize, IsIn, IsString, Matches } from 'class-validator';
-import { DatabaseConfig, IntegerVariable, ListVariable, OptionalMatching } from '@dmrv/config';
+import { ArrayMaxSize, IsBoolean, IsIn, IsString, Matches } from 'class-validator';
+import { AsBoolean, DatabaseConfig, IntegerVariable, ListVariable, OptionalMatching } from '@dmrv/config';
 import type { ConnectionLimits } from '../database/data-source';
+import { RetiredKeysVariable, SigningKeyVariable } from './signing-variables';
 
 const POSTGRES_URL = /^postgres(ql)?:\/\/\S+$/;
 
@@ -99,6 +100,34 @@ export class RegistryConfig extends DatabaseConfig {
    */
   @IsIn(['404', 'zero'], { message: 'must be 404 or zero' })
   EMPTY_AS: '404' | 'zero' = '404';
+
+  /**
+   * The Ed25519 private key (PEM, PKCS#8) that signs every answer (RFC 9421) and every export manifest; a secret: set
+   * it through SIGNING_KEY_FILE. Required in production unless SIGNING_DISABLED; elsewhere, unset means unsigned.
+   */
+  @SigningKeyVariable()
+  SIGNING_KEY?: string;
+
+  /** `true`: serve unsigned answers, in production too. */
+  @AsBoolean()
+  @IsBoolean()
+  SIGNING_DISABLED = false;
+
+  /**
+   * Public keys that signed before SIGNING_KEY, as a JWKS whose every key has `exp`, the time it stopped signing
+   * (`node dist/cli.js signing-key retire` writes it). Served with the current key, so archives signed before a
+   * rotation still verify.
+   */
+  @RetiredKeysVariable()
+  SIGNING_RETIRED_KEYS?: string;
+
+  /**
+   * Scheme and authority the signatures state as the answers' target URI (`https://registry.example.org`), for a
+   * service behind a proxy that rewrites them; unset: each request's own (X-Forwarded-Proto and -Host from trusted
+   * proxies, else http and Host).
+   */
+  @OptionalMatching(/^https?:\/\/[^\s/?#]+$/, 'must be a scheme and authority, such as https://registry.example.org')
+  SIGNING_ORIGIN?: string;
 }
 
 export function apiBasePath(config: RegistryConfig): string {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { constants, createWriteStream, lstatSync, mkdirSync, openSync, renameSync, rmSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
@@ -71,6 +71,9 @@ export interface ExportSummary {
   entity: EntityName;
   file: string;
   rows: number;
+  /** SHA-256 of the bytes written, hex: what the export manifest states. */
+  sha256: string;
+  bytes: number;
 }
 
 const PAGE = 10_000;
@@ -176,7 +179,11 @@ async function exportEntity(
   const columns = ENTITY_FORMATS[entity].columns.map((column) => column.name);
   const out = createWriteStream(file, { encoding: 'utf8', fd: openSync(file, NEW_FILE, 0o666) });
   const closed = once(out, 'close');
+  const digest = createHash('sha256');
+  let bytes = 0;
   const write = async (text: string): Promise<void> => {
+    digest.update(text, 'utf8');
+    bytes += Buffer.byteLength(text, 'utf8');
     if (!out.write(text)) await once(out, 'drain');
   };
   let rows = 0;
@@ -207,5 +214,5 @@ async function exportEntity(
     out.end();
     await closed;
   }
-  return { entity, file, rows };
+  return { entity, file, rows, sha256: digest.digest('hex'), bytes };
 }

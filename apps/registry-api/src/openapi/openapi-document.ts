@@ -423,6 +423,45 @@ export function buildOpenApiDocument(basePath: string): Json {
       },
     },
   };
+  paths['/jwks.json'] = {
+    get: {
+      tags: ['System Health'],
+      summary: 'Keys that sign the answers',
+      description:
+        'The Ed25519 public keys (RFC 8037) whose signatures (RFC 9421, `Signature-Input` tagged `dmrv-registry`) every ' +
+        'answer carries: the current key, and keys that signed before a rotation with `exp`, the time each stopped ' +
+        'signing. See docs/security.md, "Signed answers".',
+      operationId: 'getSigningKeys',
+      security: [],
+      responses: {
+        '200': {
+          description: 'A JWKS (RFC 7517)',
+          content: json({
+            type: 'object',
+            required: ['keys'],
+            properties: {
+              keys: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['kty', 'crv', 'x', 'kid'],
+                  properties: {
+                    kty: { type: 'string', enum: ['OKP'] },
+                    crv: { type: 'string', enum: ['Ed25519'] },
+                    x: { type: 'string', description: 'The public key, base64url' },
+                    kid: { type: 'string', description: 'RFC 7638 thumbprint: the keyid of its signatures' },
+                    use: { type: 'string', enum: ['sig'] },
+                    exp: { type: 'integer', description: 'When the key stopped signing (seconds since the epoch); absent on the current key' },
+                  },
+                },
+              },
+            },
+          }),
+        },
+      },
+      ...EXT,
+    },
+  };
   return {
     openapi: '3.0.3',
     info: {

@@ -6,6 +6,7 @@ import { HelloController } from '../hello/hello.controller';
 import { RecordsController } from '../registry/records.controller';
 import { RegistryAnswers } from '../registry/registry-answers.service';
 import { RegistryController } from '../registry/registry.controller';
+import { JwksController, PUBLISHED_KEYS } from '../signing/jwks.controller';
 import { buildOpenApiDocument } from './openapi-document';
 import { OPENAPI_DOCUMENT, OpenApiController } from './openapi.controller';
 
@@ -53,9 +54,10 @@ class QueryClassProbe implements PipeTransform {
 }
 
 @Module({
-  controllers: [RegistryController, RecordsController, HelloController, OpenApiController],
+  controllers: [RegistryController, RecordsController, HelloController, OpenApiController, JwksController],
   providers: [
     { provide: RegistryAnswers, useValue: {} },
+    { provide: PUBLISHED_KEYS, useValue: { keys: [] } },
     { provide: OPENAPI_DOCUMENT, useValue: {} },
   ],
 })
