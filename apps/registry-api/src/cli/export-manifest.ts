@@ -42,7 +42,9 @@ export function manifestTargetProblem(directory: string): string | undefined {
     if (stat.isSymbolicLink()) return `${file}: a symbolic link; export never writes through one (remove it, or export into another directory)`;
     if (!stat.isFile()) return `${file}: not a regular file; export only replaces files`;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    // A directory that is missing or not a directory is the exporter's to report, with the files it would write.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
   }
   return undefined;
 }
