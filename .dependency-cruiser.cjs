@@ -7,7 +7,17 @@
 
 /** Top to bottom. `.` is the app's own root files (main.ts, bootstrap.ts, app.module.ts, cli.ts). */
 const APP_LAYERS = {
-  'registry-api': [['.'], ['cli'], ['hello', 'openapi', 'signing'], ['registry', 'loader'], ['auth', 'rate-limit'], ['http', 'telemetry'], ['database'], ['config'], ['domain']],
+  'registry-api': [
+    ['.'],
+    ['cli'],
+    ['hello', 'openapi', 'signing'],
+    ['registry', 'loader'],
+    ['auth', 'rate-limit'],
+    ['http', 'telemetry'],
+    ['database'],
+    ['config'],
+    ['domain'],
+  ],
   'ussd-gateway': [
     ['.'],
     ['simulator', 'status'],
@@ -19,7 +29,14 @@ const APP_LAYERS = {
     ['redis', 'database'],
     ['config'],
   ],
-  'protocol-gateway': [['.'], ['http', 'openapi'], ['pipeline'], ['access', 'caching', 'routes'], ['transcoding', 'upstream'], ['errors', 'config']],
+  'protocol-gateway': [
+    ['.'],
+    ['http', 'openapi'],
+    ['pipeline'],
+    ['access', 'caching', 'routes'],
+    ['transcoding', 'upstream'],
+    ['errors', 'config'],
+  ],
 };
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -48,13 +65,17 @@ function layerRules(app, layers) {
     name: `${app}-room-without-layer`,
     comment: `${app}: every folder of src/ belongs to one layer in .dependency-cruiser.cjs and docs/architecture.md`,
     severity: 'error',
-    from: { path: `^apps/${escape(app)}/src/`, pathNot: anyOf([...layers.flat().map((room) => roomPath(app, room)), TEST_FILES]) },
+    from: {
+      path: `^apps/${escape(app)}/src/`,
+      pathNot: anyOf([...layers.flat().map((room) => roomPath(app, room)), TEST_FILES]),
+    },
     to: {},
   });
   return rules;
 }
 
-const TEST_FILES = '(\\.(spec|int-spec|e2e-spec|smoke-spec|scale-spec|containers-spec|contract)\\.ts$|-spec-kit\\.ts$|/test/)';
+const TEST_FILES =
+  '(\\.(spec|int-spec|e2e-spec|smoke-spec|scale-spec|containers-spec|contract)\\.ts$|-spec-kit\\.ts$|/test/)';
 
 module.exports = {
   forbidden: [
@@ -90,6 +111,9 @@ module.exports = {
     exclude: { path: '(/dist/|/node_modules/)' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'], conditionNames: ['import', 'require', 'node', 'default'] },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.js', '.json'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+    },
   },
 };

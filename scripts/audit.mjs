@@ -14,7 +14,8 @@ import { parseArgs } from 'node:util';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SEVERE = ['critical', 'high'];
 // pnpm's answer when the endpoint answered with an error status, and the errors of a network that goes nowhere.
-const UNREACHABLE = /ERR_PNPM_AUDIT_BAD_RESPONSE|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|ENETUNREACH|EHOSTUNREACH|socket hang up|fetch failed/;
+const UNREACHABLE =
+  /ERR_PNPM_AUDIT_BAD_RESPONSE|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|ENETUNREACH|EHOSTUNREACH|socket hang up|fetch failed/;
 
 const { values } = parseArgs({ options: { registry: { type: 'string' } } });
 // One retry after 2 s: a database that is not there should say so in seconds, not after pnpm's minute of back-off.
@@ -35,7 +36,8 @@ try {
 } catch {
   report = undefined;
 }
-const error = report?.error ?? (report?.metadata ? undefined : { message: `${run.stdout}${run.stderr}`.trim() });
+const error =
+  report?.error ?? (report?.metadata ? undefined : { message: `${run.stdout}${run.stderr}`.trim() });
 
 if (error) {
   const text = `${error.code ?? ''} ${error.message ?? ''}`;
@@ -51,7 +53,9 @@ if (error) {
 }
 
 const counts = report.metadata.vulnerabilities ?? {};
-const severe = Object.values(report.advisories ?? {}).filter((advisory) => SEVERE.includes(advisory.severity));
+const severe = Object.values(report.advisories ?? {}).filter((advisory) =>
+  SEVERE.includes(advisory.severity),
+);
 const summary = Object.entries(counts)
   .filter(([, count]) => count > 0)
   .map(([severity, count]) => `${count} ${severity}`)
@@ -62,7 +66,9 @@ if (severe.length === 0) {
   );
   process.exit(0);
 }
-process.stderr.write(`audit: ${severe.length} high or critical advisor${severe.length === 1 ? 'y' : 'ies'} in the production dependencies:\n`);
+process.stderr.write(
+  `audit: ${severe.length} high or critical advisor${severe.length === 1 ? 'y' : 'ies'} in the production dependencies:\n`,
+);
 for (const advisory of severe) {
   const paths = (advisory.findings ?? []).flatMap((finding) => finding.paths ?? []);
   process.stderr.write(

@@ -8,7 +8,8 @@
 import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 
-const USAGE = 'usage: node scripts/image-tags.mjs <image> <app> <version>   (the app\'s released versions: its git tags)';
+const USAGE =
+  "usage: node scripts/image-tags.mjs <image> <app> <version>   (the app's released versions: its git tags)";
 const SEMVER = /^(\d+)\.(\d+)\.(\d+)$/;
 
 const parse = (version) => SEMVER.exec(version)?.slice(1).map(Number);
@@ -37,7 +38,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       .split('\n')
       .filter(Boolean)
       .map((tag) => tag.slice(app.length + 1));
-    process.stdout.write(imageTags(version, released).map((tag) => `${image}:${tag}\n`).join(''));
+    process.stdout.write(
+      imageTags(version, released)
+        .map((tag) => `${image}:${tag}\n`)
+        .join(''),
+    );
   } catch (error) {
     process.stderr.write(`image-tags: ${error.message}\n`);
     process.exit(1);

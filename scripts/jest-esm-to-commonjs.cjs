@@ -32,7 +32,12 @@ function esmToCommonJs(source, fileName) {
 module.exports = {
   esmToCommonJs,
   getCacheKey(source, fileName) {
-    return createHash('sha1').update(VERSION).update(ts.version).update(fileName).update(source).digest('hex');
+    return createHash('sha1')
+      .update(VERSION)
+      .update(ts.version)
+      .update(fileName)
+      .update(source)
+      .digest('hex');
   },
   process(source, fileName) {
     return { code: esmToCommonJs(source, fileName) };

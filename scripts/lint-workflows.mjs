@@ -40,7 +40,9 @@ for (const file of files) {
   }
 }
 if (failed.length > 0) {
-  process.stderr.write(`action-validator: ${failed.length} of ${files.length} file(s) invalid: ${failed.join(', ')}\n`);
+  process.stderr.write(
+    `action-validator: ${failed.length} of ${files.length} file(s) invalid: ${failed.join(', ')}\n`,
+  );
   process.exit(1);
 }
 process.stdout.write(`action-validator: ${files.length} workflow file(s) valid\n`);

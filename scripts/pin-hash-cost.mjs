@@ -14,5 +14,7 @@ for (const log2N of [12, 13, 14, 15, 16, 17]) {
   for (let index = 0; index < runs; index += 1) scryptSync(String(10_000 + index), salt, 32, options);
   const ms = Number(process.hrtime.bigint() - started) / 1e6 / runs;
   const perSecond = 1000 / ms;
-  console.log(`${log2N}\t${ms.toFixed(1)}\t${perSecond.toFixed(1)}\t${((PIN_SPACE / perSecond) / 3600).toFixed(2)} h`);
+  console.log(
+    `${log2N}\t${ms.toFixed(1)}\t${perSecond.toFixed(1)}\t${(PIN_SPACE / perSecond / 3600).toFixed(2)} h`,
+  );
 }

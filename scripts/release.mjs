@@ -66,9 +66,13 @@ function shippedDirs(root, appDir, byName) {
  */
 export function scopeIndex(root) {
   const byName = workspaceDirs(root);
-  const apps = [...byName.values()].filter((dir) => dir.startsWith('apps/')).map((dir) => basename(dir)).sort();
+  const apps = [...byName.values()]
+    .filter((dir) => dir.startsWith('apps/'))
+    .map((dir) => basename(dir))
+    .sort();
   const index = new Map();
-  const add = (word, app) => index.set(word.toLowerCase(), new Set([...(index.get(word.toLowerCase()) ?? []), app]));
+  const add = (word, app) =>
+    index.set(word.toLowerCase(), new Set([...(index.get(word.toLowerCase()) ?? []), app]));
   for (const app of apps) {
     add(app, app);
     for (const dir of manifestOf(root, `apps/${app}`).dmrv?.releasedWith ?? []) {
@@ -151,7 +155,9 @@ export function releaseChangelog(changelog, app, heading, scopes) {
       continue;
     }
     taken.push(item);
-    const others = [...apps].filter((other) => other !== app).sort((a, b) => scopes.apps.indexOf(a) - scopes.apps.indexOf(b));
+    const others = [...apps]
+      .filter((other) => other !== app)
+      .sort((a, b) => scopes.apps.indexOf(a) - scopes.apps.indexOf(b));
     if (others.length === 0) continue;
     const [first, ...rest] = item.lines;
     const scope = SCOPE.exec(first)[1];
@@ -171,7 +177,8 @@ export function releaseChangelog(changelog, app, heading, scopes) {
 
   // Headings left without an entry go, and runs of blank lines shrink to one.
   const remaining = kept.filter(
-    (item) => item.kind !== 'heading' || kept.some((other) => other.kind === 'entry' && other.group === item.group),
+    (item) =>
+      item.kind !== 'heading' || kept.some((other) => other.kind === 'entry' && other.group === item.group),
   );
   const unreleased = remaining
     .flatMap((item) => item.lines)
@@ -215,7 +222,12 @@ function release(argv) {
   if (git(root, 'tag', '--list', tag) !== '') throw new ReleaseError(`tag ${tag} exists already`);
 
   const date = new Date().toISOString().slice(0, 10);
-  const result = releaseChangelog(readFileSync(changelogPath, 'utf8'), app, `## [${tag}] - ${date}`, scopeIndex(root));
+  const result = releaseChangelog(
+    readFileSync(changelogPath, 'utf8'),
+    app,
+    `## [${tag}] - ${date}`,
+    scopeIndex(root),
+  );
   if (!result) {
     throw new ReleaseError(
       `no entry under [Unreleased] in CHANGELOG.md names ${app} or a package it ships with; write what changed for ` +

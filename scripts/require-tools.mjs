@@ -37,7 +37,7 @@ export const TOOLS = {
     present: (env) => onPath('promtool', env),
     where: () => 'promtool on PATH',
     package: 'prometheus',
-    purpose: 'the alert rules\' unit tests (test:alerts)',
+    purpose: "the alert rules' unit tests (test:alerts)",
     otherwise: 'or put a promtool from a Prometheus release on PATH',
   },
   'postgresql-server': {
@@ -93,7 +93,9 @@ function aptGet(env) {
 export function requireTools(names, env = process.env) {
   const unknown = names.filter((name) => !(name in TOOLS));
   if (unknown.length > 0) {
-    process.stderr.write(`require-tools: unknown tool ${unknown.join(', ')} (known: ${Object.keys(TOOLS).join(', ')})\n`);
+    process.stderr.write(
+      `require-tools: unknown tool ${unknown.join(', ')} (known: ${Object.keys(TOOLS).join(', ')})\n`,
+    );
     return 2;
   }
   const missing = names.filter((name) => !TOOLS[name].present(env));
@@ -104,9 +106,14 @@ export function requireTools(names, env = process.env) {
     return 1;
   }
   const packages = [...new Set(missing.map((name) => TOOLS[name].package))];
-  process.stderr.write(`require-tools: installing ${packages.join(' ')} (Debian packages) for ${missing.join(', ')}\n`);
+  process.stderr.write(
+    `require-tools: installing ${packages.join(' ')} (Debian packages) for ${missing.join(', ')}\n`,
+  );
   const [command, ...prefix] = apt;
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', ...packages]]) {
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', ...packages],
+  ]) {
     const run = spawnSync(command, [...prefix, ...args], {
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...env, DEBIAN_FRONTEND: 'noninteractive' },

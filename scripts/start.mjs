@@ -56,7 +56,10 @@ function writeStamps(stamps) {
 }
 
 function pnpm(...args) {
-  const run = spawnSync(process.execPath, [join(root, 'scripts', 'pnpm.mjs'), ...args], { cwd: root, stdio: 'inherit' });
+  const run = spawnSync(process.execPath, [join(root, 'scripts', 'pnpm.mjs'), ...args], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (run.status !== 0) {
     process.stderr.write(`npm start: pnpm ${args.join(' ')} failed (exit ${run.status ?? run.signal})\n`);
     process.exit(1);
@@ -93,8 +96,18 @@ const baseConfig = join(root, 'tsconfig.base.json');
 function buildHash(pkg) {
   if (hashes.has(pkg.dir)) return hashes.get(pkg.dir);
   hashes.set(pkg.dir, 'cycle');
-  const { dependencies = {}, devDependencies = {}, optionalDependencies = {}, peerDependencies = {} } = pkg.manifest;
-  const deps = Object.entries({ ...peerDependencies, ...optionalDependencies, ...devDependencies, ...dependencies })
+  const {
+    dependencies = {},
+    devDependencies = {},
+    optionalDependencies = {},
+    peerDependencies = {},
+  } = pkg.manifest;
+  const deps = Object.entries({
+    ...peerDependencies,
+    ...optionalDependencies,
+    ...devDependencies,
+    ...dependencies,
+  })
     .filter(([name, range]) => String(range).startsWith('workspace:') && byName.has(name))
     .map(([name]) => `${name}=${buildHash(byName.get(name))}`)
     .sort();
@@ -109,8 +122,15 @@ const stale = buildable.filter((pkg) => stamps.builds[pkg.dir] !== buildHash(pkg
 if (stale.length === 0) {
   log(`no source changed since the last build: not building (${buildable.length} packages)`);
 } else {
-  log(`building ${stale.length} of ${buildable.length} packages: ${stale.map((pkg) => pkg.manifest.name).join(' ')}`);
-  pnpm(...stale.flatMap((pkg) => ['--filter', pkg.manifest.name]), '--workspace-concurrency=2', 'run', 'build');
+  log(
+    `building ${stale.length} of ${buildable.length} packages: ${stale.map((pkg) => pkg.manifest.name).join(' ')}`,
+  );
+  pnpm(
+    ...stale.flatMap((pkg) => ['--filter', pkg.manifest.name]),
+    '--workspace-concurrency=2',
+    'run',
+    'build',
+  );
   for (const pkg of stale) stamps.builds[pkg.dir] = buildHash(pkg);
   writeStamps(stamps);
 }

@@ -140,7 +140,10 @@ describe('deploy/compose-secrets.sh and the compose secrets', () => {
 
   it('refuses a password that would need percent-encoding in a URL, naming the file', async () => {
     const other = join(dir, '..', 'other');
-    await run('sh', ['-c', `mkdir -p "${other}" && printf 'p@ss/word\\n' > "${other}/registry_owner_password"`]);
+    await run('sh', [
+      '-c',
+      `mkdir -p "${other}" && printf 'p@ss/word\\n' > "${other}/registry_owner_password"`,
+    ]);
     const failed = await run('sh', [SCRIPT, other]).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,

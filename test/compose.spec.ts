@@ -174,7 +174,9 @@ describe('docker-compose.yml', () => {
         healthcheck: true,
       });
     }
-    for (const [name, service] of services.filter(([, s]) => s.image?.startsWith('dmrv/') || s.image?.includes('/dmrv-'))) {
+    for (const [name, service] of services.filter(
+      ([, s]) => s.image?.startsWith('dmrv/') || s.image?.includes('/dmrv-'),
+    )) {
       const definition = service as Record<string, unknown>;
       expect({
         name,

@@ -217,7 +217,9 @@ function sampleSecret(variable: string): string | undefined {
     // .env.example leaves API_KEYS empty (ACCESS_MODE=open); any key of 16+ URL-safe characters.
     API_KEYS: 'example-api-key-0123456789',
     // A PEM does not fit on an .env line: a key made for the test.
-    SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+    SIGNING_KEY: generateKeyPairSync('ed25519')
+      .privateKey.export({ format: 'pem', type: 'pkcs8' })
+      .toString(),
   };
   return samples[variable];
 }

@@ -87,12 +87,21 @@ describe('npm start: the local stack on embedded defaults', () => {
     expect(body.total_households).toBe(50);
   });
 
-  it('signs the registry\'s answers with a development key it made, and says so', async () => {
+  it("signs the registry's answers with a development key it made, and says so", async () => {
     const registry = `http://127.0.0.1:${ports.registry}/v1`;
-    expect(output).toContain(`answers signed with a development key made for this run: ${registry}/jwks.json`);
+    expect(output).toContain(
+      `answers signed with a development key made for this run: ${registry}/jwks.json`,
+    );
     const jwks = parseJwks(await (await fetch(`${registry}/jwks.json`)).json());
     const response = await fetch(`${registry}/hello`);
-    const answer = { request: { method: 'GET', url: `${registry}/hello` }, response: { status: response.status, headers: response.headers, body: new Uint8Array(await response.arrayBuffer()) } };
+    const answer = {
+      request: { method: 'GET', url: `${registry}/hello` },
+      response: {
+        status: response.status,
+        headers: response.headers,
+        body: new Uint8Array(await response.arrayBuffer()),
+      },
+    };
     await expect(verifyAnswer(answer, jwks)).resolves.toMatchObject({ keyid: jwks.keys[0]!.kid });
   });
 
@@ -115,7 +124,9 @@ describe('npm start: the local stack on embedded defaults', () => {
     const response = await fetch(`http://127.0.0.1:${ports.ussd}/simulator`);
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('<title>USSD simulator</title>');
-    expect(output).toContain(`simulator (a handset in the browser): http://127.0.0.1:${ports.ussd}/simulator`);
+    expect(output).toContain(
+      `simulator (a handset in the browser): http://127.0.0.1:${ports.ussd}/simulator`,
+    );
   });
 
   it('answers a protocol query through the local chain node', async () => {

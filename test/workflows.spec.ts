@@ -105,8 +105,13 @@ describe('release.yml', () => {
 
   it('builds each image with the release and commit that dmrv_build_info reports', () => {
     const build = image!.steps.find((step) => step.uses?.startsWith('docker/build-push-action@'))!;
-    const buildArgs = String(build.with?.['build-args'] ?? '').trim().split('\n');
-    expect(buildArgs).toEqual(['BUILD_VERSION=${{ needs.tag.outputs.version }}', 'BUILD_COMMIT=${{ github.sha }}']);
+    const buildArgs = String(build.with?.['build-args'] ?? '')
+      .trim()
+      .split('\n');
+    expect(buildArgs).toEqual([
+      'BUILD_VERSION=${{ needs.tag.outputs.version }}',
+      'BUILD_COMMIT=${{ github.sha }}',
+    ]);
     for (const app of ['registry-api', 'ussd-gateway', 'protocol-gateway']) {
       expect(read(`apps/${app}/Dockerfile`)).toMatch(/^ARG BUILD_VERSION=""\nARG BUILD_COMMIT=""$/m);
     }

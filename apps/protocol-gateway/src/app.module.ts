@@ -87,7 +87,11 @@ export class AppModule {
           pretty: config.LOG_PRETTY,
           redact,
         }),
-        MetricsModule.forRoot({ service: 'protocol-gateway', config, build: buildInfo(join(__dirname, '..')) }),
+        MetricsModule.forRoot({
+          service: 'protocol-gateway',
+          config,
+          build: buildInfo(join(__dirname, '..')),
+        }),
         TracingModule.forRoot({ service: 'protocol-gateway', config }),
         UpstreamModule,
         HealthModule.forRoot({

@@ -58,10 +58,13 @@ describe('identical concurrent queries coalesced (real gRPC, latest-height cache
   it("each request joined in flight gets its own request id, and nothing of the others' (issue 32)", async () => {
     const before = calls(PARAMS_METHOD);
     const ids = Array.from({ length: 8 }, (_, i) => `joined-caller-${i}-id`);
-    const answers = await Promise.all(ids.map((id) => gateway.get('/ixo/token/params', { 'x-request-id': id })));
+    const answers = await Promise.all(
+      ids.map((id) => gateway.get('/ixo/token/params', { 'x-request-id': id })),
+    );
     expect(calls(PARAMS_METHOD) - before).toBe(1);
     answers.forEach((answer, i) => {
-      for (const [j, id] of ids.entries()) expect(carrying(answer.headers, id)).toEqual(i === j ? ['x-request-id'] : []);
+      for (const [j, id] of ids.entries())
+        expect(carrying(answer.headers, id)).toEqual(i === j ? ['x-request-id'] : []);
     });
   });
 
@@ -204,7 +207,7 @@ describe('answers kept (real gRPC)', () => {
     const seenByNode = (): Readonly<Record<string, string>> => node.lastMetadata.get(ENTITY_METHOD) ?? {};
     /** The names of the response headers whose value carries `text`. */
 
-    it("the request id: sent to the node on every call, out of the key, and what the node says back of it reaches no one (issue 32)", async () => {
+    it('the request id: sent to the node on every call, out of the key, and what the node says back of it reaches no one (issue 32)', async () => {
       const path = `/ixo/entity/${entityDid(10)}`;
       const before = calls(ENTITY_METHOD);
       const a = await gateway.get(path, { 'x-request-id': 'first-caller-id' });
@@ -221,9 +224,21 @@ describe('answers kept (real gRPC)', () => {
     });
 
     it.each([
-      ['Grpc-Metadata-Traceparent', 'grpc-metadata-traceparent', '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', 'traceparent', 7],
+      [
+        'Grpc-Metadata-Traceparent',
+        'grpc-metadata-traceparent',
+        '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+        'traceparent',
+        7,
+      ],
       ['Grpc-Metadata-Tracestate', 'grpc-metadata-tracestate', 'vendor=caller-chosen-state', 'tracestate', 8],
-      ['Grpc-Metadata-X-Request-Id', 'grpc-metadata-x-request-id', 'caller-chosen-metadata-id', 'x-request-id', 9],
+      [
+        'Grpc-Metadata-X-Request-Id',
+        'grpc-metadata-x-request-id',
+        'caller-chosen-metadata-id',
+        'x-request-id',
+        9,
+      ],
     ])(
       "a caller's %s is the gateway's own to set: never forwarded, so the answer stays everyone's (issue 32)",
       async (_case, header, value, key, entity) => {

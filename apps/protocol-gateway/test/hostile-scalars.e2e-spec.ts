@@ -13,7 +13,11 @@ const tokenDoc = root.lookupType('ixo.token.v1beta1.QueryTokenDocResponse');
  * A node that answers two queries with whatever LegacyDec and Uint text the test sets, over real gRPC (no reflection:
  * the gateway serves its compiled-in routes, whose protos carry the customtypes).
  */
-async function hostileNode(): Promise<{ address: string; set(dec: string, uint: string): void; stop(): Promise<void> }> {
+async function hostileNode(): Promise<{
+  address: string;
+  set(dec: string, uint: string): void;
+  stop(): Promise<void>;
+}> {
   let values = { dec: '0', uint: '0' };
   const server = new Server();
   const answer =
@@ -25,7 +29,11 @@ async function hostileNode(): Promise<{ address: string; set(dec: string, uint: 
     '/ixo.claims.v1beta1.Query/Params',
     answer(() =>
       claimsParams
-        .encode(claimsParams.fromObject({ params: { network_fee_percentage: values.dec, node_fee_percentage: '1' } }))
+        .encode(
+          claimsParams.fromObject({
+            params: { network_fee_percentage: values.dec, node_fee_percentage: '1' },
+          }),
+        )
         .finish(),
     ),
     identity,
@@ -34,13 +42,19 @@ async function hostileNode(): Promise<{ address: string; set(dec: string, uint: 
   );
   server.register(
     '/ixo.token.v1beta1.Query/TokenDoc',
-    answer(() => tokenDoc.encode(tokenDoc.fromObject({ tokenDoc: { name: 'CARBON', cap: values.uint, supply: values.uint } })).finish()),
+    answer(() =>
+      tokenDoc
+        .encode(tokenDoc.fromObject({ tokenDoc: { name: 'CARBON', cap: values.uint, supply: values.uint } }))
+        .finish(),
+    ),
     identity,
     identity,
     'unary',
   );
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
   );
   return {
     address: `127.0.0.1:${port}`,
@@ -93,7 +107,9 @@ describe('hostile LegacyDec and Uint values from a node, over real gRPC', () => 
       body: { code: 13, message: 'the upstream answer could not be converted to JSON', details: [] },
     });
     node.set('1500000000000000000', '0');
-    expect((await gateway.get('/ixo/claims/params')).body.params.network_fee_percentage).toBe('1.500000000000000000');
+    expect((await gateway.get('/ixo/claims/params')).body.params.network_fee_percentage).toBe(
+      '1.500000000000000000',
+    );
   });
 
   it.each([
@@ -105,11 +121,11 @@ describe('hostile LegacyDec and Uint values from a node, over real gRPC', () => 
   ])('Uint %s: 200, printed as the node sent it', async (_case, wire) => {
     node.set('0', wire);
     const answer = await gateway.get(DOC);
-    expect([answer.status, answer.body.tokenDoc.cap, answer.body.tokenDoc.supply, answer.body.tokenDoc.paused]).toEqual([
-      200,
-      wire,
-      wire,
-      false,
-    ]);
+    expect([
+      answer.status,
+      answer.body.tokenDoc.cap,
+      answer.body.tokenDoc.supply,
+      answer.body.tokenDoc.paused,
+    ]).toEqual([200, wire, wire, false]);
   });
 });

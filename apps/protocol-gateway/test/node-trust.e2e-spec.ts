@@ -227,7 +227,10 @@ describe("bounds on the node's descriptors", () => {
     const node = await startNode({
       advertise: { services: ['flood.v1.Query'], files: [advertisedServiceFile('flood.v1', methods)] },
     });
-    const { gateway, metrics } = await observedGateway({ GRPC_UPSTREAM: node.address, REFLECTION_MAX_ROUTES: '200' });
+    const { gateway, metrics } = await observedGateway({
+      GRPC_UPSTREAM: node.address,
+      REFLECTION_MAX_ROUTES: '200',
+    });
     try {
       const { status, body } = await gateway.get('/');
       expect(status).toBe(200);

@@ -21,7 +21,9 @@ function asJsonSchema(schema: unknown): unknown {
   if (copy.type === 'object' && copy.properties && copy.additionalProperties === undefined)
     copy.additionalProperties = false;
   if ((schema as Json).nullable === true) {
-    return copy.allOf || !copy.type ? { anyOf: [copy, { type: 'null' }] } : { ...copy, type: [copy.type, 'null'] };
+    return copy.allOf || !copy.type
+      ? { anyOf: [copy, { type: 'null' }] }
+      : { ...copy, type: [copy.type, 'null'] };
   }
   return copy;
 }

@@ -387,7 +387,10 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
       expect(headers['grpc-metadata-x-cosmos-block-height']).toBe('1234');
       // The node echoes the metadata it received as x-echo-<key>; an echo of the request id is not passed back.
       expect(headers['grpc-metadata-x-echo-tenant']).toBe('acme');
-      expect(node.lastMetadata.get('ixo.token.v1beta1.Query/Params')).toMatchObject({ tenant: 'acme', 'x-request-id': 'req-e2e-1' });
+      expect(node.lastMetadata.get('ixo.token.v1beta1.Query/Params')).toMatchObject({
+        tenant: 'acme',
+        'x-request-id': 'req-e2e-1',
+      });
       expect(headers['grpc-metadata-x-echo-x-request-id']).toBeUndefined();
       expect(headers['x-request-id']).toBe('req-e2e-1');
     });
@@ -564,8 +567,16 @@ describe('protocol gateway over real gRPC to the local chain node', () => {
     // Issue 32: a value past the bound is refused before anything is bound, asked or kept.
     it.each([
       ['a path value of 2049 bytes', `/ixo/entity/${'a'.repeat(2049)}`, 'id must be at most 2048 bytes'],
-      ['a path value of 1025 two-byte characters', `/ixo/entity/${'%C3%A9'.repeat(1025)}`, 'id must be at most 2048 bytes'],
-      ['a query value of 2049 bytes', `/ixo/claims/claims?pagination.key=${'QUFB'.repeat(512)}A`, 'pagination.key must be at most 2048 bytes'],
+      [
+        'a path value of 1025 two-byte characters',
+        `/ixo/entity/${'%C3%A9'.repeat(1025)}`,
+        'id must be at most 2048 bytes',
+      ],
+      [
+        'a query value of 2049 bytes',
+        `/ixo/claims/claims?pagination.key=${'QUFB'.repeat(512)}A`,
+        'pagination.key must be at most 2048 bytes',
+      ],
       [
         'a 15 KB identifier in a query',
         `/cosmos/bank/v1beta1/balances/ixo1${'a'.repeat(38)}?denom=${'d'.repeat(15_000)}`,

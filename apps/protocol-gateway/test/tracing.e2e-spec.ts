@@ -11,7 +11,8 @@ const CLIENT = 3;
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/;
 const PARAMS = 'ixo.token.v1beta1.Query/Params';
 /** The traceparent the last call of `method` brought the node. */
-const sentTo = (node: LocalChainNode, method: string): string => node.lastMetadata.get(method)?.traceparent ?? 'none';
+const sentTo = (node: LocalChainNode, method: string): string =>
+  node.lastMetadata.get(method)?.traceparent ?? 'none';
 
 // Spans exported over OTLP/HTTP to a receiver the test runs, from a gateway booted by bootstrap() in front of the
 // local chain node, which records the metadata of the last call to each method: that is how the test sees the
@@ -116,7 +117,12 @@ describe('protocol-gateway tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     for (const answer of [first, second]) {
       expect(answer.headers['cache-control']).toMatch(/^public, max-age=\d+$/);
       const carried = Object.values(answer.headers).map(String);
-      for (const trace of [caller.traceId, '11111111111111111111111111111111', 'caller=state-1', 'smuggled=state-2'])
+      for (const trace of [
+        caller.traceId,
+        '11111111111111111111111111111111',
+        'caller=state-1',
+        'smuggled=state-2',
+      ])
         expect(carried.filter((value) => value.includes(trace))).toEqual([]);
     }
   });

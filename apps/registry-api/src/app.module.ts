@@ -33,7 +33,11 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(RegistryConfig, config),
-        LoggingModule.forRoot({ service: 'registry-api', level: config.LOG_LEVEL, pretty: config.LOG_PRETTY }),
+        LoggingModule.forRoot({
+          service: 'registry-api',
+          level: config.LOG_LEVEL,
+          pretty: config.LOG_PRETTY,
+        }),
         MetricsModule.forRoot({ service: 'registry-api', config, build: buildInfo(join(__dirname, '..')) }),
         TracingModule.forRoot({ service: 'registry-api', config }),
         // A database that is down at start-up gets nine attempts 3 s apart, then the process exits (the default of

@@ -16,10 +16,14 @@ import { signingKeysFrom } from './signing/signing-keys';
 const SIGNATURE_REUSE_MS = 60_000;
 const SIGNATURES_KEPT = 8192;
 
-export async function bootstrap(env: NodeJS.ProcessEnv = process.env): Promise<StartedService & { config: RegistryConfig }> {
+export async function bootstrap(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<StartedService & { config: RegistryConfig }> {
   const config = loadConfig('registry-api', RegistryConfig, env);
   const signingKeys = signingKeysFrom(config);
-  const signer = signingKeys.current && new AnswerSigner(signingKeys.current, { maxEntries: SIGNATURES_KEPT, reuseMs: SIGNATURE_REUSE_MS });
+  const signer =
+    signingKeys.current &&
+    new AnswerSigner(signingKeys.current, { maxEntries: SIGNATURES_KEPT, reuseMs: SIGNATURE_REUSE_MS });
   const app = await createHttpApp(AppModule.forRoot(config, signingKeys), {
     trustProxy: trustedProxies(config),
     errorRenderer: renderRegistryError,

@@ -42,7 +42,8 @@ function databaseUrl(): string {
   } catch (error) {
     throw error instanceof ConfigValidationError ? new UsageError(error.message) : error;
   }
-  if (!url || !/^postgres(ql)?:\/\//.test(url)) throw new UsageError('DATABASE_URL (or DATABASE_URL_FILE) must be set to a postgres:// URL');
+  if (!url || !/^postgres(ql)?:\/\//.test(url))
+    throw new UsageError('DATABASE_URL (or DATABASE_URL_FILE) must be set to a postgres:// URL');
   return url;
 }
 
@@ -88,19 +89,31 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'migrate': {
       const applied = await runMigrations(databaseUrl());
-      process.stderr.write(applied.length > 0 ? `applied: ${applied.join(', ')}\n` : 'schema is up to date\n');
+      process.stderr.write(
+        applied.length > 0 ? `applied: ${applied.join(', ')}\n` : 'schema is up to date\n',
+      );
       return 0;
     }
     case 'seed': {
-      const { values } = parseArgs({ args: rest, options: { households: { type: 'string' }, seed: { type: 'string' }, batch: { type: 'string' } } });
+      const { values } = parseArgs({
+        args: rest,
+        options: { households: { type: 'string' }, seed: { type: 'string' }, batch: { type: 'string' } },
+      });
       const households = positiveInteger(values.households, 'households');
       const seed = values.seed === undefined ? 1 : Number.parseInt(values.seed, 10);
       if (!Number.isSafeInteger(seed)) throw new UsageError('--seed must be an integer');
       const batchSize = positiveInteger(values.batch, 'batch', 10_000);
       const summary = await withDataSource((dataSource) =>
-        seedRegistry((sql, params) => dataSource.query(sql, params), { households, seed, batchSize, onProgress: progressReporter() }),
+        seedRegistry((sql, params) => dataSource.query(sql, params), {
+          households,
+          seed,
+          batchSize,
+          onProgress: progressReporter(),
+        }),
       );
-      process.stderr.write(`seeded ${summary.households} households in ${summary.projects} projects, ${summary.creditBlocks} credit blocks\n`);
+      process.stderr.write(
+        `seeded ${summary.households} households in ${summary.projects} projects, ${summary.creditBlocks} credit blocks\n`,
+      );
       return 0;
     }
     case 'refresh': {
@@ -153,7 +166,9 @@ async function clients(argv: string[]): Promise<number> {
         process.stdout.write(`${JSON.stringify(list)}\n`);
       } else {
         for (const client of list) {
-          process.stdout.write(`${client.client_id}\t${client.revoked_at ? `revoked ${client.revoked_at}` : 'active'}\t${client.created_at}\t${client.name}\n`);
+          process.stdout.write(
+            `${client.client_id}\t${client.revoked_at ? `revoked ${client.revoked_at}` : 'active'}\t${client.created_at}\t${client.name}\n`,
+          );
         }
       }
       return 0;
@@ -166,14 +181,21 @@ async function clients(argv: string[]): Promise<number> {
       return revoked ? 0 : 1;
     }
     default:
-      throw new UsageError(action ? `unknown clients action ${action}` : 'clients needs create, list or revoke');
+      throw new UsageError(
+        action ? `unknown clients action ${action}` : 'clients needs create, list or revoke',
+      );
   }
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError || (error instanceof Error && 'code' in error && String((error as { code: unknown }).code).startsWith('ERR_PARSE_ARGS'))) {
+    if (
+      error instanceof UsageError ||
+      (error instanceof Error &&
+        'code' in error &&
+        String((error as { code: unknown }).code).startsWith('ERR_PARSE_ARGS'))
+    ) {
       process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
       process.exit(2);
     }

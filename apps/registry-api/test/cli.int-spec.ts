@@ -50,13 +50,21 @@ describe('registry-api CLI (dist/cli.js)', () => {
   it('migrates, and a second migrate is a no-op', async () => {
     const first = await cli(['migrate'], env);
     expect(first).toMatchObject({ code: 0, stdout: '' });
-    expect(first.stderr).toContain('applied: RegistrySchema1732240000000, TouchUpdatedAt1732240100000, ChangeNotifications1732240200000, ReadingNaturalKey1732240300000');
+    expect(first.stderr).toContain(
+      'applied: RegistrySchema1732240000000, TouchUpdatedAt1732240100000, ChangeNotifications1732240200000, ReadingNaturalKey1732240300000',
+    );
     const second = await cli(['migrate'], env);
     expect(second).toMatchObject({ code: 0, stdout: '', stderr: 'schema is up to date\n' });
     const dataSource = await createDataSource(database.url, 1).initialize();
     try {
       const rows = await dataSource.query<Array<{ name: string }>>('SELECT name FROM registry_migrations');
-      expect(rows.map((row) => row.name)).toEqual(['RegistrySchema1732240000000', 'TouchUpdatedAt1732240100000', 'ChangeNotifications1732240200000', 'ReadingNaturalKey1732240300000', 'RecordChangeNotifications1732240400000']);
+      expect(rows.map((row) => row.name)).toEqual([
+        'RegistrySchema1732240000000',
+        'TouchUpdatedAt1732240100000',
+        'ChangeNotifications1732240200000',
+        'ReadingNaturalKey1732240300000',
+        'RecordChangeNotifications1732240400000',
+      ]);
     } finally {
       await dataSource.destroy();
     }
@@ -66,16 +74,28 @@ describe('registry-api CLI (dist/cli.js)', () => {
     // What the init containers of a Deployment's pods do when they start at once.
     const fresh = await createTestDatabase('registry_cli_race');
     try {
-      const runs = await Promise.all(Array.from({ length: 6 }, () => cli(['migrate'], { DATABASE_URL: fresh.url })));
-      expect(runs.map((run) => ({ code: run.code, stdout: run.stdout }))).toEqual(Array.from({ length: 6 }, () => ({ code: 0, stdout: '' })));
+      const runs = await Promise.all(
+        Array.from({ length: 6 }, () => cli(['migrate'], { DATABASE_URL: fresh.url })),
+      );
+      expect(runs.map((run) => ({ code: run.code, stdout: run.stdout }))).toEqual(
+        Array.from({ length: 6 }, () => ({ code: 0, stdout: '' })),
+      );
       expect(runs.map((run) => run.stderr).sort()).toEqual([
         'applied: RegistrySchema1732240000000, TouchUpdatedAt1732240100000, ChangeNotifications1732240200000, ReadingNaturalKey1732240300000, RecordChangeNotifications1732240400000\n',
         ...Array.from({ length: 5 }, () => 'schema is up to date\n'),
       ]);
       const dataSource = await createDataSource(fresh.url, 1).initialize();
       try {
-        const rows = await dataSource.query<Array<{ name: string }>>('SELECT name FROM registry_migrations ORDER BY id');
-        expect(rows.map((row) => row.name)).toEqual(['RegistrySchema1732240000000', 'TouchUpdatedAt1732240100000', 'ChangeNotifications1732240200000', 'ReadingNaturalKey1732240300000', 'RecordChangeNotifications1732240400000']);
+        const rows = await dataSource.query<Array<{ name: string }>>(
+          'SELECT name FROM registry_migrations ORDER BY id',
+        );
+        expect(rows.map((row) => row.name)).toEqual([
+          'RegistrySchema1732240000000',
+          'TouchUpdatedAt1732240100000',
+          'ChangeNotifications1732240200000',
+          'ReadingNaturalKey1732240300000',
+          'RecordChangeNotifications1732240400000',
+        ]);
       } finally {
         await dataSource.destroy();
       }
@@ -107,7 +127,9 @@ describe('registry-api CLI (dist/cli.js)', () => {
     expect(credentials.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     const human = await cli(['clients', 'create', '--name', 'other'], env);
-    expect(human.stdout).toMatch(/client_id: +rc_[0-9a-f]{16}\nsecret: +\S{43}\nbearer key: +rc_[0-9a-f]{16}\.\S{43}\n/);
+    expect(human.stdout).toMatch(
+      /client_id: +rc_[0-9a-f]{16}\nsecret: +\S{43}\nbearer key: +rc_[0-9a-f]{16}\.\S{43}\n/,
+    );
 
     const listed = await cli(['clients', 'list', '--json'], env);
     const list = JSON.parse(listed.stdout) as Array<Record<string, unknown>>;
@@ -116,8 +138,12 @@ describe('registry-api CLI (dist/cli.js)', () => {
 
     expect(await cli(['clients', 'revoke', credentials.client_id!], env)).toMatchObject({ code: 0 });
     expect(await cli(['clients', 'revoke', credentials.client_id!], env)).toMatchObject({ code: 1 });
-    const after = JSON.parse((await cli(['clients', 'list', '--json'], env)).stdout) as Array<Record<string, unknown>>;
-    expect(after.find((client) => client.client_id === credentials.client_id)!.revoked_at).toEqual(expect.any(String));
+    const after = JSON.parse((await cli(['clients', 'list', '--json'], env)).stdout) as Array<
+      Record<string, unknown>
+    >;
+    expect(after.find((client) => client.client_id === credentials.client_id)!.revoked_at).toEqual(
+      expect.any(String),
+    );
   });
 
   it.each([
@@ -136,8 +162,13 @@ describe('registry-api CLI (dist/cli.js)', () => {
   });
 
   it('names DATABASE_URL when it is missing, and never prints a password', async () => {
-    expect(await cli(['migrate'], {})).toMatchObject({ code: 2, stderr: expect.stringContaining('DATABASE_URL') as string });
-    const refused = await cli(['migrate'], { DATABASE_URL: 'postgres://someone:hunter2@127.0.0.1:1/nowhere' });
+    expect(await cli(['migrate'], {})).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('DATABASE_URL') as string,
+    });
+    const refused = await cli(['migrate'], {
+      DATABASE_URL: 'postgres://someone:hunter2@127.0.0.1:1/nowhere',
+    });
     expect(refused.code).toBe(1);
     expect(refused.stderr).not.toContain('hunter2');
   });
@@ -147,10 +178,15 @@ describe('registry-api CLI (dist/cli.js)', () => {
     try {
       const file = join(dir, 'database_url');
       writeFileSync(file, `${database.url}\n`);
-      expect(await cli(['migrate'], { DATABASE_URL_FILE: file })).toMatchObject({ code: 0, stderr: 'schema is up to date\n' });
+      expect(await cli(['migrate'], { DATABASE_URL_FILE: file })).toMatchObject({
+        code: 0,
+        stderr: 'schema is up to date\n',
+      });
       const both = await cli(['migrate'], { DATABASE_URL: database.url, DATABASE_URL_FILE: file });
       expect(both.code).toBe(2);
-      expect(both.stderr).toMatch(/^registry-api: invalid configuration\n {2}- DATABASE_URL: set either DATABASE_URL or DATABASE_URL_FILE, not both\n\nusage:/);
+      expect(both.stderr).toMatch(
+        /^registry-api: invalid configuration\n {2}- DATABASE_URL: set either DATABASE_URL or DATABASE_URL_FILE, not both\n\nusage:/,
+      );
       const absent = await cli(['migrate'], { DATABASE_URL_FILE: join(dir, 'absent') });
       expect(absent.code).toBe(2);
       expect(absent.stderr).toContain(`DATABASE_URL_FILE: cannot read ${join(dir, 'absent')} (ENOENT)`);

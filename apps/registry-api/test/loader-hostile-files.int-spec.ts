@@ -229,7 +229,9 @@ describe('cli.js import/export against hostile files (real PostgreSQL)', () => {
       expect(readdirSync(target)).toEqual([]);
       // The directory it points to, named as itself, is written as any other.
       expect((await cli(['export', target, '--quiet'], database.url)).code).toBe(0);
-      expect(readdirSync(target).sort()).toEqual([...ENTITY_NAMES.map((name) => `${name}.csv`), 'manifest.json'].sort());
+      expect(readdirSync(target).sort()).toEqual(
+        [...ENTITY_NAMES.map((name) => `${name}.csv`), 'manifest.json'].sort(),
+      );
 
       const file = join(emptyDir('not-a-directory'), 'exports');
       writeFileSync(file, 'a file\n');

@@ -47,7 +47,10 @@ describe('registry-api under a read-only role', () => {
       '/v1/credits/retired',
       '/v1/claims/fuel-purchase/list?limit=5',
     ]) {
-      expect({ url, status: (await get(app, url, { authorization })).statusCode }).toEqual({ url, status: 200 });
+      expect({ url, status: (await get(app, url, { authorization })).statusCode }).toEqual({
+        url,
+        status: 200,
+      });
     }
     expect((await get(app, '/health')).statusCode).toBe(200);
   });
@@ -61,7 +64,10 @@ describe('registry-api under a read-only role', () => {
     expect(await revokeClient(fixture.dataSource, client.clientId)).toBe(true);
     await changesApplied(app);
     const refused = await get(app, '/v1/households/stats', { authorization });
-    expect({ status: refused.statusCode, body: refused.json() }).toEqual({ status: 401, body: { message: 'Invalid or revoked credentials' } });
+    expect({ status: refused.statusCode, body: refused.json() }).toEqual({
+      status: 401,
+      body: { message: 'Invalid or revoked credentials' },
+    });
   });
 
   it('really is read-only', async () => {
@@ -69,7 +75,9 @@ describe('registry-api under a read-only role', () => {
     url.username = role;
     const reader = await new DataSource({ type: 'postgres', url: url.toString() }).initialize();
     try {
-      await expect(reader.query("UPDATE api_clients SET revoked_at = now() WHERE id = 'x'")).rejects.toThrow(/permission denied/);
+      await expect(reader.query("UPDATE api_clients SET revoked_at = now() WHERE id = 'x'")).rejects.toThrow(
+        /permission denied/,
+      );
     } finally {
       await reader.destroy();
     }

@@ -7,7 +7,16 @@ import { refreshRollups } from '../src/database/rollups';
 import { AggregateAnswerCache } from '../src/registry/aggregate-cache';
 import { RegistryRepository } from '../src/registry/registry.repository';
 import { basicAuth, loadFixture, RegistryFixture } from './fixtures/registry-fixture';
-import { changesApplied, get, getOk, repositorySpies, startApp, TestResponse, startRegistryStack, stopRegistryStack } from './registry-test-kit';
+import {
+  changesApplied,
+  get,
+  getOk,
+  repositorySpies,
+  startApp,
+  TestResponse,
+  startRegistryStack,
+  stopRegistryStack,
+} from './registry-test-kit';
 
 interface Stats {
   total_households: number;

@@ -17,7 +17,9 @@ describe('registry-api bad input (400 naming the parameter, never a database err
   let auth: Record<string, string>;
 
   beforeAll(async () => {
-    ({ database, fixture, app, auth } = await startRegistryStack('registry_badinput', { RATE_LIMIT_PER_MINUTE: '0' }));
+    ({ database, fixture, app, auth } = await startRegistryStack('registry_badinput', {
+      RATE_LIMIT_PER_MINUTE: '0',
+    }));
   });
 
   afterAll(() => stopRegistryStack({ app, fixture, database }));
@@ -117,7 +119,9 @@ describe('registry-api bad input (400 naming the parameter, never a database err
       time_period: REGISTRY_PARAMETER_MAX_LENGTH.period,
     };
 
-    async function boundedParameters(): Promise<Array<{ path: string; name: string; max: number; base: string }>> {
+    async function boundedParameters(): Promise<
+      Array<{ path: string; name: string; max: number; base: string }>
+    > {
       const document = (await get(app, '/v1/openapi.json')).json<Json>();
       return Object.entries(document.paths as Json).flatMap(([path, item]) => {
         const parameters = ((item as Json).get.parameters ?? []) as Json[];
@@ -127,7 +131,10 @@ describe('registry-api bad input (400 naming the parameter, never a database err
           .map((parameter) => ({
             path: `/v1${path}`,
             name: parameter.name as string,
-            max: (parameter.schema.maxLength as number | undefined) ?? ORIGINAL_BOUNDS[parameter.name as string] ?? NaN,
+            max:
+              (parameter.schema.maxLength as number | undefined) ??
+              ORIGINAL_BOUNDS[parameter.name as string] ??
+              NaN,
             // Required parameters other than the one under test get a valid value.
             base: required
               .filter((other) => other.name !== parameter.name)
@@ -146,11 +153,20 @@ describe('registry-api bad input (400 naming the parameter, never a database err
         expect(cases.length).toBeGreaterThan(60);
         const answers = [];
         for (const { path, name, max, base } of cases) {
-          const response = await get(app, `${path}?${base}${base ? '&' : ''}${name}=${'a'.repeat(max + 1)}`, auth);
+          const response = await get(
+            app,
+            `${path}?${base}${base ? '&' : ''}${name}=${'a'.repeat(max + 1)}`,
+            auth,
+          );
           answers.push({ path, name, status: response.statusCode, body: response.json<unknown>() });
         }
         expect(answers).toEqual(
-          cases.map(({ path, name, max }) => ({ path, name, status: 400, body: { message: `${name} must be at most ${max} characters` } })),
+          cases.map(({ path, name, max }) => ({
+            path,
+            name,
+            status: 400,
+            body: { message: `${name} must be at most ${max} characters` },
+          })),
         );
         expect(statements.map((spy) => spy.mock.calls.length)).toEqual([0, 0]);
       } finally {
@@ -170,7 +186,11 @@ describe('registry-api bad input (400 naming the parameter, never a database err
         ],
       ]) {
         const response = await get(app, url!, auth);
-        expect({ url: url!.slice(0, 40), status: response.statusCode, body: response.json<unknown>() }).toEqual({
+        expect({
+          url: url!.slice(0, 40),
+          status: response.statusCode,
+          body: response.json<unknown>(),
+        }).toEqual({
           url: url!.slice(0, 40),
           status: 400,
           body: { message },

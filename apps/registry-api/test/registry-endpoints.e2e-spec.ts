@@ -16,7 +16,14 @@ import {
   PURCHASES,
   RegistryFixture,
 } from './fixtures/registry-fixture';
-import { changesApplied, get, schemaValidators, startApp, startRegistryStack, stopRegistryStack } from './registry-test-kit';
+import {
+  changesApplied,
+  get,
+  schemaValidators,
+  startApp,
+  startRegistryStack,
+  stopRegistryStack,
+} from './registry-test-kit';
 
 // Expected values are computed here from the fixture arrays with plain loops; nothing below imports the app's
 // domain code.
@@ -63,7 +70,13 @@ function expectedStacking(filter: { region?: string; project?: string }, fuelTyp
   return { fuel_type: chosen[0], percentage: Math.round((chosen[1] / total) * 10000) / 100 };
 }
 
-function fuelSum(filter: { household?: string; region?: string; project?: string; from?: string; to?: string }): number {
+function fuelSum(filter: {
+  household?: string;
+  region?: string;
+  project?: string;
+  from?: string;
+  to?: string;
+}): number {
   let sum = 0;
   for (const c of CONSUMPTION) {
     const h = householdById.get(c.household)!;
@@ -91,12 +104,23 @@ function creditsIssued(projectId: string, from: string, to: string): number {
 
 /** Most recent by date, ties by the highest id (events: the later insertion). */
 function latest<T>(rows: T[], date: (row: T) => string, id: (row: T) => string | number): T {
-  return [...rows].sort((a, b) => (date(a) === date(b) ? (id(a) < id(b) ? 1 : -1) : date(a) < date(b) ? 1 : -1))[0]!;
+  return [...rows].sort((a, b) =>
+    date(a) === date(b) ? (id(a) < id(b) ? 1 : -1) : date(a) < date(b) ? 1 : -1,
+  )[0]!;
 }
 
-function latestEvent(kind: FixtureEvent['kind'], filter: (e: FixtureEvent) => boolean = () => true): FixtureEvent {
-  const indexed = EVENTS.map((event, index) => ({ event, index })).filter(({ event }) => event.kind === kind && filter(event));
-  return latest(indexed, (x) => x.event.day, (x) => x.index).event;
+function latestEvent(
+  kind: FixtureEvent['kind'],
+  filter: (e: FixtureEvent) => boolean = () => true,
+): FixtureEvent {
+  const indexed = EVENTS.map((event, index) => ({ event, index })).filter(
+    ({ event }) => event.kind === kind && filter(event),
+  );
+  return latest(
+    indexed,
+    (x) => x.event.day,
+    (x) => x.index,
+  ).event;
 }
 
 describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', () => {
@@ -116,10 +140,18 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
 
   async function ok<T>(url: string, schema: string): Promise<T> {
     const response = await get(app, url, auth);
-    expect({ url, status: response.statusCode, body: response.body }).toEqual({ url, status: 200, body: response.body });
+    expect({ url, status: response.statusCode, body: response.body }).toEqual({
+      url,
+      status: 200,
+      body: response.body,
+    });
     const body = response.json<T>();
     const validate = validator(schema);
-    expect({ url, valid: validate(body), errors: validate.errors ?? null }).toEqual({ url, valid: true, errors: null });
+    expect({ url, valid: validate(body), errors: validate.errors ?? null }).toEqual({
+      url,
+      valid: true,
+      errors: null,
+    });
     return body;
   }
 
@@ -152,11 +184,16 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
       ['?fuel_type=Charcoal,Electricity', {}, 'Electricity + Charcoal'],
       ['?fuel_type=Ethanol', {}, 'Ethanol'],
     ])('GET /v1/households/stove-stacking%s', async (query, filter, fuelType) => {
-      expect(await ok(`/v1/households/stove-stacking${query}`, 'StoveStacking')).toEqual(expectedStacking(filter, fuelType));
+      expect(await ok(`/v1/households/stove-stacking${query}`, 'StoveStacking')).toEqual(
+        expectedStacking(filter, fuelType),
+      );
     });
 
     it('breaks a tie for the most common combination by name and writes fuels in the fixed order', async () => {
-      const body = await ok<{ fuel_type: string; percentage: number }>('/v1/households/stove-stacking', 'StoveStacking');
+      const body = await ok<{ fuel_type: string; percentage: number }>(
+        '/v1/households/stove-stacking',
+        'StoveStacking',
+      );
       // Fixture: "Charcoal" and "LPG + Biomass" have three households each, out of seven with recorded fuels.
       expect(body).toEqual({ fuel_type: 'Charcoal', percentage: 42.86 });
     });
@@ -173,7 +210,11 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
       const body = await ok<Record<string, unknown>>(`/v1/fuel-usage${query}`, 'FuelUsage');
       expect(body.fuel_consumed).toBe(fuelSum(filter));
       if (filter.household) {
-        expect(body).toEqual({ household_id: filter.household, fuel_consumed: fuelSum(filter), region: householdById.get(filter.household)!.region });
+        expect(body).toEqual({
+          household_id: filter.household,
+          fuel_consumed: fuelSum(filter),
+          region: householdById.get(filter.household)!.region,
+        });
       } else if (filter.region) {
         expect(body).toEqual({ fuel_consumed: fuelSum(filter), region: filter.region });
       } else {
@@ -183,7 +224,9 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
     });
 
     it('serves fuel usage at /fuel/usage too, as part of the published docs spell it', async () => {
-      expect(await ok('/v1/fuel/usage?household_id=household-002', 'FuelUsage')).toEqual(await ok('/v1/fuel-usage?household_id=household-002', 'FuelUsage'));
+      expect(await ok('/v1/fuel/usage?household_id=household-002', 'FuelUsage')).toEqual(
+        await ok('/v1/fuel-usage?household_id=household-002', 'FuelUsage'),
+      );
     });
 
     it.each([
@@ -195,7 +238,9 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
       ['project-b', '2024-Q1'],
     ])('GET /v1/credits/issued?project_id=%s&time_period=%s', async (projectId, period) => {
       const [from, to] = QUARTERS[period]!;
-      expect(await ok(`/v1/credits/issued?project_id=${projectId}&time_period=${period}`, 'CreditsIssued')).toEqual({
+      expect(
+        await ok(`/v1/credits/issued?project_id=${projectId}&time_period=${period}`, 'CreditsIssued'),
+      ).toEqual({
         project_id: projectId,
         time_period: period,
         credits: creditsIssued(projectId, from, to),
@@ -203,7 +248,9 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
     });
 
     it('answers 0 credits for a period without issuance', async () => {
-      expect(await ok('/v1/credits/issued?project_id=project-a&time_period=2023-Q4', 'CreditsIssued')).toEqual({
+      expect(
+        await ok('/v1/credits/issued?project_id=project-a&time_period=2023-Q4', 'CreditsIssued'),
+      ).toEqual({
         project_id: 'project-a',
         time_period: '2023-Q4',
         credits: 0,
@@ -220,7 +267,12 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
       const [from, to] = QUARTERS[period]!;
       const expected = expectedReductions(projectId, from, to);
       expect(expected).toBeGreaterThan(0);
-      expect(await ok(`/v1/claims/emission-reduction?project_id=${projectId}&period=${period}`, 'EmissionReductionClaim')).toEqual({
+      expect(
+        await ok(
+          `/v1/claims/emission-reduction?project_id=${projectId}&period=${period}`,
+          'EmissionReductionClaim',
+        ),
+      ).toEqual({
         project_id: projectId,
         period,
         reductions: expected,
@@ -228,7 +280,12 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
     });
 
     it('accepts time_period as a synonym of period on the claims endpoint', async () => {
-      expect(await ok('/v1/claims/emission-reduction?project_id=project-a&time_period=2024-Q1', 'EmissionReductionClaim')).toEqual({
+      expect(
+        await ok(
+          '/v1/claims/emission-reduction?project_id=project-a&time_period=2024-Q1',
+          'EmissionReductionClaim',
+        ),
+      ).toEqual({
         project_id: 'project-a',
         period: '2024-Q1',
         reductions: expectedReductions('project-a', '2024-01-01', '2024-03-31'),
@@ -242,7 +299,9 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
         period: '2024-Q3',
         reductions: expectedReductions('project-b', '2024-07-01', '2024-09-30'),
       });
-      expect(await ok('/v1/claims/emission-reduction?project_id=project-a', 'EmissionReductionClaim')).toEqual({
+      expect(
+        await ok('/v1/claims/emission-reduction?project_id=project-a', 'EmissionReductionClaim'),
+      ).toEqual({
         project_id: 'project-a',
         period: '2024-Q2',
         reductions: expectedReductions('project-a', '2024-04-01', '2024-06-30'),
@@ -252,21 +311,36 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
 
   describe('records: the most recent one, or the one the selectors name', () => {
     it('GET /v1/devices/status', async () => {
-      const device = latest(DEVICES, (d) => d.lastActive, (d) => d.id);
+      const device = latest(
+        DEVICES,
+        (d) => d.lastActive,
+        (d) => d.id,
+      );
       expect(device.id).toBe('device-004');
-      expect(await ok('/v1/devices/status', 'DeviceStatus')).toEqual({ device_id: device.id, status: device.status, last_active: device.lastActive });
+      expect(await ok('/v1/devices/status', 'DeviceStatus')).toEqual({
+        device_id: device.id,
+        status: device.status,
+        last_active: device.lastActive,
+      });
       expect(await ok('/v1/devices/status?device_id=device-002', 'DeviceStatus')).toEqual({
         device_id: 'device-002',
         status: 'inactive',
         last_active: '2024-01-01T08:30:00.000Z',
       });
-      expect(await ok('/v1/devices/status?household_id=household-006', 'DeviceStatus')).toMatchObject({ device_id: 'device-005' });
-      expect(await ok('/v1/devices/status?project_id=project-a', 'DeviceStatus')).toMatchObject({ device_id: 'device-003' });
+      expect(await ok('/v1/devices/status?household_id=household-006', 'DeviceStatus')).toMatchObject({
+        device_id: 'device-005',
+      });
+      expect(await ok('/v1/devices/status?project_id=project-a', 'DeviceStatus')).toMatchObject({
+        device_id: 'device-003',
+      });
     });
 
     it('GET /v1/credits/cancelled', async () => {
       const event = latestEvent('cancelled');
-      expect(await ok('/v1/credits/cancelled', 'CreditsCancelled')).toEqual({ credit_id: event.block, cancellation_date: event.day });
+      expect(await ok('/v1/credits/cancelled', 'CreditsCancelled')).toEqual({
+        credit_id: event.block,
+        cancellation_date: event.day,
+      });
       expect(await ok('/v1/credits/cancelled?credit_id=credit-a-003', 'CreditsCancelled')).toEqual({
         credit_id: 'credit-a-003',
         cancellation_date: '2024-04-15',
@@ -276,7 +350,12 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
     it('GET /v1/credits/transferred', async () => {
       const event = latestEvent('transferred');
       expect(event.block).toBe('credit-a-002');
-      const expected = { sender: event.sender, recipient: event.recipient, amount: event.quantity, transfer_date: event.day };
+      const expected = {
+        sender: event.sender,
+        recipient: event.recipient,
+        amount: event.quantity,
+        transfer_date: event.day,
+      };
       expect(await ok('/v1/credits/transferred', 'CreditsTransferred')).toEqual(expected);
       expect(await ok('/v1/credits/transferred?sender=Developer%20B', 'CreditsTransferred')).toEqual({
         sender: 'Developer B',
@@ -285,7 +364,12 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
         transfer_date: '2024-05-05',
       });
       const first = latestEvent('transferred', (e) => e.recipient === 'Buyer One');
-      expect(await ok('/v1/credits/transferred?recipient=Buyer%20One&credit_id=credit-a-001', 'CreditsTransferred')).toEqual({
+      expect(
+        await ok(
+          '/v1/credits/transferred?recipient=Buyer%20One&credit_id=credit-a-001',
+          'CreditsTransferred',
+        ),
+      ).toEqual({
         sender: first.sender,
         recipient: first.recipient,
         amount: first.quantity,
@@ -308,14 +392,29 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
     });
 
     it('GET /v1/claims/fuel-purchase', async () => {
-      const purchase = latest(PURCHASES, (p) => p.day, (p) => p.id);
-      expect(await ok('/v1/claims/fuel-purchase', 'FuelPurchaseClaim')).toEqual({ fuel_id: purchase.id, amount: purchase.kg, purchase_date: purchase.day });
-      const own = latest(
-        PURCHASES.filter((p) => p.household === 'household-003' && p.day <= '2024-06-30' && p.day >= '2024-04-01'),
+      const purchase = latest(
+        PURCHASES,
         (p) => p.day,
         (p) => p.id,
       );
-      expect(await ok('/v1/claims/fuel-purchase?household_id=household-003&time_period=2024-Q2', 'FuelPurchaseClaim')).toEqual({
+      expect(await ok('/v1/claims/fuel-purchase', 'FuelPurchaseClaim')).toEqual({
+        fuel_id: purchase.id,
+        amount: purchase.kg,
+        purchase_date: purchase.day,
+      });
+      const own = latest(
+        PURCHASES.filter(
+          (p) => p.household === 'household-003' && p.day <= '2024-06-30' && p.day >= '2024-04-01',
+        ),
+        (p) => p.day,
+        (p) => p.id,
+      );
+      expect(
+        await ok(
+          '/v1/claims/fuel-purchase?household_id=household-003&time_period=2024-Q2',
+          'FuelPurchaseClaim',
+        ),
+      ).toEqual({
         fuel_id: own.id,
         amount: own.kg,
         purchase_date: own.day,
@@ -329,7 +428,11 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
     });
 
     it('GET /v1/claims/fuel-delivery', async () => {
-      const delivery = latest(DELIVERIES, (d) => d.day, (d) => d.id);
+      const delivery = latest(
+        DELIVERIES,
+        (d) => d.day,
+        (d) => d.id,
+      );
       expect(await ok('/v1/claims/fuel-delivery', 'FuelDeliveryClaim')).toEqual({
         delivery_id: delivery.id,
         delivery_date: delivery.day,
@@ -343,12 +446,18 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
     });
 
     it('GET /v1/claims/household-onboarding', async () => {
-      const household = latest(HOUSEHOLDS, (h) => h.onboarded, (h) => h.id);
+      const household = latest(
+        HOUSEHOLDS,
+        (h) => h.onboarded,
+        (h) => h.id,
+      );
       expect(await ok('/v1/claims/household-onboarding', 'HouseholdOnboardingClaim')).toEqual({
         household_id: household.id,
         onboarding_date: household.onboarded,
       });
-      expect(await ok('/v1/claims/household-onboarding?household_id=household-003', 'HouseholdOnboardingClaim')).toEqual({
+      expect(
+        await ok('/v1/claims/household-onboarding?household_id=household-003', 'HouseholdOnboardingClaim'),
+      ).toEqual({
         household_id: 'household-003',
         onboarding_date: '2024-02-01',
       });
@@ -407,7 +516,11 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
 
   describe('authentication', () => {
     it('401 with WWW-Authenticate and {message} without credentials, on every endpoint', async () => {
-      for (const url of ['/v1/households/stats', '/v1/credits/issued?project_id=project-a&time_period=2024-Q1', '/v1/devices/status/list']) {
+      for (const url of [
+        '/v1/households/stats',
+        '/v1/credits/issued?project_id=project-a&time_period=2024-Q1',
+        '/v1/devices/status/list',
+      ]) {
         const response = await get(app, url);
         expect(response.statusCode).toBe(401);
         expect(response.headers['www-authenticate']).toMatch(/^Basic realm="registry".*Bearer/);
@@ -419,9 +532,14 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
       const response = await get(app, '/v1/households/stats', { 'x-request-id': 'registry-e2e-0001' });
       expect(response.statusCode).toBe(401);
       expect(response.headers['x-request-id']).toBe('registry-e2e-0001');
-      expect((await get(app, '/v1/devices/status?device_id=none', { ...auth, 'x-request-id': 'registry-e2e-0002' })).headers['x-request-id']).toBe(
-        'registry-e2e-0002',
-      );
+      expect(
+        (
+          await get(app, '/v1/devices/status?device_id=none', {
+            ...auth,
+            'x-request-id': 'registry-e2e-0002',
+          })
+        ).headers['x-request-id'],
+      ).toBe('registry-e2e-0002');
     });
 
     it('authenticates before validating, so a stranger learns nothing about parameters', async () => {
@@ -429,18 +547,30 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
     });
 
     it.each([
-      ['a wrong secret', () => `Basic ${Buffer.from(`${fixture.client.clientId}:${fixture.client.secret.slice(0, -1)}x`).toString('base64')}`],
-      ['an unknown client', () => `Basic ${Buffer.from(`rc_0000000000000000:${fixture.client.secret}`).toString('base64')}`],
+      [
+        'a wrong secret',
+        () =>
+          `Basic ${Buffer.from(`${fixture.client.clientId}:${fixture.client.secret.slice(0, -1)}x`).toString('base64')}`,
+      ],
+      [
+        'an unknown client',
+        () => `Basic ${Buffer.from(`rc_0000000000000000:${fixture.client.secret}`).toString('base64')}`,
+      ],
       ['a malformed header', () => 'Basic not-base64!'],
       ['another scheme', () => 'Digest username="x"'],
       ['a bearer key with a wrong secret', () => `Bearer ${fixture.client.clientId}.wrong`],
     ])('401 for %s', async (_label, header) => {
       await fails('/v1/households/stats', 401, /credentials|Authentication/, { authorization: header() });
-      expect((await get(app, '/v1/households/stats', { authorization: header() })).headers['www-authenticate']).toBeDefined();
+      expect(
+        (await get(app, '/v1/households/stats', { authorization: header() })).headers['www-authenticate'],
+      ).toBeDefined();
     });
 
     it.each([
-      ['<client_id>:<secret> (Basic\'s separator)', () => `Bearer ${fixture.client.clientId}:${fixture.client.secret}`],
+      [
+        "<client_id>:<secret> (Basic's separator)",
+        () => `Bearer ${fixture.client.clientId}:${fixture.client.secret}`,
+      ],
       ['a client id alone', () => `Bearer ${fixture.client.clientId}`],
       ['nothing after Bearer', () => 'Bearer'],
     ])('401 naming the Bearer form for a Bearer key of %s', async (_label, header) => {
@@ -463,7 +593,9 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
     });
 
     it('accepts the same client as Bearer <client_id>.<secret>', async () => {
-      const response = await get(app, '/v1/households/stats', { authorization: `Bearer ${bearerKey(fixture.client)}` });
+      const response = await get(app, '/v1/households/stats', {
+        authorization: `Bearer ${bearerKey(fixture.client)}`,
+      });
       expect(response.statusCode).toBe(200);
     });
 
@@ -495,7 +627,11 @@ describe('registry-api endpoints (HTTP against bootstrap(), real PostgreSQL)', (
 
   describe('HTTP caching', () => {
     it('sends ETag and Cache-Control on every 200 and 304 for a matching If-None-Match', async () => {
-      for (const url of ['/v1/households/stats', '/v1/claims/fuel-purchase', '/v1/devices/status/list?limit=2']) {
+      for (const url of [
+        '/v1/households/stats',
+        '/v1/claims/fuel-purchase',
+        '/v1/devices/status/list?limit=2',
+      ]) {
         const first = await get(app, url, auth);
         expect(first.statusCode).toBe(200);
         const etag = first.headers.etag as string;
@@ -533,11 +669,20 @@ describe('registry-api rate limit', () => {
   it('answers 429 {message} once a client exceeds its budget, counted across endpoints and per client', async () => {
     const auth = { authorization: basicAuth(fixture.client) };
     const responses = [];
-    for (const url of ['/v1/households/stats', '/v1/devices/status', '/v1/fuel-usage', '/v1/credits/retired']) {
+    for (const url of [
+      '/v1/households/stats',
+      '/v1/devices/status',
+      '/v1/fuel-usage',
+      '/v1/credits/retired',
+    ]) {
       responses.push(await get(app, url, auth));
     }
     expect(responses.map((response) => response.statusCode)).toEqual([200, 200, 200, 429]);
-    expect(responses.map((response) => response.headers['x-ratelimit-remaining']).slice(0, 3)).toEqual(['2', '1', '0']);
+    expect(responses.map((response) => response.headers['x-ratelimit-remaining']).slice(0, 3)).toEqual([
+      '2',
+      '1',
+      '0',
+    ]);
     expect(responses[0]!.headers['x-ratelimit-limit']).toBe('3');
     const limited = await get(app, '/v1/households/stats', auth);
     expect(limited.statusCode).toBe(429);
@@ -545,7 +690,9 @@ describe('registry-api rate limit', () => {
     expect(limited.headers['retry-after']).toBeDefined();
 
     const other = await createClient(fixture.dataSource, 'other');
-    expect((await get(app, '/v1/households/stats', { authorization: `Bearer ${other.bearerKey}` })).statusCode).toBe(200);
+    expect(
+      (await get(app, '/v1/households/stats', { authorization: `Bearer ${other.bearerKey}` })).statusCode,
+    ).toBe(200);
   });
 });
 
@@ -568,11 +715,15 @@ describe('registry-api failed-authentication limit', () => {
     expect((await get(app, '/v1/households/stats', wrong)).statusCode).toBe(401);
     const refused = await get(app, '/v1/households/stats', wrong);
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({ message: expect.stringMatching(/Too many failed authentication attempts/) as string });
+    expect(refused.json()).toEqual({
+      message: expect.stringMatching(/Too many failed authentication attempts/) as string,
+    });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     // The same address, even with good credentials, waits out the window: a guesser cannot tell a hit from a miss
     // (a client that had authenticated with this process before would pass: its secret needs no hash).
-    expect((await get(app, '/v1/households/stats', { authorization: basicAuth(fixture.client) })).statusCode).toBe(429);
+    expect(
+      (await get(app, '/v1/households/stats', { authorization: basicAuth(fixture.client) })).statusCode,
+    ).toBe(429);
     // Requests without credentials cost nothing and still get the plain 401 challenge.
     expect((await get(app, '/v1/households/stats')).statusCode).toBe(401);
   });

@@ -213,7 +213,9 @@ describe('registry-api fuzz over every query parameter of the OpenAPI document',
   const cursors: string[] = [];
 
   beforeAll(async () => {
-    ({ database, fixture, app, auth } = await startRegistryStack('registry_fuzz', { RATE_LIMIT_PER_MINUTE: '0' }));
+    ({ database, fixture, app, auth } = await startRegistryStack('registry_fuzz', {
+      RATE_LIMIT_PER_MINUTE: '0',
+    }));
     document = (await get(app, '/v1/openapi.json')).json<OpenApiDocument>();
     validators = openApiValidators(document);
     for (const path of Object.keys(document.paths).filter((p) => p.endsWith('/list'))) {

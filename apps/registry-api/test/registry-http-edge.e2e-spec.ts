@@ -24,9 +24,13 @@ describe('registry-api at the HTTP edge', () => {
   it('the access line names the authenticated client by id, and no client when authentication failed', async () => {
     const logged: CompletedRequest[] = [];
     const logging = app.get(RequestLogging);
-    const completed = jest.spyOn(logging, 'completed').mockImplementation((request) => void logged.push(request));
+    const completed = jest
+      .spyOn(logging, 'completed')
+      .mockImplementation((request) => void logged.push(request));
     try {
-      expect((await get(app, '/v1/households/stats', { authorization: basicAuth(fixture.client) })).statusCode).toBe(200);
+      expect(
+        (await get(app, '/v1/households/stats', { authorization: basicAuth(fixture.client) })).statusCode,
+      ).toBe(200);
       expect((await get(app, '/v1/households/stats')).statusCode).toBe(401);
     } finally {
       completed.mockRestore();
@@ -47,7 +51,9 @@ describe('registry-api at the HTTP edge', () => {
   it('headers over the limit: 431 { message }', async () => {
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as AddressInfo;
-    const response = await fetch(`http://127.0.0.1:${port}/v1/households/stats`, { headers: { 'x-big': 'a'.repeat(20_000) } });
+    const response = await fetch(`http://127.0.0.1:${port}/v1/households/stats`, {
+      headers: { 'x-big': 'a'.repeat(20_000) },
+    });
     expect(response.status).toBe(431);
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(await response.json()).toEqual({ message: FRAMEWORK_ERROR_MESSAGES.headersTooLarge });

@@ -45,7 +45,11 @@ describe('signing key rotation', () => {
 
     const retiredFile = join(directory, 'retired-keys.json');
     expect((await runCli(['signing-key', 'retire', k1.file, '--into', retiredFile])).code).toBe(0);
-    app = await startApp({ DATABASE_URL: database.url, SIGNING_KEY_FILE: k2.file, SIGNING_RETIRED_KEYS_FILE: retiredFile });
+    app = await startApp({
+      DATABASE_URL: database.url,
+      SIGNING_KEY_FILE: k2.file,
+      SIGNING_RETIRED_KEYS_FILE: retiredFile,
+    });
     second = await answerTo(app, STATS, { headers: auth });
     rotated = await publishedKeys(app);
   });
@@ -74,8 +78,14 @@ describe('signing key rotation', () => {
   });
 
   it('refuses a signature the old key made after the time it stopped signing', async () => {
-    const created = Number(/;created=(\d+)/.exec(String((first.response.headers as Record<string, string>)['signature-input']))![1]);
-    const early = { keys: rotated.keys.map((key) => (key.kid === kids.k1 ? { ...key, exp: created - 1 } : key)) };
+    const created = Number(
+      /;created=(\d+)/.exec(
+        String((first.response.headers as Record<string, string>)['signature-input']),
+      )![1],
+    );
+    const early = {
+      keys: rotated.keys.map((key) => (key.kid === kids.k1 ? { ...key, exp: created - 1 } : key)),
+    };
     await expect(verifyAnswer(first, early)).rejects.toMatchObject({ reason: 'key-retired' });
   });
 
@@ -84,7 +94,13 @@ describe('signing key rotation', () => {
     const again = parseJwks(JSON.parse(readFileSync(retiredFile, 'utf8')));
     expect(again.keys.map((key) => key.kid)).toEqual([kids.k1]);
     await expect(
-      startApp({ DATABASE_URL: database.url, SIGNING_KEY_FILE: join(directory, 'k1.pem'), SIGNING_RETIRED_KEYS_FILE: retiredFile }),
-    ).rejects.toThrow(`SIGNING_RETIRED_KEYS lists the key SIGNING_KEY holds (${kids.k1}): a retired key must not sign`);
+      startApp({
+        DATABASE_URL: database.url,
+        SIGNING_KEY_FILE: join(directory, 'k1.pem'),
+        SIGNING_RETIRED_KEYS_FILE: retiredFile,
+      }),
+    ).rejects.toThrow(
+      `SIGNING_RETIRED_KEYS lists the key SIGNING_KEY holds (${kids.k1}): a retired key must not sign`,
+    );
   });
 });

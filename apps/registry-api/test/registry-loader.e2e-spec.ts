@@ -184,7 +184,9 @@ describe('cli.js import (real PostgreSQL, the service reading the same database)
       status: 'active',
       last_active: '2024-06-30T19:05:12.250Z',
     });
-    expect((await get(app, '/v1/claims/fuel-purchase/list', { authorization })).json()).toMatchObject({ total_count: 3 });
+    expect((await get(app, '/v1/claims/fuel-purchase/list', { authorization })).json()).toMatchObject({
+      total_count: 3,
+    });
     const [{ now: since }] = await sql<{ now: string }>(
       database.url,
       `SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS now`,
@@ -259,7 +261,9 @@ describe('cli.js import (real PostgreSQL, the service reading the same database)
       status: 'active',
       last_active: '2024-07-02T08:10:00.000Z',
     });
-    expect((await get(app, '/v1/claims/fuel-purchase/list', { authorization })).json()).toMatchObject({ total_count: 4 });
+    expect((await get(app, '/v1/claims/fuel-purchase/list', { authorization })).json()).toMatchObject({
+      total_count: 4,
+    });
     expect(
       (await get(app, '/v1/fuel-usage?household_id=hh-kafue-0003', { authorization })).json(),
     ).toMatchObject({ fuel_consumed: 358.7 });

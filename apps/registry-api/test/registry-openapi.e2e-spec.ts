@@ -20,9 +20,14 @@ const SPEC_SCHEMAS: Record<string, { properties: Record<string, object>; require
   CreditsTransferred: { properties: { sender: S(), recipient: S(), amount: I, transfer_date: S('date') } },
   CreditsRetired: { properties: { credit_id: S(), retirement_date: S('date'), emission_reductions: I } },
   FuelPurchaseClaim: { properties: { fuel_id: S(), amount: N('float'), purchase_date: S('date') } },
-  FuelDeliveryClaim: { properties: { delivery_id: S(), delivery_date: S('date'), delivered_quantity: N('float') } },
+  FuelDeliveryClaim: {
+    properties: { delivery_id: S(), delivery_date: S('date'), delivered_quantity: N('float') },
+  },
   EmissionReductionClaim: { properties: { project_id: S(), period: S(), reductions: I } },
-  HouseholdOnboardingClaim: { properties: { household_id: S(), onboarding_date: S('date') }, required: ['household_id', 'onboarding_date'] },
+  HouseholdOnboardingClaim: {
+    properties: { household_id: S(), onboarding_date: S('date') },
+    required: ['household_id', 'onboarding_date'],
+  },
   Error: { properties: { message: S() } },
 };
 
@@ -38,7 +43,12 @@ const SPEC_OPERATIONS: Array<[path: string, operationId: string, schema: string,
   ['/claims/fuel-purchase', 'getFuelPurchaseClaims', 'FuelPurchaseClaim', 'Claims Management'],
   ['/claims/fuel-delivery', 'getFuelDeliveryClaims', 'FuelDeliveryClaim', 'Claims Management'],
   ['/claims/emission-reduction', 'getEmissionReductionClaims', 'EmissionReductionClaim', 'Claims Management'],
-  ['/claims/household-onboarding', 'getHouseholdOnboardingClaims', 'HouseholdOnboardingClaim', 'Claims Management'],
+  [
+    '/claims/household-onboarding',
+    'getHouseholdOnboardingClaims',
+    'HouseholdOnboardingClaim',
+    'Claims Management',
+  ],
 ];
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- walking an arbitrary JSON document
@@ -111,9 +121,13 @@ describe('registry-api OpenAPI document', () => {
     expect(Object.keys(document.paths[path] as Json)).toEqual(['get']);
     expect(operation.operationId).toBe(operationId);
     expect(operation.tags).toEqual([tag]);
-    expect(operation.responses['200'].content).toEqual({ 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } });
+    expect(operation.responses['200'].content).toEqual({
+      'application/json': { schema: { $ref: `#/components/schemas/${schema}` } },
+    });
     for (const status of ['400', '401']) {
-      expect(operation.responses[status].content).toEqual({ 'application/json': { schema: { $ref: '#/components/schemas/Error' } } });
+      expect(operation.responses[status].content).toEqual({
+        'application/json': { schema: { $ref: '#/components/schemas/Error' } },
+      });
     }
     const parameters = (operation.parameters ?? []) as Json[];
     if (operationId === 'getIssuedCredits') {
@@ -123,7 +137,8 @@ describe('registry-api OpenAPI document', () => {
       ]);
     } else {
       // Anything beyond the original is optional and says so.
-      for (const parameter of parameters) expect(parameter).toMatchObject({ in: 'query', required: false, 'x-extension': true });
+      for (const parameter of parameters)
+        expect(parameter).toMatchObject({ in: 'query', required: false, 'x-extension': true });
     }
     for (const [status, response] of Object.entries(operation.responses as Json)) {
       if (!['200', '400', '401'].includes(status)) expect(response['x-extension']).toBe(true);
@@ -136,14 +151,20 @@ describe('registry-api OpenAPI document', () => {
     expect(Object.keys(schema.properties)).toEqual(Object.keys(expected.properties));
     for (const [field, type] of Object.entries(expected.properties)) {
       const actual = schema.properties[field] as Json;
-      expect({ field, type: actual.type, format: actual.format }).toEqual({ field, format: undefined, ...type });
+      expect({ field, type: actual.type, format: actual.format }).toEqual({
+        field,
+        format: undefined,
+        ...type,
+      });
     }
     expect(schema.required).toEqual(expected.required);
   });
 
   it('keeps the density sub-object with low, medium and high integers', () => {
     const density = document.components.schemas.HouseholdStats.properties.density as Json;
-    expect(Object.fromEntries(Object.entries(density.properties as Json).map(([k, v]) => [k, (v as Json).type]))).toEqual({
+    expect(
+      Object.fromEntries(Object.entries(density.properties as Json).map(([k, v]) => [k, (v as Json).type])),
+    ).toEqual({
       low: 'integer',
       medium: 'integer',
       high: 'integer',
@@ -152,7 +173,9 @@ describe('registry-api OpenAPI document', () => {
 
   it('marks every path beyond the original 12 (except the System Health hello) as an extension', () => {
     const original = new Set(SPEC_OPERATIONS.map(([path]) => path));
-    const extra = Object.keys(document.paths as Json).filter((path) => !original.has(path) && path !== '/hello');
+    const extra = Object.keys(document.paths as Json).filter(
+      (path) => !original.has(path) && path !== '/hello',
+    );
     expect(extra.length).toBeGreaterThan(0);
     for (const path of extra) {
       // The collection views, /fuel/usage (the spelling of /fuel-usage in part of the published docs), the signing keys.
@@ -174,10 +197,12 @@ describe('registry-api OpenAPI document', () => {
     expect(served.servers).toEqual([{ url: '/emerging-platform/v1' }]);
     expect((await get(prefixed, '/emerging-platform/v1/api-docs')).statusCode).toBe(200);
     expect((await get(prefixed, '/emerging-platform/v1/hello')).statusCode).toBe(200);
-    expect((await get(prefixed, '/emerging-platform/v1/households/stats', { authorization })).json()).toEqual({
-      total_households: 0,
-      density: { low: 0, medium: 0, high: 0 },
-    });
+    expect((await get(prefixed, '/emerging-platform/v1/households/stats', { authorization })).json()).toEqual(
+      {
+        total_households: 0,
+        density: { low: 0, medium: 0, high: 0 },
+      },
+    );
     expect((await get(prefixed, '/v1/households/stats', { authorization })).statusCode).toBe(404);
     expect((await get(prefixed, '/health')).statusCode).toBe(200);
   });

@@ -4,7 +4,15 @@ import { TestDatabase } from '@dmrv/testing';
 import { ChangeListener, LISTENER_APPLICATION_NAME } from '../src/database/change-listener';
 import { CollectionTotals, LatestRecordAnswers } from '../src/registry/record-answer-cache';
 import { RegistryFixture } from './fixtures/registry-fixture';
-import { changesApplied, get, getOk, repositorySpies, TestResponse, startRegistryStack, stopRegistryStack } from './registry-test-kit';
+import {
+  changesApplied,
+  get,
+  getOk,
+  repositorySpies,
+  TestResponse,
+  startRegistryStack,
+  stopRegistryStack,
+} from './registry-test-kit';
 
 interface Page {
   data: unknown[];

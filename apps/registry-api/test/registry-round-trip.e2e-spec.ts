@@ -210,7 +210,9 @@ describe('round trip: seed → cli.js export → cli.js import into an empty dat
     const asked = new Set([...(await questions()), ...COLLECTIONS].map((url) => url.split('?')[0]));
     // Paths are relative to the document's server URL, `/v1`.
     // The signing keys are the service's, not data that an export carries.
-    const documented = Object.keys(document.paths).map((path) => `/v1${path}`).filter((path) => path !== '/v1/jwks.json');
+    const documented = Object.keys(document.paths)
+      .map((path) => `/v1${path}`)
+      .filter((path) => path !== '/v1/jwks.json');
     expect(documented.length).toBeGreaterThanOrEqual(22);
     expect(documented.filter((path) => !asked.has(path))).toEqual([]);
   });
@@ -224,7 +226,10 @@ describe('round trip: seed → cli.js export → cli.js import into an empty dat
       expect((await cli(['import', ndjson, '--quiet'], third.url)).code).toBe(0);
       expect((await cli(['export', again, '--quiet'], third.url)).code).toBe(0);
       // manifest.json names the time of each export; the data files must match byte for byte.
-      const dataFiles = (directory: string): string[] => readdirSync(directory).filter((file) => file !== 'manifest.json').sort();
+      const dataFiles = (directory: string): string[] =>
+        readdirSync(directory)
+          .filter((file) => file !== 'manifest.json')
+          .sort();
       const files = dataFiles(exported);
       expect(dataFiles(again)).toEqual(files);
       for (const file of files)

@@ -41,7 +41,9 @@ describe('registry-api guards on every route (authentication, then the per-clien
 
   it('finds the routes to check (the checks below are not vacuous)', () => {
     expect(routes.length).toBeGreaterThanOrEqual(23);
-    expect(routes).toEqual(expect.arrayContaining(['/v1/devices/status', '/v1/households/stats', '/v1/claims/fuel-purchase/list']));
+    expect(routes).toEqual(
+      expect.arrayContaining(['/v1/devices/status', '/v1/households/stats', '/v1/claims/fuel-purchase/list']),
+    );
   });
 
   it('answers 401 {message} with WWW-Authenticate on every route without credentials', async () => {
@@ -61,10 +63,20 @@ describe('registry-api guards on every route (authentication, then the per-clien
     const served = [];
     for (const url of routes) {
       const response = await get(app, url, auth);
-      served.push({ url, status: response.statusCode, limit: response.headers['x-ratelimit-limit'], remaining: response.headers['x-ratelimit-remaining'] });
+      served.push({
+        url,
+        status: response.statusCode,
+        limit: response.headers['x-ratelimit-limit'],
+        remaining: response.headers['x-ratelimit-remaining'],
+      });
     }
     expect(served).toEqual(
-      routes.map((url, index) => ({ url, status: 200, limit: String(routes.length), remaining: String(routes.length - 1 - index) })),
+      routes.map((url, index) => ({
+        url,
+        status: 200,
+        limit: String(routes.length),
+        remaining: String(routes.length - 1 - index),
+      })),
     );
     for (const url of routes) {
       const response = await get(app, url, auth);

@@ -31,7 +31,10 @@ export interface RegistryStack {
   auth: Record<string, string>;
 }
 
-export async function startRegistryStack(label: string, env: Record<string, string> = {}): Promise<RegistryStack> {
+export async function startRegistryStack(
+  label: string,
+  env: Record<string, string> = {},
+): Promise<RegistryStack> {
   const database = await createTestDatabase(label);
   let fixture: RegistryFixture | undefined;
   try {

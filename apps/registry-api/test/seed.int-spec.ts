@@ -16,7 +16,12 @@ import {
 import { RegistryRepository } from '../src/registry/registry.repository';
 import { SqlReader } from '../src/database/sql-reader';
 
-async function seeded(label: string, households: number, seed: number, batchSize: number): Promise<{ database: TestDatabase; dataSource: DataSource }> {
+async function seeded(
+  label: string,
+  households: number,
+  seed: number,
+  batchSize: number,
+): Promise<{ database: TestDatabase; dataSource: DataSource }> {
   const database = await createTestDatabase(label);
   await runMigrations(database.url);
   const dataSource = await createDataSource(database.url, 2).initialize();
@@ -77,8 +82,12 @@ describe('seed (real PostgreSQL)', () => {
   it('gives another data set for another seed', async () => {
     const other = await seeded('registry_seed_c', 200, 12, 1000);
     try {
-      const first = await a.dataSource.query<Array<{ region: string }>>("SELECT region FROM households WHERE id <= 'household-0000200' ORDER BY id");
-      const second = await other.dataSource.query<Array<{ region: string }>>('SELECT region FROM households ORDER BY id');
+      const first = await a.dataSource.query<Array<{ region: string }>>(
+        "SELECT region FROM households WHERE id <= 'household-0000200' ORDER BY id",
+      );
+      const second = await other.dataSource.query<Array<{ region: string }>>(
+        'SELECT region FROM households ORDER BY id',
+      );
       expect(second.map((r) => r.region)).not.toEqual(first.map((r) => r.region));
     } finally {
       await other.dataSource.destroy();
@@ -126,9 +135,15 @@ describe('seed (real PostgreSQL)', () => {
     const rows = await a.dataSource.query<Array<{ conname: string; convalidated: boolean }>>(
       "SELECT conname, convalidated FROM pg_constraint WHERE conrelid = 'fuel_consumption'::regclass AND contype = 'f' ORDER BY conname",
     );
-    expect(rows).toEqual(READING_KEYS.map(([conname]) => ({ conname, convalidated: true })).sort((x, y) => (x.conname < y.conname ? -1 : 1)));
+    expect(rows).toEqual(
+      READING_KEYS.map(([conname]) => ({ conname, convalidated: true })).sort((x, y) =>
+        x.conname < y.conname ? -1 : 1,
+      ),
+    );
     await expect(
-      a.dataSource.query("INSERT INTO fuel_consumption (household_id, fuel_type, consumed_on, quantity_kg) VALUES ('household-none', 'LPG', '2024-01-01', 1)"),
+      a.dataSource.query(
+        "INSERT INTO fuel_consumption (household_id, fuel_type, consumed_on, quantity_kg) VALUES ('household-none', 'LPG', '2024-01-01', 1)",
+      ),
     ).rejects.toThrow(/fuel_consumption_household_id_fkey/);
   });
 
@@ -146,7 +161,9 @@ describe('seed (real PostgreSQL)', () => {
   });
 
   it('refuses to seed a database that already holds data', async () => {
-    await expect(seedRegistry((sql, params) => a.dataSource.query(sql, params), { households: 10, seed: 1 })).rejects.toThrow(/already holds households/);
+    await expect(
+      seedRegistry((sql, params) => a.dataSource.query(sql, params), { households: 10, seed: 1 }),
+    ).rejects.toThrow(/already holds households/);
   });
 
   describe('query plans: what the endpoints read does not grow with the data', () => {
@@ -160,14 +177,20 @@ describe('seed (real PostgreSQL)', () => {
     let repository: RegistryRepository;
 
     const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
-    const relations = (): string[] => [...new Set(plans.flatMap(nodes).flatMap((n) => (n['Relation Name'] ? [n['Relation Name']] : [])))].sort();
+    const relations = (): string[] =>
+      [
+        ...new Set(plans.flatMap(nodes).flatMap((n) => (n['Relation Name'] ? [n['Relation Name']] : []))),
+      ].sort();
 
     beforeEach(() => {
       plans = [];
       // The repository's own SQL, explained by the planner on a seeded database.
       const explaining = {
         query: async (sql: string, params?: unknown[]) => {
-          const [row] = await a.dataSource.query<Array<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+          const [row] = await a.dataSource.query<Array<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>>(
+            `EXPLAIN (FORMAT JSON) ${sql}`,
+            params,
+          );
           plans.push(row!['QUERY PLAN'][0]!.Plan);
           return a.dataSource.query(sql, params);
         },
@@ -175,7 +198,13 @@ describe('seed (real PostgreSQL)', () => {
       repository = new RegistryRepository(explaining);
     });
 
-    const ROLLUPS = ['credits_issued_daily', 'fuel_daily', 'household_combinations', 'household_counts', 'projects'];
+    const ROLLUPS = [
+      'credits_issued_daily',
+      'fuel_daily',
+      'household_combinations',
+      'household_counts',
+      'projects',
+    ];
 
     it('answers every aggregate from the rollups alone', async () => {
       await repository.densityCounts({});
@@ -194,7 +223,9 @@ describe('seed (real PostgreSQL)', () => {
     it("reads one household's fuel through its own index", async () => {
       await repository.fuelConsumedByHousehold('household-0000042', '2024-01-01', null);
       const scans = plans.flatMap(nodes).filter((n) => n['Relation Name'] === 'fuel_consumption');
-      expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([[expect.stringMatching(/^Index/), 'fuel_consumption_natural_key']]);
+      expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([
+        [expect.stringMatching(/^Index/), 'fuel_consumption_natural_key'],
+      ]);
     });
 
     it.each<[string, RecordResource<unknown>, Record<string, string>]>([
@@ -208,19 +239,28 @@ describe('seed (real PostgreSQL)', () => {
       ['deliveries', FUEL_DELIVERIES, {}],
       ['onboarding', HOUSEHOLD_ONBOARDING, {}],
       ['claims', EMISSION_REDUCTION_CLAIMS, {}],
-    ])('finds the most recent of %s by walking an index, without sorting the table', async (_label, resource, selectors) => {
-      await repository.latestRecord(resource, { selectors });
-      const all = plans.flatMap(nodes);
-      expect(all.map((n) => n['Node Type'])).not.toContain('Seq Scan');
-      expect(all.map((n) => n['Node Type'])).not.toContain('Sort');
-    });
+    ])(
+      'finds the most recent of %s by walking an index, without sorting the table',
+      async (_label, resource, selectors) => {
+        await repository.latestRecord(resource, { selectors });
+        const all = plans.flatMap(nodes);
+        expect(all.map((n) => n['Node Type'])).not.toContain('Seq Scan');
+        expect(all.map((n) => n['Node Type'])).not.toContain('Sort');
+      },
+    );
   });
 
   describe('ledger constraints', () => {
     const block = 'credit-test-ledger';
     beforeAll(async () => {
-      await a.dataSource.query("INSERT INTO credit_blocks (id, project_id, vintage, serial_start, serial_end, quantity) VALUES ($1, 'project-001', 2024, 999000001, 999000010, 10)", [block]);
-      await a.dataSource.query("INSERT INTO credit_events (block_id, block_quantity, project_id, kind, event_date, quantity) VALUES ($1, 10, 'project-001', 'issued', '2024-01-01', 10)", [block]);
+      await a.dataSource.query(
+        "INSERT INTO credit_blocks (id, project_id, vintage, serial_start, serial_end, quantity) VALUES ($1, 'project-001', 2024, 999000001, 999000010, 10)",
+        [block],
+      );
+      await a.dataSource.query(
+        "INSERT INTO credit_events (block_id, block_quantity, project_id, kind, event_date, quantity) VALUES ($1, 10, 'project-001', 'issued', '2024-01-01', 10)",
+        [block],
+      );
     });
 
     const event = (kind: string, quantity: number, blockQuantity = 10, extra = ''): Promise<unknown> =>
@@ -232,7 +272,9 @@ describe('seed (real PostgreSQL)', () => {
 
     it('rejects a block whose serial range does not match its count', async () => {
       await expect(
-        a.dataSource.query("INSERT INTO credit_blocks (id, project_id, vintage, serial_start, serial_end, quantity) VALUES ('credit-bad', 'project-001', 2024, 1, 5, 10)"),
+        a.dataSource.query(
+          "INSERT INTO credit_blocks (id, project_id, vintage, serial_start, serial_end, quantity) VALUES ('credit-bad', 'project-001', 2024, 1, 5, 10)",
+        ),
       ).rejects.toThrow(/credit_blocks_serial_range/);
     });
 

@@ -2,7 +2,13 @@ import { generateKeyPairSync } from 'node:crypto';
 import { once } from 'node:events';
 import { createConnection } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { type AnswerToVerify, type Ed25519PublicJwk, jwkThumbprint, type JsonWebKeySet, parseJwks } from '@dmrv/http-signatures';
+import {
+  type AnswerToVerify,
+  type Ed25519PublicJwk,
+  jwkThumbprint,
+  type JsonWebKeySet,
+  parseJwks,
+} from '@dmrv/http-signatures';
 
 /** A fresh Ed25519 key: its PEM (what SIGNING_KEY takes) and its public JWK as the service publishes it. */
 export interface TestSigningKey {
@@ -29,7 +35,11 @@ export async function answerTo(
   options: { method?: 'GET' | 'HEAD'; headers?: Record<string, string> } = {},
 ): Promise<AnswerToVerify> {
   const method = options.method ?? 'GET';
-  const response = await app.inject({ method, url: path, headers: { host: 'registry.test', ...options.headers } });
+  const response = await app.inject({
+    method,
+    url: path,
+    headers: { host: 'registry.test', ...options.headers },
+  });
   return {
     request: { method, url: `${TEST_ORIGIN}${path}` },
     response: {

@@ -34,7 +34,11 @@ export class AppModule {
         // A database that is down at start-up gets a few seconds, then the process exits for the orchestrator to
         // restart it; once running, an outage only makes hops "unavailable" and /health 503.
         TypeOrmModule.forRoot({
-          ...dataSourceOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE, dependencyTimeouts(config.HOP_TIMEOUT_MS)),
+          ...dataSourceOptions(
+            config.DATABASE_URL,
+            config.DATABASE_POOL_SIZE,
+            dependencyTimeouts(config.HOP_TIMEOUT_MS),
+          ),
           retryAttempts: 5,
           retryDelay: 1000,
         }),

@@ -11,7 +11,11 @@ jest.setTimeout(30_000);
 function io(env: NodeJS.ProcessEnv) {
   const out: string[] = [];
   const err: string[] = [];
-  return { out, err, io: { env, out: (line: string) => void out.push(line), err: (text: string) => void err.push(text) } };
+  return {
+    out,
+    err,
+    io: { env, out: (line: string) => void out.push(line), err: (text: string) => void err.push(text) },
+  };
 }
 
 describe('cli', () => {
@@ -28,7 +32,9 @@ describe('cli', () => {
   it('migrate applies the migrations once, then reports up to date', async () => {
     const first = io({ DATABASE_URL: database.url });
     await expect(runCli(['migrate'], first.io)).resolves.toBe(0);
-    expect(first.out).toEqual([`migrations applied: ${MIGRATIONS.map((migration) => new migration().name).join(', ')}`]);
+    expect(first.out).toEqual([
+      `migrations applied: ${MIGRATIONS.map((migration) => new migration().name).join(', ')}`,
+    ]);
     const second = io({ DATABASE_URL: database.url });
     await expect(runCli(['migrate'], second.io)).resolves.toBe(0);
     expect(second.out).toEqual(['migrations: up to date']);
@@ -39,7 +45,9 @@ describe('cli', () => {
     const fresh = await createTestDatabase('ussd-cli-race');
     try {
       const runs = Array.from({ length: 6 }, () => io({ DATABASE_URL: fresh.url }));
-      await expect(Promise.all(runs.map((run) => runCli(['migrate'], run.io)))).resolves.toEqual([0, 0, 0, 0, 0, 0]);
+      await expect(Promise.all(runs.map((run) => runCli(['migrate'], run.io)))).resolves.toEqual([
+        0, 0, 0, 0, 0, 0,
+      ]);
       expect(runs.map((run) => run.err)).toEqual(Array.from({ length: 6 }, () => []));
       const names = MIGRATIONS.map((migration) => new migration().name);
       expect(runs.map((run) => run.out.join('\n')).sort()).toEqual([
@@ -49,7 +57,9 @@ describe('cli', () => {
       const dataSource = new DataSource(dataSourceOptions(fresh.url, 1));
       await dataSource.initialize();
       try {
-        const rows = await dataSource.query<Array<{ name: string }>>('SELECT name FROM ussd_migrations ORDER BY id');
+        const rows = await dataSource.query<Array<{ name: string }>>(
+          'SELECT name FROM ussd_migrations ORDER BY id',
+        );
         expect(rows.map((row) => row.name)).toEqual(names);
       } finally {
         await dataSource.destroy();
@@ -78,7 +88,15 @@ describe('cli', () => {
     try {
       const repository = new AccountsRepository(dataSource);
       const sealed = await new PinVault(oldKey).seal('24680');
-      await repository.create({ customerId: 'C00000001', fullName: 'Old Key', email: null, phoneNumber: '+254700000009', pinHash: sealed, pinKeyId: 'k0', creationKey: 'cli-test' });
+      await repository.create({
+        customerId: 'C00000001',
+        fullName: 'Old Key',
+        email: null,
+        phoneNumber: '+254700000009',
+        pinHash: sealed,
+        pinKeyId: 'k0',
+        creationKey: 'cli-test',
+      });
       const run = io({
         DATABASE_URL: database.url,
         PIN_ENCRYPTION_KEY: exampleEnv().PIN_ENCRYPTION_KEY,

@@ -26,14 +26,21 @@ export interface CliIo {
   err(text: string): void;
 }
 
-const silentLogger = { info: () => undefined, warn: () => undefined } as unknown as ConstructorParameters<typeof AccountsService>[3];
+const silentLogger = { info: () => undefined, warn: () => undefined } as unknown as ConstructorParameters<
+  typeof AccountsService
+>[3];
 
 async function rewrapPins(io: CliIo): Promise<void> {
   const config = loadConfig('ussd-gateway', UssdConfig, io.env);
   const dataSource = new DataSource(dataSourceOptions(config.DATABASE_URL, 1));
   await dataSource.initialize();
   try {
-    const service = new AccountsService(new AccountsRepository(dataSource), pinVaultFromConfig(config), config, silentLogger);
+    const service = new AccountsService(
+      new AccountsRepository(dataSource),
+      pinVaultFromConfig(config),
+      config,
+      silentLogger,
+    );
     io.out(`rewrapped ${await service.rewrapAll()} PIN(s) under key ${config.PIN_ENCRYPTION_KEY_ID}`);
   } finally {
     await dataSource.destroy();

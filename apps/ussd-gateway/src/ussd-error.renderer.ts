@@ -2,8 +2,10 @@ import { ErrorRenderer, renderMessageBody } from '@dmrv/errors';
 
 export const INVALID_INPUT_REPLY = 'END Invalid input. Please try again.';
 export const UNAVAILABLE_REPLY = 'END Service temporarily unavailable. Please try again later.';
-export const PHONE_RATE_LIMITED_REPLY = 'END Too many requests from your phone. Please try again in a minute.';
-export const SESSION_RATE_LIMITED_REPLY = 'END Too many requests in this session. Please dial again in a minute.';
+export const PHONE_RATE_LIMITED_REPLY =
+  'END Too many requests from your phone. Please try again in a minute.';
+export const SESSION_RATE_LIMITED_REPLY =
+  'END Too many requests in this session. Please dial again in a minute.';
 export const IP_RATE_LIMITED_REPLY = 'END Too many requests. Please try again in a minute.';
 export const STORE_UNAVAILABLE_MESSAGE = 'Session store unavailable. Please try again later.';
 
@@ -18,7 +20,8 @@ export const renderUssdError: ErrorRenderer = (error, request) => {
   const isSessionEndpoint = request.method === 'POST' && request.url.split('?')[0] === '/api/ussd';
   if (!isSessionEndpoint) {
     // A dependency outage says so (the shared renderer words every 5xx as an opaque internal error).
-    if (error.code === 'DEPENDENCY_UNAVAILABLE') return { status: 503, body: { message: STORE_UNAVAILABLE_MESSAGE } };
+    if (error.code === 'DEPENDENCY_UNAVAILABLE')
+      return { status: 503, body: { message: STORE_UNAVAILABLE_MESSAGE } };
     return renderMessageBody(error, request);
   }
   const plain = (body: string) => ({ status: 200, body, contentType: 'text/plain; charset=utf-8' });

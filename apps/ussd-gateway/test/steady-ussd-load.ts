@@ -197,7 +197,8 @@ export class SteadyUssdLoad {
         [`${this.accountNamePrefix()}%`],
       );
       const byName = new Map<string, string[]>();
-      for (const row of rows) byName.set(row.full_name, [...(byName.get(row.full_name) ?? []), row.customer_id]);
+      for (const row of rows)
+        byName.set(row.full_name, [...(byName.get(row.full_name) ?? []), row.customer_id]);
       return {
         told: this.ledger.accountsTold.size,
         missing: [...this.ledger.accountsTold]
@@ -234,7 +235,9 @@ export class SteadyUssdLoad {
         if (write.kind === 'order') this.ledger.ordersTold.set(told[1]!, write.key);
         else this.ledger.accountsTold.set(told[1]!, write.key);
       } else {
-        this.ledger.wrongScreens.push(`${reply.status} on the late retry of a cut ${write.kind}: ${reply.body}`);
+        this.ledger.wrongScreens.push(
+          `${reply.status} on the late retry of a cut ${write.kind}: ${reply.body}`,
+        );
       }
     }
     return cut.length;
@@ -297,27 +300,33 @@ export class SteadyUssdLoad {
               },
             ]
           : kind === 'info'
-          ? [
-              { input: '', expect: con('Know More') },
-              { input: '1', expect: con('Pricing') },
-              { input: '2', expect: con() },
-              { input: '*', expect: (body) => body.startsWith('END ') },
-            ]
-          : [
-              { input: '', expect: con('Account') },
-              { input: '2', expect: con('Log in') },
-              { input: '1', expect: con('Customer ID') },
-              { input: subscriber.customerId, expect: con('PIN') },
-              { input: PIN, expect: (body) => body.startsWith(`CON Welcome, ${subscriber.firstName}`) },
-              { input: '4', expect: con('Pellets') },
-              { input: '1', expect: con() },
-              { input: '2', expect: con() },
-              { input: deliveryPoint, expect: con('PIN') },
-              { input: PIN, expect: (body) => /^END Order F\d{6,} placed/.test(body) },
-            ];
+            ? [
+                { input: '', expect: con('Know More') },
+                { input: '1', expect: con('Pricing') },
+                { input: '2', expect: con() },
+                { input: '*', expect: (body) => body.startsWith('END ') },
+              ]
+            : [
+                { input: '', expect: con('Account') },
+                { input: '2', expect: con('Log in') },
+                { input: '1', expect: con('Customer ID') },
+                { input: subscriber.customerId, expect: con('PIN') },
+                { input: PIN, expect: (body) => body.startsWith(`CON Welcome, ${subscriber.firstName}`) },
+                { input: '4', expect: con('Pellets') },
+                { input: '1', expect: con() },
+                { input: '2', expect: con() },
+                { input: deliveryPoint, expect: con('PIN') },
+                { input: PIN, expect: (body) => /^END Order F\d{6,} placed/.test(body) },
+              ];
       const sessionId = `${this.label}-${index}-${round}-${Date.now().toString(36)}`;
       this.current.set(index, sessionId);
-      await this.playSession(subscriber, steps, kind, kind === 'account' ? fullName : deliveryPoint, sessionId);
+      await this.playSession(
+        subscriber,
+        steps,
+        kind,
+        kind === 'account' ? fullName : deliveryPoint,
+        sessionId,
+      );
     }
   }
 
@@ -388,7 +397,8 @@ export class SteadyUssdLoad {
       this.ledger.foreignData.push(`${subscriber.customerId}: ${reply.body}`);
     }
     const late = this.options.hopBoundMs !== undefined && tookMs > this.options.hopBoundMs;
-    if (late) this.ledger.slowHops.push(`${tookMs} ms for "${text.replace(/\d{5}/g, '*****')}": ${reply.body}`);
+    if (late)
+      this.ledger.slowHops.push(`${tookMs} ms for "${text.replace(/\d{5}/g, '*****')}": ${reply.body}`);
     return { status: reply.status, body: reply.body, late };
   }
 }

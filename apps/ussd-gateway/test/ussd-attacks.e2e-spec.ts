@@ -288,7 +288,11 @@ describe('a PIN change', () => {
     const ajar = await confirmingNewPin(customerId, '58316');
     const owner = await confirmingNewPin(customerId, '69427');
     expect(await owner.send('69427')).toMatch(/^CON Your PIN has been changed\.\nWelcome, Ajar/);
-    expect([await ajar.send('0'), await ajar.send('0'), await ajar.send('1')]).toEqual([PIN_CHANGED_ELSEWHERE, ENDED, ENDED]);
+    expect([await ajar.send('0'), await ajar.send('0'), await ajar.send('1')]).toEqual([
+      PIN_CHANGED_ELSEWHERE,
+      ENDED,
+      ENDED,
+    ]);
   });
 
   it.each([

@@ -49,7 +49,13 @@ describe('zero-config stack: embedded PostgreSQL, no Redis', () => {
   it("closes the in-memory session on the aggregator's session-end notification and keeps it in the database", async () => {
     const handset = new Handset(app);
     await handset.dial();
-    const notification = { sessionId: handset.sessionId, phoneNumber: handset.phoneNumber, serviceCode: '*384#', status: 'Incomplete', input: '' };
+    const notification = {
+      sessionId: handset.sessionId,
+      phoneNumber: handset.phoneNumber,
+      serviceCode: '*384#',
+      status: 'Incomplete',
+      input: '',
+    };
     const answer = await app.inject({ method: 'POST', url: '/api/ussd/events', payload: notification });
     expect(answer.json()).toEqual({ status: 'recorded' });
     expect(await handset.send('1')).toBe('END This session has ended. Please dial again.');
@@ -60,7 +66,11 @@ describe('zero-config stack: embedded PostgreSQL, no Redis', () => {
   it('hides the operator endpoints when no OPERATOR_TOKEN is configured, exactly like unknown routes', async () => {
     const unknown = await app.inject({ method: 'GET', url: '/api/ussd/nothing-here' });
     for (const url of ['/api/ussd/sessions', '/api/ussd/debug/some-session', '/api/ussd/events']) {
-      const response = await app.inject({ method: 'GET', url, headers: { 'x-operator-token': 'any-token-at-all-long-enough' } });
+      const response = await app.inject({
+        method: 'GET',
+        url,
+        headers: { 'x-operator-token': 'any-token-at-all-long-enough' },
+      });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ message: `Cannot GET ${url}` });
       expect(Object.keys(response.json())).toEqual(Object.keys(unknown.json()));

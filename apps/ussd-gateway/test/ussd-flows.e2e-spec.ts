@@ -485,7 +485,12 @@ describe('log in, lockout, change PIN, log out', () => {
     await session.dial();
     expect(await session.sendAll('2', '1', customerId, PIN)).toMatch(/^CON Welcome, Александра\n/);
     const more = '98. More\n0. Back\n00. Main menu\n*. Exit';
-    const pages = [await session.send('1'), await session.send('98'), await session.send('98'), await session.send('98')];
+    const pages = [
+      await session.send('1'),
+      await session.send('98'),
+      await session.send('98'),
+      await session.send('98'),
+    ];
     expect(pages).toEqual([
       `CON Your account\nCustomer ID: ${customerId}\nName:\n${more}`,
       `CON Your account\nАлександра\n${more}`,
@@ -607,7 +612,10 @@ describe('operator endpoints', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ sessionId: handset.sessionId, debugInfo: { status: 'active' } });
     const tooLong = await debug('🔥'.repeat(101));
-    expect({ status: tooLong.statusCode, body: tooLong.json() }).toEqual({ status: 400, body: { message: 'sessionId must be at most 100 characters' } });
+    expect({ status: tooLong.statusCode, body: tooLong.json() }).toEqual({
+      status: 400,
+      body: { message: 'sessionId must be at most 100 characters' },
+    });
   });
 
   it('drops ended sessions from the list', async () => {

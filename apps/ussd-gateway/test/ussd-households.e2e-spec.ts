@@ -5,7 +5,8 @@ import { captureLogs, Handset, startApp, useTestStack } from './ussd-test-kit';
 const PIN = '86420';
 const stack = useTestStack('ussd-households', { RATE_LIMIT_PER_IP: '100000', PIN_LOCKOUT_SECONDS: '600' });
 let phoneCounter = 0;
-const phone = (countryCode: string): string => `+${countryCode}7${String(20_000_000 + process.pid * 100 + (phoneCounter += 1)).slice(-8)}`;
+const phone = (countryCode: string): string =>
+  `+${countryCode}7${String(20_000_000 + process.pid * 100 + (phoneCounter += 1)).slice(-8)}`;
 
 jest.setTimeout(60_000);
 
@@ -14,8 +15,10 @@ const TEXTS = {
   en: {
     countryCode: '254',
     created: /Your Customer ID is (C[0-9A-F]{8})/,
-    products: 'CON Order fuel\n1. Pellets 10 kg: KES 250\n2. Pellets 25 kg: KES 600\n3. Briquettes 10 kg: KES 180\n0. Back\n00. Main menu\n*. Exit',
-    confirm: 'CON 2 x Pellets 10 kg\nTotal: KES 500\nTo: Kibera market\nEnter your PIN to confirm\n0. Back\n00. Main menu\n*. Exit',
+    products:
+      'CON Order fuel\n1. Pellets 10 kg: KES 250\n2. Pellets 25 kg: KES 600\n3. Briquettes 10 kg: KES 180\n0. Back\n00. Main menu\n*. Exit',
+    confirm:
+      'CON 2 x Pellets 10 kg\nTotal: KES 500\nTo: Kibera market\nEnter your PIN to confirm\n0. Back\n00. Main menu\n*. Exit',
     placed: /^END Order (F\d{6}) placed: KES 500\. We will call you before delivery\.$/,
     remembered: /^CON Where should we deliver\? \(village, landmark\)\n1\. Kibera market\n/,
     mine: /^CON My orders\n(F\d{6}) \w{3} \d{1,2}: 1 x Pellets 25 kg, placed\n(F\d{6}) \w{3} \d{1,2}: 2 x Pellets 10 kg, placed\n/,
@@ -25,8 +28,10 @@ const TEXTS = {
   fr: {
     countryCode: '243',
     created: /Votre numéro client est (C[0-9A-F]{8})/,
-    products: 'CON Commander du combustible\n1. Granulés 10 kg : 250 KES\n2. Granulés 25 kg : 600 KES\n3. Briquettes 10 kg : 180 KES\n0. Retour\n00. Menu principal\n*. Quitter',
-    confirm: 'CON 2 x Granulés 10 kg\nTotal : 500 KES\nLivraison : Kibera market\nEntrez votre PIN pour confirmer\n0. Retour\n00. Menu principal\n*. Quitter',
+    products:
+      'CON Commander du combustible\n1. Granulés 10 kg : 250 KES\n2. Granulés 25 kg : 600 KES\n3. Briquettes 10 kg : 180 KES\n0. Retour\n00. Menu principal\n*. Quitter',
+    confirm:
+      'CON 2 x Granulés 10 kg\nTotal : 500 KES\nLivraison : Kibera market\nEntrez votre PIN pour confirmer\n0. Retour\n00. Menu principal\n*. Quitter',
     placed: /^END Commande (F\d{6}) enregistrée : 500 KES\. Nous vous appellerons avant la livraison\.$/,
     remembered: /^CON Où livrer \? \(village, repère\)\n1\. Kibera market\n/,
     mine: /^CON Mes commandes\n(F\d{6}) \d{1,2} \w+\.? : 1 x Granulés 25 kg, enregistrée\n(F\d{6}) \d{1,2} \w+\.? : 2 x Granulés 10 kg, enregistrée\n/,
@@ -36,8 +41,10 @@ const TEXTS = {
   sw: {
     countryCode: '255',
     created: /Nambari yako ya mteja ni (C[0-9A-F]{8})/,
-    products: 'CON Agiza nishati\n1. Pelleti kilo 10: KES 250\n2. Pelleti kilo 25: KES 600\n3. Briketi kilo 10: KES 180\n0. Rudi\n00. Menyu kuu\n*. Toka',
-    confirm: 'CON 2 x Pelleti kilo 10\nJumla: KES 500\nMahali: Kibera market\nWeka PIN yako kuthibitisha\n0. Rudi\n00. Menyu kuu\n*. Toka',
+    products:
+      'CON Agiza nishati\n1. Pelleti kilo 10: KES 250\n2. Pelleti kilo 25: KES 600\n3. Briketi kilo 10: KES 180\n0. Rudi\n00. Menyu kuu\n*. Toka',
+    confirm:
+      'CON 2 x Pelleti kilo 10\nJumla: KES 500\nMahali: Kibera market\nWeka PIN yako kuthibitisha\n0. Rudi\n00. Menyu kuu\n*. Toka',
     placed: /^END Agizo (F\d{6}) limepokelewa: KES 500\. Tutakupigia simu kabla ya kukuletea\.$/,
     remembered: /^CON Tukuletee wapi\? \(kijiji, alama ya eneo\)\n1\. Kibera market\n/,
     mine: /^CON Maagizo yangu\n(F\d{6}) \d{1,2} \w{3}: 1 x Pelleti kilo 25, limepokelewa\n(F\d{6}) \d{1,2} \w{3}: 2 x Pelleti kilo 10, limepokelewa\n/,
@@ -109,7 +116,9 @@ describe.each(['en', 'fr', 'sw'] as const)('a household in %s', (language) => {
     const mine = await signedIn(account);
     const listed = texts.mine.exec(await mine.send('5'));
     // Newest first.
-    expect([listed?.[1], listed?.[2]]).toEqual(both.reverse().map((order) => `F${String(order.id).padStart(6, '0')}`));
+    expect([listed?.[1], listed?.[2]]).toEqual(
+      both.reverse().map((order) => `F${String(order.id).padStart(6, '0')}`),
+    );
   });
 
   it('keeps the order through a wrong PIN and places nothing until the right one', async () => {
@@ -135,7 +144,12 @@ describe.each(['en', 'fr', 'sw'] as const)('a household in %s', (language) => {
       [account.customerId],
     );
     expect(rows).toEqual([
-      { id: String(Number(first![1]!.slice(1))), category: 'smoke', note: 'Smoke when cooking ugali', status: 'open' },
+      {
+        id: String(Number(first![1]!.slice(1))),
+        category: 'smoke',
+        note: 'Smoke when cooking ugali',
+        status: 'open',
+      },
       { id: String(Number(second![1]!.slice(1))), category: 'wont_light', note: null, status: 'open' },
     ]);
   });
@@ -162,9 +176,10 @@ describe("the aggregator's retries", () => {
     const replies = await Promise.all([handset.repeat(), handset.repeat()]);
     expect(replies[0]!.body).toMatch(TEXTS.en.ticket);
     expect(replies[1]!.body).toBe(replies[0]!.body);
-    const { rows } = await stack.db.query('SELECT count(*)::int AS n FROM ussd_tickets t JOIN ussd_accounts a ON a.id = t.account_id WHERE a.customer_id = $1', [
-      account.customerId,
-    ]);
+    const { rows } = await stack.db.query(
+      'SELECT count(*)::int AS n FROM ussd_tickets t JOIN ussd_accounts a ON a.id = t.account_id WHERE a.customer_id = $1',
+      [account.customerId],
+    );
     expect(rows).toEqual([{ n: 1 }]);
   });
 });
@@ -175,22 +190,29 @@ describe('the PIN that confirms an order', () => {
     const handset = await signedIn(account);
     await handset.sendAll('4', '1', '1', 'Kibera market');
     await handset.sendAll('11111', '11112');
-    expect(await handset.send('11113')).toBe('END Too many wrong PINs. Your account is locked for 10 minutes.');
+    expect(await handset.send('11113')).toBe(
+      'END Too many wrong PINs. Your account is locked for 10 minutes.',
+    );
     expect(await ordersOf(account.customerId)).toEqual([]);
   });
 
   it('is kept in no order, ticket, session record or log line', async () => {
     const logs = captureLogs();
     const prefix = `${stack.backing.redis.keyPrefix}logged:`;
-    const { app } = await startApp(stack.backing.env({ LOG_LEVEL: 'trace', RATE_LIMIT_PER_IP: '100000', REDIS_KEY_PREFIX: prefix }), {
-      logDestination: logs.stream,
-    });
+    const { app } = await startApp(
+      stack.backing.env({ LOG_LEVEL: 'trace', RATE_LIMIT_PER_IP: '100000', REDIS_KEY_PREFIX: prefix }),
+      {
+        logDestination: logs.stream,
+      },
+    );
     const redis = new Redis(TEST_REDIS_URL);
     try {
       const secret = '97531';
       const creator = new Handset(app, phone('254'));
       await creator.dial();
-      const customerId = TEXTS.en.created.exec(await creator.sendAll('2', '2', 'Pin Keeper', '00', secret, secret))![1]!;
+      const customerId = TEXTS.en.created.exec(
+        await creator.sendAll('2', '2', 'Pin Keeper', '00', secret, secret),
+      )![1]!;
       const orderer = new Handset(app, creator.phoneNumber);
       await orderer.dial();
       await orderer.sendAll('2', '1', customerId, secret, '4', '1', '1', 'Kibera market');
@@ -204,7 +226,9 @@ describe('the PIN that confirms an order', () => {
         ...(await stack.db.query('SELECT row_to_json(t)::text AS row FROM ussd_tickets t')).rows,
       ].map((row: { row: string }) => row.row);
       expect(stored.length).toBeGreaterThan(1);
-      const sessions = await Promise.all([orderer, reporter].map((handset) => redis.get(`${prefix}session:${handset.sessionId}`)));
+      const sessions = await Promise.all(
+        [orderer, reporter].map((handset) => redis.get(`${prefix}session:${handset.sessionId}`)),
+      );
       expect(sessions.every((session) => session !== null)).toBe(true);
       for (const text of [...stored, ...sessions, logs.raw.join('')]) expect(text).not.toContain(secret);
       expect(logs.lines.some((line) => line.msg === 'order placed')).toBe(true);

@@ -24,7 +24,11 @@ describe('ussd-gateway at the HTTP edge', () => {
   });
 
   it('a path that is not valid percent-encoding: 400 { message } with the request id', async () => {
-    const response = await app.inject({ method: 'GET', url: '/api/%zz', headers: { 'x-request-id': 'bad-url-1' } });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/%zz',
+      headers: { 'x-request-id': 'bad-url-1' },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.headers['x-request-id']).toBe('bad-url-1');
     expect(response.json()).toEqual({ message: FRAMEWORK_ERROR_MESSAGES.badUrl });
@@ -37,7 +41,12 @@ describe('ussd-gateway at the HTTP edge', () => {
     let received = '';
     socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
     await once(socket, 'connect');
-    const body = JSON.stringify({ sessionId: 'edge-1', serviceCode: SERVICE_CODE, phoneNumber: '+254700000001', text: '' });
+    const body = JSON.stringify({
+      sessionId: 'edge-1',
+      serviceCode: SERVICE_CODE,
+      phoneNumber: '+254700000001',
+      text: '',
+    });
     socket.write(
       `POST /api/ussd HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Big: ${'a'.repeat(20_000)}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
@@ -56,8 +65,12 @@ describe('ussd-gateway at the HTTP edge', () => {
       headers: { 'content-type': 'application/json' },
       payload: { sessionId: 'edge-2', serviceCode: SERVICE_CODE, phoneNumber: '+254700000002', text: '' },
     });
-    const access = logs.lines.filter((line) => line.msg === 'request completed' || line.msg === 'request errored');
-    expect(access.map((line) => line.req)).toContainEqual(expect.objectContaining({ method: 'POST', path: '/api/ussd' }));
+    const access = logs.lines.filter(
+      (line) => line.msg === 'request completed' || line.msg === 'request errored',
+    );
+    expect(access.map((line) => line.req)).toContainEqual(
+      expect.objectContaining({ method: 'POST', path: '/api/ussd' }),
+    );
     expect(logs.raw.join('')).not.toContain('24680');
   });
 });

@@ -8,8 +8,8 @@ const stack = useTestStack('ussd-languages', { RATE_LIMIT_PER_IP: '100000' });
 let phoneCounter = 0;
 
 /** A fresh phone number under `countryCode`, so remembered languages of other tests never apply. */
-const phone = (countryCode: string): string => `+${countryCode}7${String(10_000_000 + process.pid * 100 + (phoneCounter += 1)).slice(-8)}`;
-
+const phone = (countryCode: string): string =>
+  `+${countryCode}7${String(10_000_000 + process.pid * 100 + (phoneCounter += 1)).slice(-8)}`;
 
 const MAIN_MENUS = {
   en: 'CON Welcome to Clean Cooking\n1. Know More\n2. Account Menu\n3. Language\n*. Exit',
@@ -19,9 +19,27 @@ const MAIN_MENUS = {
 
 /** Each language's answers along the account flows, as a subscriber reads them. */
 const FLOWS = {
-  en: { created: /^END Account created\. Your Customer ID is (C[0-9A-F]{8})\./, home: /^CON Welcome, Amani\n1\. Account details\n/, wrong: /^CON Customer ID or PIN is wrong\. 2 tries left\.\n/, pricing: /^CON Pricing\n/, goodbye: 'END Thank you for using our service. Goodbye!' },
-  fr: { created: /^END Compte créé\. Votre numéro client est (C[0-9A-F]{8})\./, home: /^CON Bienvenue, Amani\n1\. Mon compte\n/, wrong: /^CON Numéro client ou PIN incorrect\. Il vous reste 2 essais\.\n/, pricing: /^CON Tarifs\nFoyer : 450 l'unité/, goodbye: "END Merci d'avoir utilisé notre service. Au revoir !" },
-  sw: { created: /^END Akaunti imefunguliwa\. Nambari yako ya mteja ni (C[0-9A-F]{8})\./, home: /^CON Karibu, Amani\n1\. Maelezo ya akaunti\n/, wrong: /^CON Nambari ya mteja au PIN si sahihi\. Umebakiwa na majaribio 2\.\n/, pricing: /^CON Bei\nJiko: 450 kwa moja/, goodbye: 'END Asante kwa kutumia huduma yetu. Kwaheri!' },
+  en: {
+    created: /^END Account created\. Your Customer ID is (C[0-9A-F]{8})\./,
+    home: /^CON Welcome, Amani\n1\. Account details\n/,
+    wrong: /^CON Customer ID or PIN is wrong\. 2 tries left\.\n/,
+    pricing: /^CON Pricing\n/,
+    goodbye: 'END Thank you for using our service. Goodbye!',
+  },
+  fr: {
+    created: /^END Compte créé\. Votre numéro client est (C[0-9A-F]{8})\./,
+    home: /^CON Bienvenue, Amani\n1\. Mon compte\n/,
+    wrong: /^CON Numéro client ou PIN incorrect\. Il vous reste 2 essais\.\n/,
+    pricing: /^CON Tarifs\nFoyer : 450 l'unité/,
+    goodbye: "END Merci d'avoir utilisé notre service. Au revoir !",
+  },
+  sw: {
+    created: /^END Akaunti imefunguliwa\. Nambari yako ya mteja ni (C[0-9A-F]{8})\./,
+    home: /^CON Karibu, Amani\n1\. Maelezo ya akaunti\n/,
+    wrong: /^CON Nambari ya mteja au PIN si sahihi\. Umebakiwa na majaribio 2\.\n/,
+    pricing: /^CON Bei\nJiko: 450 kwa moja/,
+    goodbye: 'END Asante kwa kutumia huduma yetu. Kwaheri!',
+  },
 };
 
 describe('the language of a dial', () => {
@@ -31,18 +49,25 @@ describe('the language of a dial', () => {
     ['243', 'fr'],
     ['225', 'fr'],
     ['44', 'en'],
-  ] as const)('a +%s phone that never chose gets %s from the country-code table', async (countryCode, language) => {
-    expect(await new Handset(stack.app, phone(countryCode)).dial()).toBe(MAIN_MENUS[language]);
-  });
+  ] as const)(
+    'a +%s phone that never chose gets %s from the country-code table',
+    async (countryCode, language) => {
+      expect(await new Handset(stack.app, phone(countryCode)).dial()).toBe(MAIN_MENUS[language]);
+    },
+  );
 
   it('is changed from the main menu, and remembered for the phone on the next dial', async () => {
     const handset = new Handset(stack.app, phone('254'));
     await handset.dial();
-    expect(await handset.send('3')).toBe('CON Choose your language\n1. English\n2. Français\n3. Kiswahili\n0. Back\n*. Exit');
+    expect(await handset.send('3')).toBe(
+      'CON Choose your language\n1. English\n2. Français\n3. Kiswahili\n0. Back\n*. Exit',
+    );
     // Over 80 characters with its ç (UCS-2), the screen goes out in GSM-7 letters.
     expect(await handset.send('2')).toBe(`CON Langue : francais.\n${MAIN_MENUS.fr.slice(4)}`);
     expect(await handset.send('1')).toMatch(/^CON En savoir plus\n1\. A propos du service\n/);
-    const { rows } = await stack.db.query('SELECT language FROM ussd_phones WHERE phone_number = $1', [handset.phoneNumber]);
+    const { rows } = await stack.db.query('SELECT language FROM ussd_phones WHERE phone_number = $1', [
+      handset.phoneNumber,
+    ]);
     expect(rows).toEqual([{ language: 'fr' }]);
     expect(await new Handset(stack.app, handset.phoneNumber).dial()).toBe(MAIN_MENUS.fr);
   });
@@ -56,7 +81,9 @@ describe('the language of a dial', () => {
     await signedIn.dial();
     await signedIn.sendAll('2', '1', customerId, PIN, '00', '3');
     expect(await signedIn.send('3')).toMatch(/^CON Lugha: Kiswahili\.\n/);
-    const { rows } = await stack.db.query('SELECT language FROM ussd_accounts WHERE customer_id = $1', [customerId]);
+    const { rows } = await stack.db.query('SELECT language FROM ussd_accounts WHERE customer_id = $1', [
+      customerId,
+    ]);
     expect(rows).toEqual([{ language: 'sw' }]);
     // A neighbour's English phone: the main menu in English, the account in Swahili once signed in.
     const borrowed = new Handset(stack.app, phone('254'));
@@ -68,8 +95,12 @@ describe('the language of a dial', () => {
   it('is the language the account was created in, until it chooses another', async () => {
     const owner = new Handset(stack.app, phone('243'));
     await owner.dial();
-    const customerId = FLOWS.fr.created.exec(await owner.sendAll('2', '2', 'Amani Juma', '00', PIN, PIN))![1]!;
-    const { rows } = await stack.db.query('SELECT language FROM ussd_accounts WHERE customer_id = $1', [customerId]);
+    const customerId = FLOWS.fr.created.exec(
+      await owner.sendAll('2', '2', 'Amani Juma', '00', PIN, PIN),
+    )![1]!;
+    const { rows } = await stack.db.query('SELECT language FROM ussd_accounts WHERE customer_id = $1', [
+      customerId,
+    ]);
     expect(rows).toEqual([{ language: 'fr' }]);
     // Signed in from a Kenyan phone that never chose: the main menu in English, the account in French.
     const kenyan = new Handset(stack.app, phone('254'));
@@ -118,7 +149,9 @@ describe('the copy of remembered languages in Redis', () => {
         stack.app.get(PhoneLanguages).fill(),
       ];
       expect(await changer.send(CHOICES[language].option)).toMatch(CHOICES[language].answer);
-      const after = await Promise.all(Array.from({ length: 4 }, () => new Handset(stack.app, phoneNumber).dial()));
+      const after = await Promise.all(
+        Array.from({ length: 4 }, () => new Handset(stack.app, phoneNumber).dial()),
+      );
       expect(after).toEqual(Array.from({ length: 4 }, () => MAIN_MENUS[language]));
       await Promise.all(racing);
       expect(await new Handset(stack.app, phoneNumber).dial()).toBe(MAIN_MENUS[language]);
@@ -130,7 +163,10 @@ describe('the copy of remembered languages in Redis', () => {
     const relay = await startTcpRelay(Number(new URL(stack.backing.database.url).port || 5432));
     const prefix = `${stack.backing.redis.keyPrefix}database-down:`;
     const { app } = await startApp(
-      stack.backing.env({ DATABASE_URL: viaProxy(stack.backing.database.url, { host: '127.0.0.1', port: relay.port }), REDIS_KEY_PREFIX: prefix }),
+      stack.backing.env({
+        DATABASE_URL: viaProxy(stack.backing.database.url, { host: '127.0.0.1', port: relay.port }),
+        REDIS_KEY_PREFIX: prefix,
+      }),
     );
     try {
       const chooser = new Handset(app, phone('243'));
@@ -176,7 +212,11 @@ describe.each(['en', 'fr', 'sw'] as const)('the account flows in %s', (language)
 describe('configuration', () => {
   it('takes its own country-code table and default language', async () => {
     const { app: configured } = await startApp(
-      stack.backing.env({ LANGUAGE_BY_COUNTRY_CODE: '254:sw', DEFAULT_LANGUAGE: 'fr', REDIS_KEY_PREFIX: `${stack.backing.redis.keyPrefix}configured:` }),
+      stack.backing.env({
+        LANGUAGE_BY_COUNTRY_CODE: '254:sw',
+        DEFAULT_LANGUAGE: 'fr',
+        REDIS_KEY_PREFIX: `${stack.backing.redis.keyPrefix}configured:`,
+      }),
     );
     try {
       expect(await new Handset(configured, phone('254')).dial()).toBe(MAIN_MENUS.sw);

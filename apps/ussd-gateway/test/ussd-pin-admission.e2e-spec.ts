@@ -23,12 +23,18 @@ async function onPinScreen(customerId: string): Promise<Handset> {
 }
 
 async function accountsNamed(fullName: string): Promise<number> {
-  const { rows } = await stack.db.query<{ count: string }>('SELECT count(*) FROM ussd_accounts WHERE full_name = $1', [fullName]);
+  const { rows } = await stack.db.query<{ count: string }>(
+    'SELECT count(*) FROM ussd_accounts WHERE full_name = $1',
+    [fullName],
+  );
   return Number(rows[0]!.count);
 }
 
 async function reservedAttempts(customerId: string): Promise<number> {
-  const { rows } = await stack.db.query<{ reserved_total: number }>('SELECT reserved_total FROM ussd_pin_guards WHERE customer_id = $1', [customerId]);
+  const { rows } = await stack.db.query<{ reserved_total: number }>(
+    'SELECT reserved_total FROM ussd_pin_guards WHERE customer_id = $1',
+    [customerId],
+  );
   return Number(rows[0]?.reserved_total ?? 0);
 }
 
@@ -47,7 +53,9 @@ describe('PIN hashing admission (PIN_HASH_CONCURRENCY=1, PIN_HASH_QUEUE=0)', () 
     expect(answers).toEqual(WRONG_PINS.map(() => HASH_BUSY));
     expect(await reservedAttempts(customerId)).toBe(0);
 
-    expect(await (await onPinScreen(customerId)).send('10049')).toMatch(/^CON Customer ID or PIN is wrong\. 2 tries left\./);
+    expect(await (await onPinScreen(customerId)).send('10049')).toMatch(
+      /^CON Customer ID or PIN is wrong\. 2 tries left\./,
+    );
     expect(await (await onPinScreen(customerId)).send(PIN)).toMatch(/^CON Welcome, Gate/);
   });
 
@@ -59,13 +67,17 @@ describe('PIN hashing admission (PIN_HASH_CONCURRENCY=1, PIN_HASH_QUEUE=0)', () 
     expect(answers.filter((answer) => answer !== HASH_BUSY && !admitted.includes(answer))).toEqual([]);
     expect(admitted.length).toBeGreaterThanOrEqual(1);
     expect(await reservedAttempts(customerId)).toBe(admitted.length);
-    expect(await (await onPinScreen(customerId)).send('10049')).toMatch(/^CON Customer ID or PIN is wrong\. 2 tries left\./);
+    expect(await (await onPinScreen(customerId)).send('10049')).toMatch(
+      /^CON Customer ID or PIN is wrong\. 2 tries left\./,
+    );
   });
 
   it('answers an account creation the gate refuses with its busy END text, and creates nothing', async () => {
     const handset = new Handset(stack.app);
     await handset.dial();
-    expect(await handset.sendAll('2', '2', 'Busy Creator', '00', PIN)).toMatch(/^CON Enter the same PIN again/);
+    expect(await handset.sendAll('2', '2', 'Busy Creator', '00', PIN)).toMatch(
+      /^CON Enter the same PIN again/,
+    );
     const slot = stack.app.get(PinHashGate).admit();
     try {
       expect(await handset.send(PIN)).toBe(CREATE_BUSY);
@@ -75,7 +87,9 @@ describe('PIN hashing admission (PIN_HASH_CONCURRENCY=1, PIN_HASH_QUEUE=0)', () 
     expect(await accountsNamed('Busy Creator')).toBe(0);
     // The aggregator's retry of that hop gets the same answer; a new dial creates the account.
     expect((await handset.repeat()).body).toBe(CREATE_BUSY);
-    expect(await createAccount(stack.app, { name: 'Busy Creator', pin: PIN })).toMatchObject({ customerId: expect.stringMatching(/^C[0-9A-F]{8}$/) });
+    expect(await createAccount(stack.app, { name: 'Busy Creator', pin: PIN })).toMatchObject({
+      customerId: expect.stringMatching(/^C[0-9A-F]{8}$/),
+    });
     expect(await accountsNamed('Busy Creator')).toBe(1);
   });
 
@@ -90,7 +104,9 @@ describe('PIN hashing admission (PIN_HASH_CONCURRENCY=1, PIN_HASH_QUEUE=0)', () 
     } finally {
       slot.release();
     }
-    expect(await (await onPinScreen(customerId)).send('86420')).toMatch(/^CON Customer ID or PIN is wrong\. 2 tries left\./);
+    expect(await (await onPinScreen(customerId)).send('86420')).toMatch(
+      /^CON Customer ID or PIN is wrong\. 2 tries left\./,
+    );
     expect(await (await onPinScreen(customerId)).send(PIN)).toMatch(/^CON Welcome, Busy/);
   });
 });

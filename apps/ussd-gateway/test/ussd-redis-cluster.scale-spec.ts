@@ -9,7 +9,15 @@ import { RedisSessionStore } from '../src/sessions/redis-session.store';
 import { describeSessionStoreContract } from '../src/sessions/session-store.contract';
 import { describeHopOpenerContract } from '../src/ussd/hop-opener.contract';
 import { redisSessionRooms } from '../src/ussd/session-rooms';
-import { Backing, createAccount, createBacking, Handset, OPERATOR_TOKEN, servedAfterRetries, startApp } from './ussd-test-kit';
+import {
+  Backing,
+  createAccount,
+  createBacking,
+  Handset,
+  OPERATOR_TOKEN,
+  servedAfterRetries,
+  startApp,
+} from './ussd-test-kit';
 
 const PIN = '47213';
 const PREFIX = 'ussd-cluster:';
@@ -26,7 +34,10 @@ let redis: Cluster;
 beforeAll(async () => {
   cluster = await startRedisCluster();
   backing = await createBacking('ussd-cluster');
-  redis = createRedisClient({ kind: 'cluster', nodes: cluster.nodes.map((node) => `redis://${node}`) }, 5000) as Cluster;
+  redis = createRedisClient(
+    { kind: 'cluster', nodes: cluster.nodes.map((node) => `redis://${node}`) },
+    5000,
+  ) as Cluster;
   await new Promise((resolve) => redis.once('ready', resolve));
   ({ app } = await startApp(
     backing.env({
@@ -67,43 +78,74 @@ describe('the USSD gateway on a 3-master Redis Cluster', () => {
   it('creates an account and logs in, answers retries from memory, and keeps each session in one slot', async () => {
     const { customerId, handset: creator } = await createAccount(app, { name: 'Cluster Tester', pin: PIN });
     // An aggregator retry of the last hop: the same answer, nothing done twice.
-    expect((await creator.repeat()).body).toBe(`END Account created. Your Customer ID is ${customerId}. Keep it safe: you need it and your PIN to log in.`);
+    expect((await creator.repeat()).body).toBe(
+      `END Account created. Your Customer ID is ${customerId}. Keep it safe: you need it and your PIN to log in.`,
+    );
 
     const handset = new Handset(app);
     await handset.dial();
     expect(await handset.sendAll('2', '1', customerId, PIN)).toMatch(/^CON Welcome, Cluster/);
     const slot = await slotOf(layout.session(handset.sessionId));
     expect(await redis.exists(layout.session(handset.sessionId))).toBe(1);
-    expect(await Promise.all([slotOf(layout.lock(handset.sessionId)), slotOf(layout.index(handset.sessionId))])).toEqual([slot, slot]);
+    expect(
+      await Promise.all([slotOf(layout.lock(handset.sessionId)), slotOf(layout.index(handset.sessionId))]),
+    ).toEqual([slot, slot]);
     expect(await redis.zscore(layout.index(handset.sessionId), handset.sessionId)).not.toBeNull();
   });
 
   it('spends four scripts per hop: the two counts beside the lock-and-read, then the write', async () => {
     const scripts = async (): Promise<Record<string, number>> => {
-      const scraped = await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      const scraped = await app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      });
       const exposition = parseExposition(scraped.body);
-      const count = (script: string): number => exposition.value('dmrv_ussd_redis_script_duration_seconds_count', { script });
+      const count = (script: string): number =>
+        exposition.value('dmrv_ussd_redis_script_duration_seconds_count', { script });
       return Object.fromEntries(
-        ['ussdCountLockAndRead', 'ussdRateLimitIncrement', 'ussdLockAndRead', 'ussdWriteAndUnlock', 'ussdReleaseLock'].map((script) => [script, count(script)]),
+        [
+          'ussdCountLockAndRead',
+          'ussdRateLimitIncrement',
+          'ussdLockAndRead',
+          'ussdWriteAndUnlock',
+          'ussdReleaseLock',
+        ].map((script) => [script, count(script)]),
       );
     };
     const handset = new Handset(app);
     const before = await scripts();
     expect(await handset.dial()).toMatch(/^CON Welcome/);
     const after = await scripts();
-    const spent = Object.fromEntries(Object.entries(after).map(([script, count]) => [script, count - before[script]!]));
+    const spent = Object.fromEntries(
+      Object.entries(after).map(([script, count]) => [script, count - before[script]!]),
+    );
     // Two counts: the caller's limit (per phone here) and the session's own (RATE_LIMIT_PER_SESSION).
-    expect(spent).toEqual({ ussdCountLockAndRead: 0, ussdRateLimitIncrement: 2, ussdLockAndRead: 1, ussdWriteAndUnlock: 1, ussdReleaseLock: 0 });
+    expect(spent).toEqual({
+      ussdCountLockAndRead: 0,
+      ussdRateLimitIncrement: 2,
+      ussdLockAndRead: 1,
+      ussdWriteAndUnlock: 1,
+      ussdReleaseLock: 0,
+    });
   });
 
   it('lists the active sessions of every master', async () => {
     const handsets = Array.from({ length: 24 }, () => new Handset(app));
     for (const handset of handsets) expect(await handset.dial()).toMatch(/^CON Welcome/);
-    const masters = new Set(await Promise.all(handsets.map((handset) => cluster.masterOf(layout.session(handset.sessionId)))));
+    const masters = new Set(
+      await Promise.all(handsets.map((handset) => cluster.masterOf(layout.session(handset.sessionId)))),
+    );
     expect(masters.size).toBe(3);
-    const list = await app.inject({ method: 'GET', url: '/api/ussd/sessions', headers: { 'x-operator-token': OPERATOR_TOKEN } });
+    const list = await app.inject({
+      method: 'GET',
+      url: '/api/ussd/sessions',
+      headers: { 'x-operator-token': OPERATOR_TOKEN },
+    });
     expect(list.statusCode).toBe(200);
-    expect(list.json().activeSessions).toEqual(expect.arrayContaining(handsets.map((handset) => handset.sessionId)));
+    expect(list.json().activeSessions).toEqual(
+      expect.arrayContaining(handsets.map((handset) => handset.sessionId)),
+    );
   });
 
   it('counts the per-phone limit in one slot of its own and refuses past it', async () => {

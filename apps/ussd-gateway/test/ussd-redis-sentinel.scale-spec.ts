@@ -1,6 +1,14 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { startRedisSentinel, TestRedisSentinel } from '@dmrv/testing';
-import { Backing, createAccount, createBacking, Handset, OPERATOR_TOKEN, servedAfterRetries, startApp } from './ussd-test-kit';
+import {
+  Backing,
+  createAccount,
+  createBacking,
+  Handset,
+  OPERATOR_TOKEN,
+  servedAfterRetries,
+  startApp,
+} from './ussd-test-kit';
 
 const PIN = '47213';
 // A master, a replica and a sentinel are started and failed over: seconds, not milliseconds.
@@ -44,7 +52,11 @@ describe('the USSD gateway through Redis Sentinel', () => {
     // and answer "unavailable"; the aggregator's retry goes on where the session stood, on the new master.
     expect(await servedAfterRetries(handset, await handset.send(PIN))).toMatch(/^CON Welcome, Sentinel/);
     expect(await handset.send('1')).toContain(`Customer ID: ${customerId}`);
-    const list = await app.inject({ method: 'GET', url: '/api/ussd/sessions', headers: { 'x-operator-token': OPERATOR_TOKEN } });
+    const list = await app.inject({
+      method: 'GET',
+      url: '/api/ussd/sessions',
+      headers: { 'x-operator-token': OPERATOR_TOKEN },
+    });
     expect(list.json().activeSessions).toContain(handset.sessionId);
   });
 });

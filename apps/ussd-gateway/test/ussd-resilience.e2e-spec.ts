@@ -1,5 +1,16 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Backing, captureLogs, createBacking, Handset, post, redisReady, SERVICE_CODE, startApp, startTcpRelay, TcpRelay } from './ussd-test-kit';
+import {
+  Backing,
+  captureLogs,
+  createBacking,
+  Handset,
+  post,
+  redisReady,
+  SERVICE_CODE,
+  startApp,
+  startTcpRelay,
+  TcpRelay,
+} from './ussd-test-kit';
 
 const UNAVAILABLE = 'END Service temporarily unavailable. Please try again later.';
 const PIN = '47213';
@@ -138,14 +149,23 @@ describe('a dependency stopped mid-session', () => {
     await postgresRelay.stop();
     const failed = await post(
       app,
-      { sessionId: handset.sessionId, serviceCode: SERVICE_CODE, phoneNumber: handset.phoneNumber, text: `${handset.text}*${PIN}` },
+      {
+        sessionId: handset.sessionId,
+        serviceCode: SERVICE_CODE,
+        phoneNumber: handset.phoneNumber,
+        text: `${handset.text}*${PIN}`,
+      },
       { headers: { 'x-request-id': 'outage-hop-1' } },
     );
     expect(failed.body).toBe(UNAVAILABLE);
     handset['inputs'].push(PIN);
     // The operator sees why, tied to the request; nobody sees the PIN or the subscriber's input.
     const errorLine = logs.lines.find((line) => line.requestId === 'outage-hop-1' && line.level === 50);
-    expect(errorLine).toMatchObject({ msg: 'session hop failed: a dependency is unavailable', sessionId: handset.sessionId, err: expect.any(Object) });
+    expect(errorLine).toMatchObject({
+      msg: 'session hop failed: a dependency is unavailable',
+      sessionId: handset.sessionId,
+      err: expect.any(Object),
+    });
     expect(logs.raw.join('')).not.toContain(PIN);
     expect(logs.raw.join('')).not.toContain('Outage Tester');
     const down = await health();
@@ -161,6 +181,8 @@ describe('a dependency stopped mid-session', () => {
 
     await postgresRelay.start();
     expect((await health()).statusCode).toBe(200);
-    expect((await handset.repeat()).body).toMatch(/^END Account created\. Your Customer ID is C[0-9A-F]{8}\./);
+    expect((await handset.repeat()).body).toMatch(
+      /^END Account created\. Your Customer ID is C[0-9A-F]{8}\./,
+    );
   });
 });

@@ -81,7 +81,9 @@ const names = (commands: Executed[]) => commands.map((command) => command.args[0
 describe('Redis round trips', () => {
   it('watches the gateway connection: GET / costs its one rate-limit script', async () => {
     await app.inject({ method: 'GET', url: '/', remoteAddress: '10.3.0.1' });
-    const commands = await commandsDuring(() => app.inject({ method: 'GET', url: '/', remoteAddress: '10.3.0.1' }));
+    const commands = await commandsDuring(() =>
+      app.inject({ method: 'GET', url: '/', remoteAddress: '10.3.0.1' }),
+    );
     expect(names(fromApp(commands))).toEqual(['evalsha']);
     expect(fromApp(commands)[0]!.args).toContain(`${backing.redis.keyPrefix}rl:default:10.3.0.1`);
   });
@@ -92,18 +94,38 @@ describe('Redis round trips', () => {
     const prefix = backing.redis.keyPrefix;
     const counter = `${prefix}rl:default:10.3.0.2`;
     for (const input of [null, '1', '2', '*']) {
-      const hop = () => post(app, { sessionId: handset.sessionId, serviceCode: SERVICE_CODE, phoneNumber: handset.phoneNumber, text: handset.text }, { remoteAddress: '10.3.0.2' });
+      const hop = () =>
+        post(
+          app,
+          {
+            sessionId: handset.sessionId,
+            serviceCode: SERVICE_CODE,
+            phoneNumber: handset.phoneNumber,
+            text: handset.text,
+          },
+          { remoteAddress: '10.3.0.2' },
+        );
       if (input !== null) handset['inputs'].push(input);
       queries.mockClear();
       const commands = await commandsDuring(hop);
       const sent = fromApp(commands);
       expect(names(sent)).toEqual(['evalsha', 'evalsha']);
       // The first locks and reads the session and counts the request; the counting runs inside that script.
-      expect(sent[0]!.args).toEqual(expect.arrayContaining([`${prefix}lock:${handset.sessionId}`, `${prefix}session:${handset.sessionId}`, counter]));
+      expect(sent[0]!.args).toEqual(
+        expect.arrayContaining([
+          `${prefix}lock:${handset.sessionId}`,
+          `${prefix}session:${handset.sessionId}`,
+          counter,
+        ]),
+      );
       expect(commands).toContainEqual({ args: ['INCR', counter], source: 'lua' });
       expect(sent[1]!.args).toContain(`${prefix}session:${handset.sessionId}`);
       // The dial's remembered language comes from the copy, read by the same script: no PostgreSQL query.
-      if (input === null) expect(commands).toContainEqual({ args: ['HMGET', `${prefix}phone-languages`, handset.phoneNumber, '!complete'], source: 'lua' });
+      if (input === null)
+        expect(commands).toContainEqual({
+          args: ['HMGET', `${prefix}phone-languages`, handset.phoneNumber, '!complete'],
+          source: 'lua',
+        });
       expect(queries).not.toHaveBeenCalled();
     }
     expect(await watcher.get(counter)).toBe('4');
@@ -112,10 +134,22 @@ describe('Redis round trips', () => {
   it('costs two per hop for an aggregator, counted per phone', async () => {
     const handset = new Handset(app, '+254766666666');
     const commands = await commandsDuring(() =>
-      post(app, { sessionId: handset.sessionId, serviceCode: SERVICE_CODE, phoneNumber: handset.phoneNumber, text: '' }, { remoteAddress: '196.201.214.5' }),
+      post(
+        app,
+        {
+          sessionId: handset.sessionId,
+          serviceCode: SERVICE_CODE,
+          phoneNumber: handset.phoneNumber,
+          text: '',
+        },
+        { remoteAddress: '196.201.214.5' },
+      ),
     );
     expect(names(fromApp(commands))).toEqual(['evalsha', 'evalsha']);
-    expect(commands).toContainEqual({ args: ['INCR', `${backing.redis.keyPrefix}rl:phone:+254766666666`], source: 'lua' });
+    expect(commands).toContainEqual({
+      args: ['INCR', `${backing.redis.keyPrefix}rl:phone:+254766666666`],
+      source: 'lua',
+    });
   });
 
   it('a dial without the language copy (flushed, evicted, expired) reads PostgreSQL once and fills the copy; then no query', async () => {
@@ -135,8 +169,13 @@ describe('Redis round trips', () => {
   });
 
   it('costs one for an invalid request, which is counted and answered without touching a session', async () => {
-    const commands = await commandsDuring(() => post(app, { sessionId: 'round-trips-invalid', text: '' }, { remoteAddress: '10.3.0.3' }));
+    const commands = await commandsDuring(() =>
+      post(app, { sessionId: 'round-trips-invalid', text: '' }, { remoteAddress: '10.3.0.3' }),
+    );
     expect(names(fromApp(commands))).toEqual(['evalsha']);
-    expect(commands).toContainEqual({ args: ['INCR', `${backing.redis.keyPrefix}rl:default:10.3.0.3`], source: 'lua' });
+    expect(commands).toContainEqual({
+      args: ['INCR', `${backing.redis.keyPrefix}rl:default:10.3.0.3`],
+      source: 'lua',
+    });
   });
 });

@@ -14,7 +14,13 @@ import { Backing, createBacking, startApp } from './ussd-test-kit';
  * `test:e2e` install it first when it is missing (scripts/require-tools.mjs).
  */
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 // Every run takes the screenshot; the README's copy is refreshed only on request, so that a test run leaves the work
 // tree clean: UPDATE_SCREENSHOTS=1 npx jest --selectProjects e2e --testPathPatterns ussd-simulator
 const SCREENSHOT = process.env.UPDATE_SCREENSHOTS
@@ -108,7 +114,10 @@ describe('the simulator in a browser (Chromium)', () => {
     await app?.close();
   });
 
-  async function query<Row extends Record<string, unknown>>(sql: string, values: unknown[]): Promise<{ rows: Row[] }> {
+  async function query<Row extends Record<string, unknown>>(
+    sql: string,
+    values: unknown[],
+  ): Promise<{ rows: Row[] }> {
     const db = new Client({ connectionString: backing.database.url });
     await db.connect();
     try {
@@ -129,7 +138,10 @@ describe('the simulator in a browser (Chromium)', () => {
   /** Waits for the page to have shown `hops` answers and to be idle again (every button back to its state). */
   async function settled(hops: number): Promise<void> {
     // Locators only: a predicate evaluated in the page would be refused by the page's own CSP (no eval).
-    await page.locator('#transcript li').nth(hops - 1).waitFor();
+    await page
+      .locator('#transcript li')
+      .nth(hops - 1)
+      .waitFor();
     await page.locator('#dial:not([disabled])').waitFor();
     expect(await transcriptLength()).toBe(hops);
   }
@@ -138,9 +150,19 @@ describe('the simulator in a browser (Chromium)', () => {
   async function screen(): Promise<{ kind: string; text: string }> {
     const text = (await page.textContent('#screen-text')) ?? '';
     const data = (name: string): Promise<string | null> => page.getAttribute('#meter', `data-${name}`);
-    const meter = { kind: await data('kind'), encoding: await data('encoding'), used: await data('used'), limit: await data('limit') };
+    const meter = {
+      kind: await data('kind'),
+      encoding: await data('encoding'),
+      used: await data('used'),
+      limit: await data('limit'),
+    };
     const { used, limit } = screenCost(text);
-    expect(meter).toEqual({ kind: meter.kind, encoding: limit === GSM7_SCREEN_LIMIT ? 'GSM-7' : 'UCS-2', used: String(used), limit: String(limit) });
+    expect(meter).toEqual({
+      kind: meter.kind,
+      encoding: limit === GSM7_SCREEN_LIMIT ? 'GSM-7' : 'UCS-2',
+      used: String(used),
+      limit: String(limit),
+    });
     expect(await page.textContent('#meter')).toBe(`${meter.kind} · ${meter.encoding} · ${used}/${limit}`);
     return { kind: meter.kind!, text };
   }
@@ -162,7 +184,10 @@ describe('the simulator in a browser (Chromium)', () => {
   it('dials, creates an account, then logs in with it, orders fuel, confirms with the PIN and shows the order number', async () => {
     sessionRequests.length = 0;
     await page.fill('#phone-number', '+254711000222');
-    expect(await dial()).toEqual({ kind: 'CON', text: 'Welcome to Clean Cooking\n1. Know More\n2. Account Menu\n3. Language\n*. Exit' });
+    expect(await dial()).toEqual({
+      kind: 'CON',
+      text: 'Welcome to Clean Cooking\n1. Know More\n2. Account Menu\n3. Language\n*. Exit',
+    });
     expect((await reply('1')).text).toMatch(/^Know More\n1\. About this service/);
     expect((await reply('2')).text).toMatch(/^Pricing\n/);
     expect((await reply('00')).text).toMatch(/^Welcome to Clean Cooking\n/);
@@ -192,8 +217,18 @@ describe('the simulator in a browser (Chromium)', () => {
       '1*2*00*2*2*Wanjiku Kamau*00*47213',
       '1*2*00*2*2*Wanjiku Kamau*00*47213*47213',
     ]);
-    expect(new Set(sent.map((fields) => JSON.stringify([fields.sessionId, fields.serviceCode, fields.phoneNumber, fields.networkCode]))).size).toBe(1);
-    expect(sent[0]).toMatchObject({ sessionId: expect.stringMatching(/^SIM_[0-9a-f]{16}$/), serviceCode: '*384#', phoneNumber: '+254711000222' });
+    expect(
+      new Set(
+        sent.map((fields) =>
+          JSON.stringify([fields.sessionId, fields.serviceCode, fields.phoneNumber, fields.networkCode]),
+        ),
+      ).size,
+    ).toBe(1);
+    expect(sent[0]).toMatchObject({
+      sessionId: expect.stringMatching(/^SIM_[0-9a-f]{16}$/),
+      serviceCode: '*384#',
+      phoneNumber: '+254711000222',
+    });
 
     // The ended session takes no more replies; the account really exists; the aggregator's session-end
     // notification went out as Africa's Talking sends it, and was kept without its input.
@@ -215,10 +250,18 @@ describe('the simulator in a browser (Chromium)', () => {
     expect(await page.textContent('#cumulative')).toBe('"1*2*00*2*2*Wanjiku Kamau*00*•••••*•••••"');
     expect(await page.textContent('body')).not.toContain('47213');
     expect(await page.textContent('#notified')).toBe('Success → HTTP 200 {"status":"recorded"}');
-    const { rows } = await query<{ full_name: string }>('SELECT full_name FROM ussd_accounts WHERE customer_id = $1', [customerId]);
+    const { rows } = await query<{ full_name: string }>(
+      'SELECT full_name FROM ussd_accounts WHERE customer_id = $1',
+      [customerId],
+    );
     expect(rows).toEqual([{ full_name: 'Wanjiku Kamau' }]);
-    const events = await query('SELECT status, hops_count, session_closed, last_app_response FROM ussd_session_events WHERE session_id = $1', [sent[0]!.sessionId]);
-    expect(events.rows).toEqual([{ status: 'Success', hops_count: 10, session_closed: false, last_app_response: `END ${created.text}` }]);
+    const events = await query(
+      'SELECT status, hops_count, session_closed, last_app_response FROM ussd_session_events WHERE session_id = $1',
+      [sent[0]!.sessionId],
+    );
+    expect(events.rows).toEqual([
+      { status: 'Success', hops_count: 10, session_closed: false, last_app_response: `END ${created.text}` },
+    ]);
 
     // A second session with the new account: log in, order two 10 kg bags of pellets, confirm with the PIN.
     sessionRequests.length = 0;
@@ -227,7 +270,9 @@ describe('the simulator in a browser (Chromium)', () => {
     expect((await reply('1')).text).toMatch(/^Enter your Customer ID/);
     await reply(customerId!);
     expect((await reply('47213')).text).toMatch(/^Welcome, Wanjiku/);
-    expect((await reply('4')).text).toBe('Order fuel\n1. Pellets 10 kg: KES 250\n2. Pellets 25 kg: KES 600\n3. Briquettes 10 kg: KES 180\n0. Back\n00. Main menu\n*. Exit');
+    expect((await reply('4')).text).toBe(
+      'Order fuel\n1. Pellets 10 kg: KES 250\n2. Pellets 25 kg: KES 600\n3. Briquettes 10 kg: KES 180\n0. Back\n00. Main menu\n*. Exit',
+    );
     await reply('1');
     await reply('2');
     expect(await reply('Kibera market')).toEqual({
@@ -236,10 +281,16 @@ describe('the simulator in a browser (Chromium)', () => {
     });
     const placed = await reply('47213');
     expect(placed.kind).toBe('END');
-    const orderNumber = /^Order (F\d{6}) placed: KES 500\. We will call you before delivery\.$/.exec(placed.text)?.[1];
+    const orderNumber = /^Order (F\d{6}) placed: KES 500\. We will call you before delivery\.$/.exec(
+      placed.text,
+    )?.[1];
     expect(orderNumber).toBeDefined();
-    expect(new URLSearchParams(sessionRequests.at(-1)).get('text')).toBe(`2*1*${customerId}*47213*4*1*2*Kibera market*47213`);
-    expect((await page.locator('#transcript li').allTextContents()).at(-1)!.split('\n')[0]).toBe(`text="2*1*${customerId}*•••••*4*1*2*Kibera market*•••••"`);
+    expect(new URLSearchParams(sessionRequests.at(-1)).get('text')).toBe(
+      `2*1*${customerId}*47213*4*1*2*Kibera market*47213`,
+    );
+    expect((await page.locator('#transcript li').allTextContents()).at(-1)!.split('\n')[0]).toBe(
+      `text="2*1*${customerId}*•••••*4*1*2*Kibera market*•••••"`,
+    );
     expect(await page.textContent('body')).not.toContain('47213');
     expect(await page.isDisabled('#send')).toBe(true);
     expect(await page.textContent('#notified')).toBe('Success → HTTP 200 {"status":"recorded"}');
@@ -249,7 +300,14 @@ describe('the simulator in a browser (Chromium)', () => {
       [customerId],
     );
     expect(orders.rows).toEqual([
-      { id: String(Number(orderNumber!.slice(1))), product_code: 'pellets-10kg', quantity: 2, total_minor: 50_000, delivery_point: 'Kibera market', status: 'placed' },
+      {
+        id: String(Number(orderNumber!.slice(1))),
+        product_code: 'pellets-10kg',
+        quantity: 2,
+        total_minor: 50_000,
+        delivery_point: 'Kibera market',
+        status: 'placed',
+      },
     ]);
     mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
     await page.screenshot({ path: SCREENSHOT });
@@ -277,7 +335,10 @@ describe('the simulator in a browser (Chromium)', () => {
     await page.locator('#dial:not([disabled])').waitFor();
     expect(await page.textContent('#notified')).toBe('Incomplete → HTTP 200 {"status":"recorded"}');
     const sessionId = new URLSearchParams(sessionRequests[0]).get('sessionId');
-    const events = await query('SELECT status, hops_count, session_closed FROM ussd_session_events WHERE session_id = $1', [sessionId]);
+    const events = await query(
+      'SELECT status, hops_count, session_closed FROM ussd_session_events WHERE session_id = $1',
+      [sessionId],
+    );
     expect(events.rows).toEqual([{ status: 'Incomplete', hops_count: 2, session_closed: true }]);
   });
 

@@ -27,7 +27,8 @@ serveFloor(
     const { sessionId, text } = JSON.parse(body) as { sessionId: string; text: string };
     const key = `floor:session:${sessionId}`;
     await redis.get(key);
-    if (request.headers[FLOOR_PIN_HASH_HEADER] !== undefined) await hashPin(text.slice(text.lastIndexOf('*') + 1));
+    if (request.headers[FLOOR_PIN_HASH_HEADER] !== undefined)
+      await hashPin(text.slice(text.lastIndexOf('*') + 1));
     await redis.set(key, text, 'EX', 180);
     sendText(response, 200, MENU);
   },

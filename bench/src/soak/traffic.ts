@@ -89,7 +89,7 @@ export async function ussdSubscriber(options: {
       tally.add(
         'ussd',
         ussdKind(answer.status, answer.body, expected),
-        `${answer.status} after "${text.replaceAll(PIN, "*****")}": ${answer.body.slice(0, 120)}`,
+        `${answer.status} after "${text.replaceAll(PIN, '*****')}": ${answer.body.slice(0, 120)}`,
       );
       if (!expected) return;
       if (index === steps.length - 1) onLast?.(answer.body);

@@ -18,9 +18,18 @@ interface SigningDeployment {
   env: Record<string, string>;
 }
 
-async function answerOf(endpoint: Endpoint, authorization: string): Promise<{ body: string; signed: boolean }> {
-  const response = await fetch(new URL(SIGNED_PATH, endpoint.baseUrl), { headers: { authorization }, signal: AbortSignal.timeout(30_000) });
-  return { body: await response.text(), signed: response.headers.has('signature') && response.headers.has('content-digest') };
+async function answerOf(
+  endpoint: Endpoint,
+  authorization: string,
+): Promise<{ body: string; signed: boolean }> {
+  const response = await fetch(new URL(SIGNED_PATH, endpoint.baseUrl), {
+    headers: { authorization },
+    signal: AbortSignal.timeout(30_000),
+  });
+  return {
+    body: await response.text(),
+    signed: response.headers.has('signature') && response.headers.has('content-digest'),
+  };
 }
 
 /**
@@ -35,7 +44,9 @@ export async function measureSigning(ctx: SuiteContext, deployment: SigningDeplo
     SIGNING_DISABLED: 'true',
   });
   try {
-    const steps: Step[] = [{ method: 'GET', path: SIGNED_PATH, headers: { authorization: deployment.authorization } }];
+    const steps: Step[] = [
+      { method: 'GET', path: SIGNED_PATH, headers: { authorization: deployment.authorization } },
+    ];
     const plan: LoadPlan = { steps, connections: ctx.options.connections };
     const row = await compare(ctx, {
       service: 'registry-api',
@@ -44,8 +55,12 @@ export async function measureSigning(ctx: SuiteContext, deployment: SigningDeplo
       floor: { ...unsigned, plan },
       target: { ...deployment.signed, plan },
     });
-    const [floor, target] = await Promise.all([answerOf(unsigned, deployment.authorization), answerOf(deployment.signed, deployment.authorization)]);
-    if (!target.signed || floor.signed) row.problems.push('the signed side must carry Signature and Content-Digest, the unsigned side neither');
+    const [floor, target] = await Promise.all([
+      answerOf(unsigned, deployment.authorization),
+      answerOf(deployment.signed, deployment.authorization),
+    ]);
+    if (!target.signed || floor.signed)
+      row.problems.push('the signed side must carry Signature and Content-Digest, the unsigned side neither');
     const difference = jsonDifference(floor.body, target.body);
     if (difference !== undefined) row.problems.push(`signed and unsigned answer differently (${difference})`);
   } finally {

@@ -170,7 +170,9 @@ async function startDeployment(
   const service = await startService(ctx, 'registry-api', SERVICE_BUILDS.registry.main, env);
   const floor = await startFloor(ctx, 'registry', { DATABASE_URL: deployment.databaseUrl });
   const statements = await RunningStatements.connect(deployment.databaseUrl);
-  const closeStatements = ctx.janitor.defer(`close the statement counter of ${households} households`, () => statements.close());
+  const closeStatements = ctx.janitor.defer(`close the statement counter of ${households} households`, () =>
+    statements.close(),
+  );
   return { deployment, households, service, floor, statements, closeStatements };
 }
 
@@ -180,7 +182,11 @@ async function stopDeployment(running: RunningDeployment): Promise<void> {
   await running.floor.process.stop();
 }
 
-async function measureRow(ctx: SuiteContext, running: RunningDeployment, { workload, path, grows }: RegistryWorkload): Promise<void> {
+async function measureRow(
+  ctx: SuiteContext,
+  running: RunningDeployment,
+  { workload, path, grows }: RegistryWorkload,
+): Promise<void> {
   const { deployment, service, floor } = running;
   const steps: Step[] = [{ method: 'GET', path, headers: { authorization: deployment.authorization } }];
   const plan: LoadPlan = { steps, connections: ctx.options.connections };
@@ -193,7 +199,9 @@ async function measureRow(ctx: SuiteContext, running: RunningDeployment, { workl
     // statements run on after its window closes and would be charged to the service's pass that follows.
     beforeEachPass: async () => {
       if (!(await waitUntilNoStatementRuns(() => running.statements.count(), sleep)))
-        ctx.progress(`  (statements still running in the ${running.households.toLocaleString('en-US')}-household database after the wait; measuring anyway)`);
+        ctx.progress(
+          `  (statements still running in the ${running.households.toLocaleString('en-US')}-household database after the wait; measuring anyway)`,
+        );
     },
     floor: { ...floor, plan },
     target: { ...service, plan },
@@ -220,7 +228,9 @@ export async function registrySuite(ctx: SuiteContext): Promise<void> {
     `registry-api: ${households.toLocaleString('en-US')} households, then ${(households * scale).toLocaleString('en-US')} for the aggregates and collections`,
   );
   const base = await startDeployment(ctx, await deploy(ctx, households), households);
-  const workloads = registryWorkloads(base.deployment.facts).filter((workload) => selected(ctx, workload.workload));
+  const workloads = registryWorkloads(base.deployment.facts).filter((workload) =>
+    selected(ctx, workload.workload),
+  );
   const growing = scale > 1 && workloads.some((workload) => workload.grows);
   // With a growth pass, a growing workload is measured there, right before its twin on ten times the data.
   for (const workload of workloads) if (!(growing && workload.grows)) await measureRow(ctx, base, workload);
@@ -232,7 +242,11 @@ export async function registrySuite(ctx: SuiteContext): Promise<void> {
   if (growing) {
     const scaledDeployment = await deploy(ctx, households * scale);
     // Same project and period names, so each row is asked the same question of ten times the data.
-    const scaled = await startDeployment(ctx, { ...scaledDeployment, facts: base.deployment.facts }, households * scale);
+    const scaled = await startDeployment(
+      ctx,
+      { ...scaledDeployment, facts: base.deployment.facts },
+      households * scale,
+    );
     // Both sizes served at once and each pair measured back to back: a slowdown compares two measurements seconds
     // apart, not minutes (the machine's load drifts by more than the data changes a cached answer).
     for (const workload of workloads.filter((candidate) => candidate.grows)) {

@@ -22,7 +22,9 @@ export function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /** A signing key made for the run (docs/security.md): production refuses to start without one. */
-const RUN_SIGNING_KEY = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+const RUN_SIGNING_KEY = generateKeyPairSync('ed25519')
+  .privateKey.export({ format: 'pem', type: 'pkcs8' })
+  .toString();
 
 export const SERVICE_BUILDS = {
   registry: {

@@ -74,7 +74,9 @@ export function selected(ctx: Pick<SuiteContext, 'options'>, workload: string): 
   const name = workload.toLowerCase();
   return (
     ctx.options.filters.length === 0 ||
-    ctx.options.filters.some((text) => (text.endsWith('$') ? name.endsWith(text.slice(0, -1)) : name.includes(text)))
+    ctx.options.filters.some((text) =>
+      text.endsWith('$') ? name.endsWith(text.slice(0, -1)) : name.includes(text),
+    )
   );
 }
 
@@ -110,19 +112,26 @@ class Side {
       // Two load generators at once: the measured plan's latencies are its own requests', whatever else is served.
       const [result, alongside] = await Promise.all([
         measure(this.endpoint.baseUrl, this.plan, durationS),
-        this.alongside ? measure(this.endpoint.baseUrl, this.alongside, durationS) : Promise.resolve(undefined),
+        this.alongside
+          ? measure(this.endpoint.baseUrl, this.alongside, durationS)
+          : Promise.resolve(undefined),
       ]);
       this.results.push(result);
       if (alongside) this.alongsideResults.push(alongside);
       const cpuAfter = cpuSecondsOf(this.endpoint.process.pid);
-      if (cpuBefore !== undefined && cpuAfter !== undefined) this.cpuSeconds = (this.cpuSeconds ?? 0) + cpuAfter - cpuBefore;
+      if (cpuBefore !== undefined && cpuAfter !== undefined)
+        this.cpuSeconds = (this.cpuSeconds ?? 0) + cpuAfter - cpuBefore;
     } finally {
       this.peakRssBytes = Math.max(this.peakRssBytes, memory.stop());
     }
   }
 
   measurement(): Measurement {
-    return { result: combine(this.results), peakRssBytes: this.peakRssBytes, ...(this.cpuSeconds === undefined ? {} : { cpuSeconds: this.cpuSeconds }) };
+    return {
+      result: combine(this.results),
+      peakRssBytes: this.peakRssBytes,
+      ...(this.cpuSeconds === undefined ? {} : { cpuSeconds: this.cpuSeconds }),
+    };
   }
 }
 
@@ -148,7 +157,9 @@ export async function compare(
     if (!comparison.settleBetweenPasses) return;
     for (const endpoint of [comparison.floor, comparison.target]) {
       if (!(await waitUntilQuiet(() => cpuSecondsOf(endpoint.process.pid), sleep)))
-        ctx.progress(`  (${endpoint.baseUrl} still busy after the wait for a quiet process; measuring anyway)`);
+        ctx.progress(
+          `  (${endpoint.baseUrl} still busy after the wait for a quiet process; measuring anyway)`,
+        );
     }
   };
   for (const [endpoint, plan, background] of [
@@ -170,7 +181,11 @@ export async function compare(
   const floor = floorSide.measurement();
   const target = targetSide.measurement();
   const alongsideResults = alongside
-    ? { connections: alongside.target.connections, floor: combine(floorSide.alongsideResults), target: combine(targetSide.alongsideResults) }
+    ? {
+        connections: alongside.target.connections,
+        floor: combine(floorSide.alongsideResults),
+        target: combine(targetSide.alongsideResults),
+      }
     : undefined;
   const problems = [
     ...problemsOf(floor.result).map((problem) => `floor: ${problem}`),
@@ -205,11 +220,15 @@ export async function compare(
         : `floor ${Math.round(floor.result.rps)} req/s, service ${Math.round(target.result.rps)} req/s, ratio ${ratio(row).toFixed(2)}`) +
       `, p50/p99 ms floor ${floor.result.p50Ms}/${floor.result.p99Ms} service ${target.result.p50Ms}/${target.result.p99Ms}` +
       // With load alongside, the process's CPU is not the measured requests' alone.
-      (!alongsideResults && cpuMicrosPerRequest(floor) !== undefined && cpuMicrosPerRequest(target) !== undefined
+      (!alongsideResults &&
+      cpuMicrosPerRequest(floor) !== undefined &&
+      cpuMicrosPerRequest(target) !== undefined
         ? `, CPU per answer floor ${Math.round(cpuMicrosPerRequest(floor)!)} µs service ${Math.round(cpuMicrosPerRequest(target)!)} µs` +
           ` (floor ÷ service ${(cpuMicrosPerRequest(floor)! / cpuMicrosPerRequest(target)!).toFixed(2)})`
         : '') +
-      (!alongsideResults && cpuMillisPerSession(floor) !== undefined && cpuMillisPerSession(target) !== undefined
+      (!alongsideResults &&
+      cpuMillisPerSession(floor) !== undefined &&
+      cpuMillisPerSession(target) !== undefined
         ? `, CPU per completed session floor ${cpuMillisPerSession(floor)!.toFixed(1)} ms service ${cpuMillisPerSession(target)!.toFixed(1)} ms`
         : '') +
       (alongsideResults
@@ -233,5 +252,7 @@ function sessionsLine(side: Measurement, workName = 'work'): string {
 }
 
 function sessionsNote(tally: SessionTally | undefined): string {
-  return tally ? ` (${tally.completedPerS.toFixed(1)} sessions/s completed, ${tally.shedPerS.toFixed(1)} shed/s)` : '';
+  return tally
+    ? ` (${tally.completedPerS.toFixed(1)} sessions/s completed, ${tally.shedPerS.toFixed(1)} shed/s)`
+    : '';
 }

@@ -75,13 +75,21 @@ describe('USSD session steps', () => {
       });
     };
 
-    expect(floorSteps.map((step) => step.headers?.[FLOOR_PIN_HASH_HEADER])).toEqual([undefined, undefined, '1']);
-    expect(serviceSteps.map((step) => step.headers?.[FLOOR_PIN_HASH_HEADER])).toEqual([undefined, undefined, undefined]);
+    expect(floorSteps.map((step) => step.headers?.[FLOOR_PIN_HASH_HEADER])).toEqual([
+      undefined,
+      undefined,
+      '1',
+    ]);
+    expect(serviceSteps.map((step) => step.headers?.[FLOOR_PIN_HASH_HEADER])).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
     expect(texts(floorSteps)).toEqual(['', 'C00000002', 'C00000002*47213']);
     expect(texts(serviceSteps)).toEqual(['', 'C00000001', 'C00000001*47213']);
   });
 
-  it('sheds only the busy END of a PIN hop, only on the gateway\'s side, and marks the completing hop', () => {
+  it("sheds only the busy END of a PIN hop, only on the gateway's side, and marks the completing hop", () => {
     const flow = {
       name: 'log in',
       hops: [
@@ -94,16 +102,24 @@ describe('USSD session steps', () => {
     const floor = sessionSteps(flow, sessionIdentity('bench'), false);
     const busy = 'END The service is busy checking PINs. Please dial again in a minute.';
 
-    expect(service.map((step) => [step.shed !== undefined, step.completes ?? false, step.doesWork ?? false])).toEqual([
+    expect(
+      service.map((step) => [step.shed !== undefined, step.completes ?? false, step.doesWork ?? false]),
+    ).toEqual([
       [false, false, false],
       [true, true, true],
       [false, false, false],
     ]);
     expect(service[1]!.shed!(busy)).toBe(true);
-    expect(service[1]!.shed!('END The service is busy. Your account was not created. Please dial again in a minute.')).toBe(true);
+    expect(
+      service[1]!.shed!(
+        'END The service is busy. Your account was not created. Please dial again in a minute.',
+      ),
+    ).toBe(true);
     expect(service[1]!.shed!('END Service temporarily unavailable. Please try again later.')).toBe(false);
     expect(service[1]!.expect!(busy)).toMatch(/expected CON/);
-    expect(floor.map((step) => [step.shed !== undefined, step.completes ?? false, step.doesWork ?? false])).toEqual([
+    expect(
+      floor.map((step) => [step.shed !== undefined, step.completes ?? false, step.doesWork ?? false]),
+    ).toEqual([
       [false, false, false],
       [false, true, true],
       [false, false, false],

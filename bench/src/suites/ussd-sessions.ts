@@ -96,7 +96,8 @@ export function sessionSteps(
   nextIdentity: () => SessionIdentity,
   options: boolean | StepOptions,
 ): Step[] {
-  const { check, shedBusyPinHops } = typeof options === 'boolean' ? { check: options, shedBusyPinHops: false } : options;
+  const { check, shedBusyPinHops } =
+    typeof options === 'boolean' ? { check: options, shedBusyPinHops: false } : options;
   const inputs: string[] = [];
   return flow.hops.map((hop, index) => {
     inputs.push(hop.input);
@@ -121,7 +122,9 @@ export function sessionSteps(
           sessionId: context.sessionId,
           serviceCode: SERVICE_CODE,
           phoneNumber: context.phoneNumber,
-          text: text.includes(CUSTOMER_ID_INPUT) ? text.replace(CUSTOMER_ID_INPUT, String(context.customerId)) : text,
+          text: text.includes(CUSTOMER_ID_INPUT)
+            ? text.replace(CUSTOMER_ID_INPUT, String(context.customerId))
+            : text,
         }),
       expect: check
         ? screenCheck(hop)

@@ -159,14 +159,21 @@ export async function ussdSuite(ctx: SuiteContext): Promise<void> {
     await compare(ctx, {
       service: 'ussd-gateway',
       workload: `session: ${flow.name} (${flow.hops.length} hops; ${pinSessions ? PIN_ROW_MEASURE : 'req/s = hops/s'})`,
-      ...(pinSessions ? { counts: 'sessions' as const, workName: 'scrypt hashes', settleBetweenPasses: true, minimumPassS } : {}),
+      ...(pinSessions
+        ? { counts: 'sessions' as const, workName: 'scrypt hashes', settleBetweenPasses: true, minimumPassS }
+        : {}),
       floor: { ...floor, plan: floorPlan },
       target: { ...service, plan: target },
     });
   }
   const mixed = `session mix: ${MIXED_INFORMATION_SUBSCRIBERS} Know More subscribers beside ${sessions} PIN subscribers (creation, log-in) at saturation (req/s, p50/p99: the Know More hops; PIN floor)`;
   if (selected(ctx, mixed)) {
-    const information = plans(INFORMATION_FLOW, `${runTag}-mix-i`, customerIds, MIXED_INFORMATION_SUBSCRIBERS);
+    const information = plans(
+      INFORMATION_FLOW,
+      `${runTag}-mix-i`,
+      customerIds,
+      MIXED_INFORMATION_SUBSCRIBERS,
+    );
     await compare(
       ctx,
       {

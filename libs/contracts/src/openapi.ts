@@ -9,7 +9,10 @@ export const schemaRef = (name: string): OpenApiJson => ({ $ref: `#/components/s
 export const jsonContent = (schema: OpenApiJson): OpenApiJson => ({ 'application/json': { schema } });
 
 /** A response whose body is the shared error body (`components.schemas.Error`, see MESSAGE_ERROR_SCHEMA). */
-export const errorResponse = (description: string): OpenApiJson => ({ description, content: jsonContent(schemaRef('Error')) });
+export const errorResponse = (description: string): OpenApiJson => ({
+  description,
+  content: jsonContent(schemaRef('Error')),
+});
 
 /** The `{message}` error body every service answers with. */
 export const MESSAGE_ERROR_SCHEMA: OpenApiJson = {
@@ -18,6 +21,10 @@ export const MESSAGE_ERROR_SCHEMA: OpenApiJson = {
   properties: { message: { type: 'string' } },
 };
 
-export function queryParameter(name: string, description: string, schema: OpenApiJson = { type: 'string' }): OpenApiJson {
+export function queryParameter(
+  name: string,
+  description: string,
+  schema: OpenApiJson = { type: 'string' },
+): OpenApiJson {
   return { name, in: 'query', required: false, description, schema };
 }

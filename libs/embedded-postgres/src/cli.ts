@@ -10,7 +10,10 @@ async function main(): Promise<void> {
     const index = args.indexOf(name);
     return index === -1 ? undefined : args[index + 1];
   };
-  const embedded = await startEmbeddedPostgres({ port: Number(option('--port') ?? 0), dataDir: option('--data-dir') });
+  const embedded = await startEmbeddedPostgres({
+    port: Number(option('--port') ?? 0),
+    dataDir: option('--data-dir'),
+  });
   process.stdout.write(`${JSON.stringify({ url: embedded.url, port: embedded.port })}\n`);
   const stop = (): void => {
     embedded.stop().then(
@@ -23,6 +26,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`embedded PostgreSQL failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `embedded PostgreSQL failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -23,7 +23,9 @@ export interface EmbeddedPostgres {
  * `pg`/TypeORM code and migrations on it. PGlite is one session underneath: connections are multiplexed and
  * statements serialised, which is fine for a local stack and never for production.
  */
-export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(
+  options: EmbeddedPostgresOptions = {},
+): Promise<EmbeddedPostgres> {
   const host = options.host ?? '127.0.0.1';
   const db = await PGlite.create(options.dataDir ? { dataDir: options.dataDir } : {});
   const server = new PGLiteSocketServer({
@@ -34,7 +36,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   });
   await server.start();
   const port = Number(server.getServerConn().split(':').pop());
-  if (!Number.isInteger(port) || port <= 0) throw new Error(`embedded PostgreSQL reported no port (${server.getServerConn()})`);
+  if (!Number.isInteger(port) || port <= 0)
+    throw new Error(`embedded PostgreSQL reported no port (${server.getServerConn()})`);
   return {
     url: `postgres://postgres@${host}:${port}/postgres`,
     port,

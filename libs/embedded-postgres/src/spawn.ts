@@ -10,7 +10,9 @@ export const EMBEDDED_POSTGRES_CLI = join(__dirname, '..', 'dist', 'cli.js');
  * Runs the embedded database in its own process (PGlite's WebAssembly loader needs a plain Node module context,
  * which test runners do not give, and a separate process keeps its memory apart from the services').
  */
-export async function spawnEmbeddedPostgres(options: { port?: number; dataDir?: string } = {}): Promise<EmbeddedPostgres> {
+export async function spawnEmbeddedPostgres(
+  options: { port?: number; dataDir?: string } = {},
+): Promise<EmbeddedPostgres> {
   if (!existsSync(EMBEDDED_POSTGRES_CLI)) {
     throw new Error(`${EMBEDDED_POSTGRES_CLI} is missing: build the workspace first (pnpm run build)`);
   }
@@ -21,7 +23,9 @@ export async function spawnEmbeddedPostgres(options: { port?: number; dataDir?: 
   const firstLine = new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`embedded PostgreSQL exited with ${code} before it was ready`)));
+    child.once('exit', (code) =>
+      reject(new Error(`embedded PostgreSQL exited with ${code} before it was ready`)),
+    );
   });
   const { url, port } = JSON.parse(await firstLine) as { url: string; port: number };
   return {

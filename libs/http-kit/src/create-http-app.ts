@@ -19,7 +19,11 @@ import {
   MetricsModuleOptions,
 } from '@dmrv/metrics';
 import { RequestSpan, SpanTracer, Tracing } from '@dmrv/tracing';
-import { FRAMEWORK_ERROR_MESSAGES, FrameworkAnswerHeaders, FrameworkErrorResponder } from './framework-errors';
+import {
+  FRAMEWORK_ERROR_MESSAGES,
+  FrameworkAnswerHeaders,
+  FrameworkErrorResponder,
+} from './framework-errors';
 
 export interface HttpAppOptions {
   /**
@@ -46,7 +50,9 @@ const BODY_LIMIT_BYTES = 64 * 1024;
  * a proxy). Ours is an explicit operator choice (TRUST_PROXY_HOPS: that many proxies we run append to
  * X-Forwarded-For), so it becomes the function proxy-addr built for a number before: believe the nearest `hops` hops.
  */
-function fastifyTrustProxy(trust: HttpAppOptions['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+function fastifyTrustProxy(
+  trust: HttpAppOptions['trustProxy'],
+): false | string[] | ((address: string, hop: number) => boolean) {
   if (typeof trust !== 'number') return trust;
   return (_address, hop) => hop < trust;
 }

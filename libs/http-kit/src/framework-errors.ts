@@ -86,7 +86,10 @@ export class FrameworkErrorResponder {
     const view = { method: request.method, url: request.url };
     const wire = this.wire(new BadRequestException(FRAMEWORK_ERROR_MESSAGES.badUrl), view);
     // Sent through a context of Fastify's own, which runs none of the app's onSend hooks.
-    const extra = this.extraHeaders({ ...wire, request: { ...view, protocol: request.protocol, host: request.host } });
+    const extra = this.extraHeaders({
+      ...wire,
+      request: { ...view, protocol: request.protocol, host: request.host },
+    });
     void reply
       .code(wire.status)
       .headers({ ...wire.headers, ...extra })
@@ -114,7 +117,8 @@ export class FrameworkErrorResponder {
       const requestId = resolveRequestId(undefined);
       let head = `HTTP/1.1 ${wire.status} ${STATUS_CODES[wire.status] ?? ''}\r\n`;
       const extra = this.extraHeaders(wire);
-      for (const [name, value] of Object.entries({ ...wire.headers, ...extra })) head += headerLine(name, value);
+      for (const [name, value] of Object.entries({ ...wire.headers, ...extra }))
+        head += headerLine(name, value);
       head += headerLine(REQUEST_ID_HEADER, requestId);
       head += headerLine('content-type', wire.contentType);
       head += headerLine('content-length', String(Buffer.byteLength(wire.body)));
@@ -142,7 +146,10 @@ export class FrameworkErrorResponder {
     );
     const requestId = resolveRequestId(request.headers[REQUEST_ID_HEADER]);
     const protocol = (request.socket as Partial<{ encrypted: boolean }>).encrypted ? 'https' : 'http';
-    const extra = this.extraHeaders({ ...wire, request: { ...view, protocol, host: request.headers.host ?? '' } });
+    const extra = this.extraHeaders({
+      ...wire,
+      request: { ...view, protocol, host: request.headers.host ?? '' },
+    });
     response.writeHead(wire.status, {
       ...wire.headers,
       ...extra,

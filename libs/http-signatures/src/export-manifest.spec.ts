@@ -2,7 +2,9 @@ import { canonicalJson, manifestSigningInput, MANIFEST_FORMAT, parseManifest } f
 
 describe('export manifest', () => {
   it('signs RFC 8785 canonical JSON: members sorted, no whitespace, the signature value left out', () => {
-    expect(canonicalJson({ b: [2, { d: 'é', c: null }], a: 'x"y' })).toBe('{"a":"x\\"y","b":[2,{"c":null,"d":"é"}]}');
+    expect(canonicalJson({ b: [2, { d: 'é', c: null }], a: 'x"y' })).toBe(
+      '{"a":"x\\"y","b":[2,{"c":null,"d":"é"}]}',
+    );
     const manifest = {
       format: MANIFEST_FORMAT,
       created: '2026-12-01T12:00:00Z',
@@ -18,8 +20,23 @@ describe('export manifest', () => {
   it.each([
     [{ format: 'other' }, `not a manifest of format ${MANIFEST_FORMAT}`],
     [{ format: MANIFEST_FORMAT, created: 'soon', files: [] }, 'created: must be an ISO 8601 time'],
-    [{ format: MANIFEST_FORMAT, created: '2026-12-01T12:00:00Z', files: [{ name: '../etc/passwd', sha256: '0'.repeat(64), bytes: 1, rows: 1 }] }, 'files[0].name: must be a plain file name'],
-    [{ format: MANIFEST_FORMAT, created: '2026-12-01T12:00:00Z', files: [], signature: { alg: 'rsa', keyid: 'k', value: 'x' } }, 'signature: must hold alg "ed25519", keyid and value'],
+    [
+      {
+        format: MANIFEST_FORMAT,
+        created: '2026-12-01T12:00:00Z',
+        files: [{ name: '../etc/passwd', sha256: '0'.repeat(64), bytes: 1, rows: 1 }],
+      },
+      'files[0].name: must be a plain file name',
+    ],
+    [
+      {
+        format: MANIFEST_FORMAT,
+        created: '2026-12-01T12:00:00Z',
+        files: [],
+        signature: { alg: 'rsa', keyid: 'k', value: 'x' },
+      },
+      'signature: must hold alg "ed25519", keyid and value',
+    ],
   ])('refuses %j', (document, message) => {
     expect(() => parseManifest(document)).toThrow(message);
   });

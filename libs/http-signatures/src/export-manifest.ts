@@ -45,12 +45,15 @@ export function canonicalJson(value: unknown): string {
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${members.map(([name, member]) => `${JSON.stringify(name)}:${canonicalJson(member)}`).join(',')}}`;
   }
-  if (typeof value === 'number' && !Number.isSafeInteger(value)) throw new Error('a manifest holds integers only');
+  if (typeof value === 'number' && !Number.isSafeInteger(value))
+    throw new Error('a manifest holds integers only');
   return JSON.stringify(value);
 }
 
 /** The bytes a manifest's signature covers: the manifest in canonical JSON, its signature's `value` left out. */
-export function manifestSigningInput(manifest: ExportManifest & { signature: ManifestSignature }): Uint8Array {
+export function manifestSigningInput(
+  manifest: ExportManifest & { signature: ManifestSignature },
+): Uint8Array {
   const { value: _value, ...signature } = manifest.signature;
   return utf8(canonicalJson({ ...manifest, signature }));
 }
@@ -59,7 +62,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const WHOLE = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+const WHOLE = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
 function manifestFile(entry: unknown, index: number): ManifestFile {
   if (!isRecord(entry)) throw new VerificationError('malformed', `files[${index}]: must be an object`);
@@ -83,9 +87,20 @@ export function parseManifest(document: unknown): ExportManifest {
   if (!Array.isArray(files)) throw new VerificationError('malformed', 'files: must be an array');
   const manifest: ExportManifest = { format: MANIFEST_FORMAT, created, files: files.map(manifestFile) };
   if (signature === undefined) return manifest;
-  if (!isRecord(signature) || signature.alg !== SIGNATURE_ALGORITHM || typeof signature.keyid !== 'string' || typeof signature.value !== 'string')
-    throw new VerificationError('malformed', `signature: must hold alg "${SIGNATURE_ALGORITHM}", keyid and value`);
-  return { ...manifest, signature: { alg: SIGNATURE_ALGORITHM, keyid: signature.keyid, value: signature.value } };
+  if (
+    !isRecord(signature) ||
+    signature.alg !== SIGNATURE_ALGORITHM ||
+    typeof signature.keyid !== 'string' ||
+    typeof signature.value !== 'string'
+  )
+    throw new VerificationError(
+      'malformed',
+      `signature: must hold alg "${SIGNATURE_ALGORITHM}", keyid and value`,
+    );
+  return {
+    ...manifest,
+    signature: { alg: SIGNATURE_ALGORITHM, keyid: signature.keyid, value: signature.value },
+  };
 }
 
 /** Checks a manifest's signature against a key set; resolves with the key id, rejects with a `VerificationError`. */
@@ -100,7 +115,10 @@ export async function verifyManifestSignature(
   const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
   const key = signingKeyAt(jwks, signature.keyid, created, now, options.clockSkewSeconds ?? 300);
   const bytes = fromBase64(signature.value);
-  if (bytes === undefined || !(await verifyEd25519(key, bytes, manifestSigningInput({ ...manifest, signature }))))
+  if (
+    bytes === undefined ||
+    !(await verifyEd25519(key, bytes, manifestSigningInput({ ...manifest, signature })))
+  )
     throw new VerificationError('bad-signature', 'the signature does not match the manifest');
   return { keyid: signature.keyid, created: new Date(created * 1000) };
 }

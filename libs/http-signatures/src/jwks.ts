@@ -40,7 +40,14 @@ function ed25519Key(entry: Record<string, unknown>, index: number): Ed25519Publi
   if (exp !== undefined && (typeof exp !== 'number' || !Number.isSafeInteger(exp) || exp < 0))
     throw new JwksError(`${where}.exp: must be whole seconds since the epoch`);
   if (use !== undefined && use !== 'sig') throw new JwksError(`${where}.use: must be "sig" when present`);
-  return { kty: 'OKP', crv: 'Ed25519', x, kid, ...(use === 'sig' ? { use } : {}), ...(exp === undefined ? {} : { exp }) };
+  return {
+    kty: 'OKP',
+    crv: 'Ed25519',
+    x,
+    kid,
+    ...(use === 'sig' ? { use } : {}),
+    ...(exp === undefined ? {} : { exp }),
+  };
 }
 
 /**
@@ -48,7 +55,8 @@ function ed25519Key(entry: Record<string, unknown>, index: number): Ed25519Publi
  * a reader do; a malformed Ed25519 key, or two keys with one id, make the whole set unusable.
  */
 export function parseJwks(document: unknown): JsonWebKeySet {
-  if (!isRecord(document) || !Array.isArray(document.keys)) throw new JwksError('a JWKS is an object with a "keys" array');
+  if (!isRecord(document) || !Array.isArray(document.keys))
+    throw new JwksError('a JWKS is an object with a "keys" array');
   const keys: Ed25519PublicJwk[] = [];
   document.keys.forEach((entry: unknown, index) => {
     if (!isRecord(entry)) throw new JwksError(`keys[${index}]: must be an object`);
@@ -81,7 +89,13 @@ const imported = new WeakMap<Ed25519PublicJwk, Promise<VerificationKey>>();
 export function verificationKey(jwk: Ed25519PublicJwk): Promise<VerificationKey> {
   let key = imported.get(jwk);
   if (key === undefined) {
-    key = crypto.subtle.importKey('raw', fromBase64Url(jwk.x) as Uint8Array<ArrayBuffer>, { name: 'Ed25519' }, false, ['verify']);
+    key = crypto.subtle.importKey(
+      'raw',
+      fromBase64Url(jwk.x) as Uint8Array<ArrayBuffer>,
+      { name: 'Ed25519' },
+      false,
+      ['verify'],
+    );
     imported.set(jwk, key);
   }
   return key;

@@ -39,7 +39,8 @@ interface Head {
 function readHead(bytes: Uint8Array, start: number): Head {
   const statusLine = lineAt(bytes, start);
   const status = statusLine && STATUS_LINE.exec(statusLine.text);
-  if (!statusLine || !status) throw new SavedAnswerError('no HTTP status line where the response should start (save it with curl -i)');
+  if (!statusLine || !status)
+    throw new SavedAnswerError('no HTTP status line where the response should start (save it with curl -i)');
   const headers: Array<[string, string]> = [];
   let next = statusLine.next;
   for (;;) {
@@ -57,7 +58,10 @@ function readHead(bytes: Uint8Array, start: number): Head {
  * The answer in a saved file. The request comes from the file's first line, or from `request` when the file starts
  * with the response; both present must agree.
  */
-export function parseSavedAnswer(bytes: Uint8Array, request?: { method: string; url: string }): AnswerToVerify {
+export function parseSavedAnswer(
+  bytes: Uint8Array,
+  request?: { method: string; url: string },
+): AnswerToVerify {
   let start = 0;
   let named = request;
   const first = lineAt(bytes, 0);
@@ -65,13 +69,20 @@ export function parseSavedAnswer(bytes: Uint8Array, request?: { method: string; 
   if (first && requestLine) {
     const inFile = { method: requestLine[1]!, url: requestLine[2]! };
     if (request && (request.method !== inFile.method || request.url !== inFile.url))
-      throw new SavedAnswerError(`the file names ${inFile.method} ${inFile.url}, not ${request.method} ${request.url}`);
+      throw new SavedAnswerError(
+        `the file names ${inFile.method} ${inFile.url}, not ${request.method} ${request.url}`,
+      );
     named = inFile;
     start = first.next;
   }
   if (named === undefined)
-    throw new SavedAnswerError('no request: start the file with a line "GET <absolute URL>", or name the URL');
+    throw new SavedAnswerError(
+      'no request: start the file with a line "GET <absolute URL>", or name the URL',
+    );
   let head = readHead(bytes, start);
   while (head.status >= 100 && head.status < 200) head = readHead(bytes, head.next);
-  return { request: named, response: { status: head.status, headers: head.headers, body: bytes.subarray(head.next) } };
+  return {
+    request: named,
+    response: { status: head.status, headers: head.headers, body: bytes.subarray(head.next) },
+  };
 }

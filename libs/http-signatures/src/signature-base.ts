@@ -1,4 +1,10 @@
-import { type BareItem, type InnerList, type Item, serializeInnerList, serializeItem } from 'structured-headers';
+import {
+  type BareItem,
+  type InnerList,
+  type Item,
+  serializeInnerList,
+  serializeItem,
+} from 'structured-headers';
 import type { ComponentId } from './profile';
 
 /** The signature parameters we write (RFC 9421 §2.3), in this order. */
@@ -27,7 +33,10 @@ export function componentIdentifier(id: ComponentId): string {
 }
 
 /** The `Signature-Input` member's value, which is also the value of `@signature-params` in the signature base. */
-export function signatureParamsValue(components: readonly ComponentId[], parameters: SignatureParameters): string {
+export function signatureParamsValue(
+  components: readonly ComponentId[],
+  parameters: SignatureParameters,
+): string {
   const list: InnerList = [
     components.map(itemOf),
     new Map<string, BareItem>([

@@ -1,9 +1,27 @@
-import { ByteSequence, type Dictionary, type InnerList, type Item, parseDictionary } from 'structured-headers';
+import {
+  ByteSequence,
+  type Dictionary,
+  type InnerList,
+  type Item,
+  parseDictionary,
+} from 'structured-headers';
 import { fromBase64, utf8 } from './base64';
 import { checkContentDigest } from './content-digest';
 import { type Ed25519PublicJwk, type JsonWebKeySet, verificationKey } from './jwks';
-import { ALWAYS_COVERED, type ComponentId, COVERED_WHEN_PRESENT, SIGNATURE_ALGORITHM, SIGNATURE_TAG } from './profile';
-import { componentIdentifier, type CoveredValue, fieldValue, serializedParams, signatureBase } from './signature-base';
+import {
+  ALWAYS_COVERED,
+  type ComponentId,
+  COVERED_WHEN_PRESENT,
+  SIGNATURE_ALGORITHM,
+  SIGNATURE_TAG,
+} from './profile';
+import {
+  componentIdentifier,
+  type CoveredValue,
+  fieldValue,
+  serializedParams,
+  signatureBase,
+} from './signature-base';
 import { VerificationError } from './verification-error';
 
 /** Header fields as a fetch `Headers` object (iterable pairs) or a Node/undici-style record. */
@@ -63,7 +81,8 @@ interface FoundSignature {
 function findSignature(fields: Map<string, string[]>): FoundSignature {
   const input = fields.get('signature-input');
   const value = fields.get('signature');
-  if (input === undefined || value === undefined) fail('unsigned', 'the answer has no Signature-Input and Signature');
+  if (input === undefined || value === undefined)
+    fail('unsigned', 'the answer has no Signature-Input and Signature');
   let inputs: Dictionary;
   let signatures: Dictionary;
   try {
@@ -85,7 +104,8 @@ function findSignature(fields: Map<string, string[]>): FoundSignature {
 function componentOf([name, parameters]: Item): ComponentId {
   if (typeof name !== 'string') fail('malformed', 'a covered component is not a string');
   for (const parameter of parameters.keys())
-    if (parameter !== 'req') fail('unsupported', `component parameter ;${parameter} (on ${name}) is not implemented`);
+    if (parameter !== 'req')
+      fail('unsupported', `component parameter ;${parameter} (on ${name}) is not implemented`);
   return parameters.get('req') === true ? { name, req: true } : { name };
 }
 
@@ -96,7 +116,8 @@ function valueOf(id: ComponentId, answer: AnswerToVerify, fields: Map<string, st
   if (id.name === '@target-uri' && id.req) return answer.request.url;
   if (id.name.startsWith('@') || id.req) return fail('unsupported', `component ${named} is not implemented`);
   const lines = fields.get(id.name);
-  if (lines === undefined) return fail('malformed', `the signature covers ${named}, which the answer does not carry`);
+  if (lines === undefined)
+    return fail('malformed', `the signature covers ${named}, which the answer does not carry`);
   return fieldValue(lines);
 }
 
@@ -120,9 +141,11 @@ interface Parameters {
 
 function parametersOf(list: InnerList): Parameters {
   const { created, keyid, alg, expires } = Object.fromEntries(list[1]);
-  if (typeof created !== 'number' || !Number.isInteger(created)) fail('malformed', 'the signature has no integer created');
+  if (typeof created !== 'number' || !Number.isInteger(created))
+    fail('malformed', 'the signature has no integer created');
   if (typeof keyid !== 'string') fail('malformed', 'the signature has no keyid');
-  if (alg !== undefined && alg !== SIGNATURE_ALGORITHM) fail('unsupported', `algorithm ${String(alg)} is not ${SIGNATURE_ALGORITHM}`);
+  if (alg !== undefined && alg !== SIGNATURE_ALGORITHM)
+    fail('unsupported', `algorithm ${String(alg)} is not ${SIGNATURE_ALGORITHM}`);
   if (expires !== undefined && (typeof expires !== 'number' || !Number.isInteger(expires)))
     fail('malformed', 'expires is not an integer');
   return { created, keyid, ...(expires === undefined ? {} : { expires }) };
@@ -141,13 +164,25 @@ export function signingKeyAt(
   if (created > nowSeconds + skewSeconds)
     fail('created-in-future', `created ${new Date(created * 1000).toISOString()} is in the future`);
   if (key.exp !== undefined && created > key.exp)
-    fail('key-retired', `key ${keyid} stopped signing at ${new Date(key.exp * 1000).toISOString()}, before this signature`);
+    fail(
+      'key-retired',
+      `key ${keyid} stopped signing at ${new Date(key.exp * 1000).toISOString()}, before this signature`,
+    );
   return key;
 }
 
-export async function verifyEd25519(key: Ed25519PublicJwk, signature: Uint8Array, data: Uint8Array): Promise<boolean> {
+export async function verifyEd25519(
+  key: Ed25519PublicJwk,
+  signature: Uint8Array,
+  data: Uint8Array,
+): Promise<boolean> {
   if (signature.length !== 64) return false;
-  return crypto.subtle.verify('Ed25519', await verificationKey(key), signature as Uint8Array<ArrayBuffer>, data as Uint8Array<ArrayBuffer>);
+  return crypto.subtle.verify(
+    'Ed25519',
+    await verificationKey(key),
+    signature as Uint8Array<ArrayBuffer>,
+    data as Uint8Array<ArrayBuffer>,
+  );
 }
 
 /**
@@ -167,16 +202,31 @@ export async function verifyAnswer(
   requireProfile(covered, fields);
   const parameters = parametersOf(list);
   const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
-  if (parameters.expires !== undefined && parameters.expires < now) fail('expired', 'the signature has expired');
+  if (parameters.expires !== undefined && parameters.expires < now)
+    fail('expired', 'the signature has expired');
   const key = signingKeyAt(jwks, parameters.keyid, parameters.created, now, options.clockSkewSeconds ?? 300);
-  const values: CoveredValue[] = covered.map((id: ComponentId) => ({ id, value: valueOf(id, answer, fields) }));
+  const values: CoveredValue[] = covered.map((id: ComponentId) => ({
+    id,
+    value: valueOf(id, answer, fields),
+  }));
   const base = signatureBase(values, serializedParams(list));
   if (!(await verifyEd25519(key, signature, utf8(base))))
-    fail('bad-signature', 'the signature does not match the answer (status, method, URI or a covered field differs)');
+    fail(
+      'bad-signature',
+      'the signature does not match the answer (status, method, URI or a covered field differs)',
+    );
   const digest = await checkContentDigest(fieldValue(fields.get('content-digest')!), answer.response.body);
   if (!digest.ok) {
-    if (digest.reason === 'mismatch') fail('digest-mismatch', `the content does not match its Content-Digest (${digest.algorithm})`);
-    fail('malformed', `Content-Digest: ${digest.reason === 'no-sha-256' ? 'no sha-256 member' : 'does not parse'}`);
+    if (digest.reason === 'mismatch')
+      fail('digest-mismatch', `the content does not match its Content-Digest (${digest.algorithm})`);
+    fail(
+      'malformed',
+      `Content-Digest: ${digest.reason === 'no-sha-256' ? 'no sha-256 member' : 'does not parse'}`,
+    );
   }
-  return { keyid: parameters.keyid, created: new Date(parameters.created * 1000), covered: covered.map(componentIdentifier) };
+  return {
+    keyid: parameters.keyid,
+    created: new Date(parameters.created * 1000),
+    covered: covered.map(componentIdentifier),
+  };
 }

@@ -1,4 +1,10 @@
-import { pino, transport, type DestinationStream, type Logger as PinoInstance, type LoggerOptions } from 'pino';
+import {
+  pino,
+  transport,
+  type DestinationStream,
+  type Logger as PinoInstance,
+  type LoggerOptions,
+} from 'pino';
 import { stdoutDestination } from './stdout-destination';
 
 export interface ServiceLoggingOptions {
@@ -58,10 +64,17 @@ export function createServiceLoggers(options: ServiceLoggingOptions): ServiceLog
     (options.pretty
       ? transport({ target: 'pino-pretty', options: { singleLine: true, translateTime: 'SYS:HH:MM:ss.l' } })
       : stdoutDestination());
-  const common: LoggerOptions = { name: options.service, level: options.level, base: { service: options.service } };
+  const common: LoggerOptions = {
+    name: options.service,
+    level: options.level,
+    base: { service: options.service },
+  };
   return {
     root: pino(
-      { ...common, redact: { paths: [...DEFAULT_REDACTIONS, ...(options.redact ?? [])], censor: '[redacted]' } },
+      {
+        ...common,
+        redact: { paths: [...DEFAULT_REDACTIONS, ...(options.redact ?? [])], censor: '[redacted]' },
+      },
       stream,
     ),
     access: pino(common, stream),

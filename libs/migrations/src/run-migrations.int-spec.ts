@@ -28,7 +28,12 @@ describe('runMigrationsLocked: a migrator behind another one (issue 32)', () => 
 
   beforeAll(async () => {
     database = await createTestDatabase('migration-lock');
-    options = { type: 'postgres', url: database.url, migrations: [CreateMarker1700000000000], migrationsTableName: 'marker_migrations' };
+    options = {
+      type: 'postgres',
+      url: database.url,
+      migrations: [CreateMarker1700000000000],
+      migrationsTableName: 'marker_migrations',
+    };
   });
 
   afterAll(async () => {
@@ -53,7 +58,9 @@ describe('runMigrationsLocked: a migrator behind another one (issue 32)', () => 
   const markerExists = async (): Promise<boolean> => {
     const dataSource = await new DataSource({ type: 'postgres', url: database.url }).initialize();
     try {
-      const [row] = (await dataSource.query("SELECT to_regclass('marker') IS NOT NULL AS exists")) as Array<{ exists: boolean }>;
+      const [row] = (await dataSource.query("SELECT to_regclass('marker') IS NOT NULL AS exists")) as Array<{
+        exists: boolean;
+      }>;
       return row!.exists;
     } finally {
       await dataSource.destroy();
@@ -79,8 +86,10 @@ describe('runMigrationsLocked: a migrator behind another one (issue 32)', () => 
     }
   });
 
-  it('once the lock is free, applies the migrations with the database\'s own lock_timeout for their statements', async () => {
-    await expect(runMigrationsLocked(options, LOCK_KEY, { lockTimeoutMs: 300 })).resolves.toEqual(['CreateMarker1700000000000']);
+  it("once the lock is free, applies the migrations with the database's own lock_timeout for their statements", async () => {
+    await expect(runMigrationsLocked(options, LOCK_KEY, { lockTimeoutMs: 300 })).resolves.toEqual([
+      'CreateMarker1700000000000',
+    ]);
     expect(await markerExists()).toBe(true);
     expect(seenLockTimeouts).toEqual(['0']);
     await expect(runMigrationsLocked(options, LOCK_KEY)).resolves.toEqual([]);

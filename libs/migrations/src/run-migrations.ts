@@ -28,7 +28,8 @@ export interface MigrationLockOptions {
 }
 
 const lockTimedOut = (error: unknown): boolean =>
-  error instanceof QueryFailedError && (error.driverError as { code?: unknown } | undefined)?.code === LOCK_NOT_AVAILABLE;
+  error instanceof QueryFailedError &&
+  (error.driverError as { code?: unknown } | undefined)?.code === LOCK_NOT_AVAILABLE;
 
 /**
  * Applies the pending migrations of `options` in one transaction that first takes the advisory lock `lockKey`, and
@@ -43,7 +44,11 @@ const lockTimedOut = (error: unknown): boolean =>
  * The wait for the lock is bounded by PostgreSQL's `lock_timeout` (`lockTimeoutMs`), set for that statement only: a
  * migrator behind another that never finishes fails with MigrationLockTimeoutError instead of waiting for ever.
  */
-export async function runMigrationsLocked(options: DataSourceOptions, lockKey: bigint, lock: MigrationLockOptions = {}): Promise<string[]> {
+export async function runMigrationsLocked(
+  options: DataSourceOptions,
+  lockKey: bigint,
+  lock: MigrationLockOptions = {},
+): Promise<string[]> {
   const timeoutMs = lock.lockTimeoutMs ?? MIGRATION_LOCK_TIMEOUT_MS;
   const dataSource = await new DataSource(options).initialize();
   const runner = dataSource.createQueryRunner();

@@ -36,7 +36,12 @@ export class MemoryRateLimitStorage implements ThrottlerStorage {
     return this.windows.size;
   }
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number): Promise<ThrottlerStorageRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+  ): Promise<ThrottlerStorageRecord> {
     const now = this.now();
     if (++this.calls % 1000 === 0) this.sweep(now);
     let window = this.windows.get(key);
@@ -68,6 +73,7 @@ export class MemoryRateLimitStorage implements ThrottlerStorage {
   }
 
   private sweep(now: number): void {
-    for (const [key, window] of this.windows) if (window.endsAt <= now && window.blockedUntil <= now) this.windows.delete(key);
+    for (const [key, window] of this.windows)
+      if (window.endsAt <= now && window.blockedUntil <= now) this.windows.delete(key);
   }
 }

@@ -33,13 +33,19 @@ function databaseUrl(name: string): string {
 
 /** A fresh, empty database for one test file; `drop()` removes it even if connections are still open. */
 export async function createTestDatabase(label: string): Promise<TestDatabase> {
-  const safeLabel = label.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 20);
+  const safeLabel = label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .slice(0, 20);
   const name = `${TEST_DATABASE_PREFIX}${testRunId()}_${safeLabel}_${randomBytes(3).toString('hex')}`;
   await withAdmin((client) => client.query(`CREATE DATABASE "${name}"`));
   return {
     name,
     url: databaseUrl(name),
-    drop: () => withAdmin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      withAdmin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(
+        () => undefined,
+      ),
   };
 }
 

@@ -117,7 +117,13 @@ export async function startFaultProxy(
       return;
     }
     const upstream = createConnection({ host: targetHost, port: targetPort });
-    const link: Link = { client, upstream, dead: mode.kind === 'stale', queue: Promise.resolve(), delayed: 0 };
+    const link: Link = {
+      client,
+      upstream,
+      dead: mode.kind === 'stale',
+      queue: Promise.resolve(),
+      delayed: 0,
+    };
     links.add(link);
     upstream.on('error', () => client.destroy());
     client.on('data', (chunk: Buffer) => forward(link, () => upstream, chunk));

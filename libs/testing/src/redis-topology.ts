@@ -31,7 +31,11 @@ async function exited(child: ChildProcess): Promise<void> {
  * Starts `redis-server` on a port taken by use, not by a check beforehand: a random port is tried, and if the server
  * cannot bind it (or its cluster bus port), another. Resolves once the server says it accepts connections.
  */
-async function startServer(dir: string, args: (port: number) => string[], readyLine: RegExp): Promise<RedisProcess> {
+async function startServer(
+  dir: string,
+  args: (port: number) => string[],
+  readyLine: RegExp,
+): Promise<RedisProcess> {
   for (let attempt = 0; attempt < START_ATTEMPTS; attempt += 1) {
     const port = PORT_RANGE.first + Math.floor(Math.random() * PORT_RANGE.count);
     const child = spawn('redis-server', args(port), { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -77,7 +81,13 @@ export async function until(what: string, check: () => Promise<boolean>, timeout
 }
 
 async function command<T>(port: number, work: (client: Redis) => Promise<T>): Promise<T> {
-  const client = new Redis({ host: HOST, port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const client = new Redis({
+    host: HOST,
+    port,
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   client.on('error', () => undefined);
   try {
     await client.connect();
@@ -138,8 +148,22 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
         await startServer(
           dir,
           (port) => [
-            '--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no', '--dir', dir,
-            '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '2000',
+            '--port',
+            String(port),
+            '--bind',
+            HOST,
+            '--save',
+            '',
+            '--appendonly',
+            'no',
+            '--dir',
+            dir,
+            '--cluster-enabled',
+            'yes',
+            '--cluster-config-file',
+            `nodes-${port}.conf`,
+            '--cluster-node-timeout',
+            '2000',
           ],
           /Ready to accept connections/,
         ),
@@ -147,21 +171,30 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
     }
     const nodes = started.map((server) => `${HOST}:${server.port}`);
     // The first three become masters, each of the others a replica of one of them.
-    await run('redis-cli', ['--cluster', 'create', ...nodes, '--cluster-replicas', '1', '--cluster-yes'], { timeout: 60_000 });
+    await run('redis-cli', ['--cluster', 'create', ...nodes, '--cluster-replicas', '1', '--cluster-yes'], {
+      timeout: 60_000,
+    });
     const clusterOk = async (port: number): Promise<boolean> =>
       (await command(port, (client) => client.cluster('INFO'))).includes('cluster_state:ok');
     const replicasSynced = async (port: number): Promise<boolean> => {
       const info = await replicationInfo(port);
       return info.role === 'master' || info.master_link_status === 'up';
     };
-    await until('cluster ready', async () => (await Promise.all(started.map((s) => clusterOk(s.port)))).every(Boolean));
-    await until('replicas synced', async () => (await Promise.all(started.map((s) => replicasSynced(s.port)))).every(Boolean));
-    const roles = await Promise.all(started.map(async (server) => ({ server, role: (await replicationInfo(server.port)).role })));
+    await until('cluster ready', async () =>
+      (await Promise.all(started.map((s) => clusterOk(s.port)))).every(Boolean),
+    );
+    await until('replicas synced', async () =>
+      (await Promise.all(started.map((s) => replicasSynced(s.port)))).every(Boolean),
+    );
+    const roles = await Promise.all(
+      started.map(async (server) => ({ server, role: (await replicationInfo(server.port)).role })),
+    );
     const masters = roles.filter(({ role }) => role === 'master').map(({ server }) => server);
     const replicas = roles.filter(({ role }) => role !== 'master').map(({ server }) => server);
     const dead = new Set<number>();
     const live = (): RedisProcess[] => started.filter((server) => !dead.has(server.port));
-    const slotOf = (key: string): Promise<number> => command(live()[0]!.port, (client) => client.cluster('KEYSLOT', key));
+    const slotOf = (key: string): Promise<number> =>
+      command(live()[0]!.port, (client) => client.cluster('KEYSLOT', key));
     const ownerOf = async (slot: number, port = live()[0]!.port): Promise<number> => {
       const slots = await command(port, (client) => client.cluster('SLOTS'));
       const owner = slots.find(([from, to]) => slot >= from && slot <= to);
@@ -177,8 +210,11 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
       throw new Error(`the master on ${master} has no replica`);
     };
     const everyLiveNodeAgrees = (slot: number, owner: number) => async (): Promise<boolean> =>
-      (await Promise.all(live().map((server) => ownerOf(slot, server.port).catch(() => -1)))).every((port) => port === owner);
-    const nodeId = (port: number): Promise<string> => command(port, (client) => client.call('CLUSTER', 'MYID') as Promise<string>);
+      (await Promise.all(live().map((server) => ownerOf(slot, server.port).catch(() => -1)))).every(
+        (port) => port === owner,
+      );
+    const nodeId = (port: number): Promise<string> =>
+      command(port, (client) => client.call('CLUSTER', 'MYID') as Promise<string>);
     return {
       nodes: [...masters, ...replicas].map((server) => `${HOST}:${server.port}`),
       masters,
@@ -196,8 +232,8 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
         await command(promoted, (client) => client.cluster('FAILOVER'));
         await until('replica promoted', async () => (await replicationInfo(promoted)).role === 'master');
         await until('every node sees the new master', async () =>
-          (await Promise.all(started.map((s) => command(s.port, (c) => c.cluster('SLOTS'))))).every(
-            (slots) => slots.every(([, , ...owners]) => owners[0]?.[1] !== from),
+          (await Promise.all(started.map((s) => command(s.port, (c) => c.cluster('SLOTS'))))).every((slots) =>
+            slots.every(([, , ...owners]) => owners[0]?.[1] !== from),
           ),
         );
         return { from, to: promoted };
@@ -209,7 +245,10 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
         const victim = started.find((server) => server.port === from)!;
         dead.add(from);
         await victim.kill();
-        await until('the cluster promotes the replica', async () => (await replicationInfo(to)).role === 'master');
+        await until(
+          'the cluster promotes the replica',
+          async () => (await replicationInfo(to)).role === 'master',
+        );
         await until('every live node sees the new master', everyLiveNodeAgrees(slot, to));
         return { from, to };
       },
@@ -222,12 +261,22 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
         await command(from, (client) => client.call('CLUSTER', 'SETSLOT', slot, 'MIGRATING', toId));
         let keys = 0;
         for (;;) {
-          const batch = (await command(from, (client) => client.call('CLUSTER', 'GETKEYSINSLOT', slot, 10))) as string[];
+          const batch = (await command(from, (client) =>
+            client.call('CLUSTER', 'GETKEYSINSLOT', slot, 10),
+          )) as string[];
           if (batch.length === 0) break;
-          await command(from, (client) => client.call('MIGRATE', HOST, toPort, '', 0, 5000, 'KEYS', ...batch));
+          await command(from, (client) =>
+            client.call('MIGRATE', HOST, toPort, '', 0, 5000, 'KEYS', ...batch),
+          );
           keys += batch.length;
         }
-        const masters = [toPort, from, ...live().map((server) => server.port).filter((port) => port !== toPort && port !== from)];
+        const masters = [
+          toPort,
+          from,
+          ...live()
+            .map((server) => server.port)
+            .filter((port) => port !== toPort && port !== from),
+        ];
         for (const port of masters) {
           if ((await replicationInfo(port)).role === 'master')
             await command(port, (client) => client.call('CLUSTER', 'SETSLOT', slot, 'NODE', toId));
@@ -272,15 +321,34 @@ export async function startRedisSentinel(masterName = 'dmrv-test'): Promise<Test
     await Promise.all(started.reverse().map((server) => server.stop()));
     await rm(dir, { recursive: true, force: true });
   };
-  const plain = (extra: string[] = []) => (port: number) => [
-    '--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no', '--dir', dir, ...extra,
-  ];
+  const plain =
+    (extra: string[] = []) =>
+    (port: number) => [
+      '--port',
+      String(port),
+      '--bind',
+      HOST,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      ...extra,
+    ];
   try {
     const master = await startServer(dir, plain(), /Ready to accept connections/);
     started.push(master);
-    const replica = await startServer(dir, plain(['--replicaof', HOST, String(master.port)]), /Ready to accept connections/);
+    const replica = await startServer(
+      dir,
+      plain(['--replicaof', HOST, String(master.port)]),
+      /Ready to accept connections/,
+    );
     started.push(replica);
-    await until('replica synced', async () => (await replicationInfo(replica.port)).master_link_status === 'up');
+    await until(
+      'replica synced',
+      async () => (await replicationInfo(replica.port)).master_link_status === 'up',
+    );
     const sentinel = await startServer(
       dir,
       (port) => {
@@ -305,10 +373,19 @@ export async function startRedisSentinel(masterName = 'dmrv-test'): Promise<Test
     started.push(sentinel);
     const ask = <T>(work: (client: Redis) => Promise<T>): Promise<T> => command(sentinel.port, work);
     const currentMaster = async (): Promise<number> =>
-      Number(((await ask((client) => client.call('SENTINEL', 'get-master-addr-by-name', masterName))) as [string, string])[1]);
+      Number(
+        (
+          (await ask((client) => client.call('SENTINEL', 'get-master-addr-by-name', masterName))) as [
+            string,
+            string,
+          ]
+        )[1],
+      );
     await until('sentinel knows the replica', async () => {
       const replicas = (await ask((client) => client.call('SENTINEL', 'replicas', masterName))) as string[][];
-      return replicas.some((fields) => fields.includes(String(replica.port)) && !fields.join(' ').includes('s_down'));
+      return replicas.some(
+        (fields) => fields.includes(String(replica.port)) && !fields.join(' ').includes('s_down'),
+      );
     });
     return {
       sentinels: [`${HOST}:${sentinel.port}`],
@@ -321,11 +398,17 @@ export async function startRedisSentinel(masterName = 'dmrv-test'): Promise<Test
         const to = from === master.port ? replica.port : master.port;
         await until('replica caught up', async () => {
           const [primary, secondary] = await Promise.all([replicationInfo(from), replicationInfo(to)]);
-          return secondary.master_link_status === 'up' && primary.master_repl_offset === secondary.slave_repl_offset;
+          return (
+            secondary.master_link_status === 'up' &&
+            primary.master_repl_offset === secondary.slave_repl_offset
+          );
         });
         await ask((client) => client.call('SENTINEL', 'FAILOVER', masterName));
         await until('sentinel names the new master', async () => (await currentMaster()) === to);
-        await until('the new master serves writes', async () => (await replicationInfo(to)).role === 'master');
+        await until(
+          'the new master serves writes',
+          async () => (await replicationInfo(to)).role === 'master',
+        );
         return { from, to };
       },
       killMaster: async () => {
@@ -333,7 +416,10 @@ export async function startRedisSentinel(masterName = 'dmrv-test'): Promise<Test
         const [victim, to] = from === master.port ? [master, replica.port] : [replica, master.port];
         await victim.kill();
         await until('sentinel names the new master', async () => (await currentMaster()) === to);
-        await until('the new master serves writes', async () => (await replicationInfo(to)).role === 'master');
+        await until(
+          'the new master serves writes',
+          async () => (await replicationInfo(to)).role === 'master',
+        );
         return { from, to };
       },
       close,

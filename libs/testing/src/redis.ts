@@ -42,7 +42,11 @@ export function createTestRedisNamespace(label: string): TestRedisNamespace {
 }
 
 export async function assertRedisReachable(): Promise<void> {
-  const client = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const client = new Redis(TEST_REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   try {
     await client.connect();
     await client.ping();

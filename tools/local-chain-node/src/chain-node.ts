@@ -219,7 +219,9 @@ export async function startLocalChainNode(options: LocalChainNodeOptions = {}): 
         calls.set(fullMethod, (calls.get(fullMethod) ?? 0) + 1);
         lastMetadata.set(
           fullMethod,
-          Object.fromEntries(Object.entries(call.metadata.getMap()).map(([key, value]) => [key, String(value)])),
+          Object.fromEntries(
+            Object.entries(call.metadata.getMap()).map(([key, value]) => [key, String(value)]),
+          ),
         );
         void (async () => {
           try {
@@ -303,5 +305,15 @@ export async function startLocalChainNode(options: LocalChainNodeOptions = {}): 
 
   const kill = (): void => server.forceShutdown();
 
-  return { host, port, address: `${host}:${port}`, services: [...served], seed, calls, lastMetadata, stop, kill };
+  return {
+    host,
+    port,
+    address: `${host}:${port}`,
+    services: [...served],
+    seed,
+    calls,
+    lastMetadata,
+    stop,
+    kill,
+  };
 }

@@ -95,7 +95,10 @@ class LocalStack {
   }
 
   /** Registry: schema, a small deterministic data set and a development API client, then the service. */
-  private async registryLine(): Promise<{ managed: ManagedProcess; client: { client_id: string; secret: string } }> {
+  private async registryLine(): Promise<{
+    managed: ManagedProcess;
+    client: { client_id: string; secret: string };
+  }> {
     const { host, ports, metricsPorts } = this.settings;
     const registryDb = await this.database(this.settings.registryDatabaseUrl);
     const registryCli = join('apps', 'registry-api', 'dist', 'cli.js');
@@ -115,9 +118,14 @@ class LocalStack {
       registryEnv,
       ROOT,
     );
-    const client = JSON.parse(clientLine.trim().split('\n').pop() ?? '{}') as { client_id: string; secret: string };
+    const client = JSON.parse(clientLine.trim().split('\n').pop() ?? '{}') as {
+      client_id: string;
+      secret: string;
+    };
     // A development key for this run only: answers signed earlier no longer verify once the stack restarts.
-    const signingKey = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    const signingKey = generateKeyPairSync('ed25519')
+      .privateKey.export({ format: 'pem', type: 'pkcs8' })
+      .toString();
     const managed = this.start('registry-api', join('apps', 'registry-api', 'dist', 'main.js'), {
       ...registryEnv,
       SIGNING_KEY: signingKey,
@@ -144,7 +152,12 @@ class LocalStack {
       SIMULATOR_ENABLED: 'true',
       ...(this.settings.redisUrl ? { REDIS_URL: this.settings.redisUrl } : {}),
     };
-    await runToCompletion('ussd-gateway', [join('apps', 'ussd-gateway', 'dist', 'cli.js'), 'migrate'], ussdEnv, ROOT);
+    await runToCompletion(
+      'ussd-gateway',
+      [join('apps', 'ussd-gateway', 'dist', 'cli.js'), 'migrate'],
+      ussdEnv,
+      ROOT,
+    );
     return this.start('ussd-gateway', join('apps', 'ussd-gateway', 'dist', 'main.js'), ussdEnv);
   }
 
@@ -173,8 +186,15 @@ class LocalStack {
   /** Where a service listens, as it says (ports configured as 0 are bound by the service itself), once healthy. */
   private async listening(managed: ManagedProcess): Promise<Listening> {
     const announced = await announcement(managed, HEALTH_TIMEOUT_MS);
-    await waitForHealthy(`${announced.listening}/health`, HEALTH_TIMEOUT_MS, () => managed.child.exitCode === null);
-    return { url: announced.listening, metrics: `http://${this.settings.host}:${announced.metricsPort}/metrics` };
+    await waitForHealthy(
+      `${announced.listening}/health`,
+      HEALTH_TIMEOUT_MS,
+      () => managed.child.exitCode === null,
+    );
+    return {
+      url: announced.listening,
+      metrics: `http://${this.settings.host}:${announced.metricsPort}/metrics`,
+    };
   }
 
   private requireKeyForExternalDatabase(): string {

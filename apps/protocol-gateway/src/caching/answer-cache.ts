@@ -178,7 +178,11 @@ export class AnswerCache {
  * context. Never taken from a caller's `Grpc-Metadata-*`, never part of the question, and never carried back in an
  * answer (see answerHeaders), so it cannot make one caller's answer another's.
  */
-export const PER_REQUEST_METADATA: ReadonlySet<string> = new Set(['x-request-id', 'traceparent', 'tracestate']);
+export const PER_REQUEST_METADATA: ReadonlySet<string> = new Set([
+  'x-request-id',
+  'traceparent',
+  'tracestate',
+]);
 
 /** What makes two questions identical: the method, the request bytes and every forwarded metadata entry. */
 export function answerKey(grpcPath: string, payload: Buffer, metadata: Metadata): string {

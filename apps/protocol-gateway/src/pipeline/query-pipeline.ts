@@ -16,7 +16,13 @@ import { UnknownFieldScanner } from '../transcoding/unknown-fields';
 import { ReflectionMonitor } from '../upstream/reflection-monitor';
 import { UpstreamCallError } from '../upstream/upstream-client';
 import { UpstreamPool } from '../upstream/upstream-pool';
-import { answerHeaders, BLOCK_HEIGHT_HEADER, METADATA_HEADER_PREFIX, SentOnCall, sentOnCall } from './answer-headers';
+import {
+  answerHeaders,
+  BLOCK_HEIGHT_HEADER,
+  METADATA_HEADER_PREFIX,
+  SentOnCall,
+  sentOnCall,
+} from './answer-headers';
 
 export interface GatewayRequest {
   method: string;

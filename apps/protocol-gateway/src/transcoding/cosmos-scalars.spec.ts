@@ -135,7 +135,10 @@ describe('hostile LegacyDec, Int and Uint values from a node', () => {
     ['a minus sign', `-${TEN_TO_THE_80}`, `-1${'0'.repeat(62)}.${'0'.repeat(18)}`],
     ['minus zero', '-000', '0.000000000000000000'],
   ])('LegacyDec %s: printed exactly, string and bytes alike', (_case, wire, printed) => {
-    expect(print({ dec: wire, raw_dec: Buffer.from(wire) })).toMatchObject({ dec: printed, raw_dec: printed });
+    expect(print({ dec: wire, raw_dec: Buffer.from(wire) })).toMatchObject({
+      dec: printed,
+      raw_dec: printed,
+    });
   });
 
   it.each([

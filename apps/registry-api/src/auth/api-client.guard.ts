@@ -29,17 +29,24 @@ export class ApiClientGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     // The shared health controller cannot carry our decorator; orchestrators probe it without credentials.
     if (context.getClass() === HealthController) return true;
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]))
+      return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const header = request.headers.authorization;
     try {
-      request.apiClientId = await this.auth.authenticate(Array.isArray(header) ? header[0] : header, request.ip);
+      request.apiClientId = await this.auth.authenticate(
+        Array.isArray(header) ? header[0] : header,
+        request.ip,
+      );
       setAccessLogClientId(request, request.apiClientId);
       this.metrics.authenticated('success');
     } catch (error) {
       if (error instanceof TooManyFailuresError || error instanceof AuthenticationBusyError) {
         this.metrics.authenticated(error instanceof TooManyFailuresError ? 'throttled' : 'busy');
-        context.switchToHttp().getResponse<HeaderSettable>().header('retry-after', String(error.retryAfterSeconds));
+        context
+          .switchToHttp()
+          .getResponse<HeaderSettable>()
+          .header('retry-after', String(error.retryAfterSeconds));
       } else if (error instanceof UnauthenticatedError) {
         this.metrics.authenticated(header === undefined ? 'missing' : 'rejected');
       }

@@ -1,6 +1,15 @@
-import { bearerKey, DECOY_HASH, generateClientCredentials, hashSecret, looksLikeSecret, parseAuthorization, verifySecret } from './credentials';
+import {
+  bearerKey,
+  DECOY_HASH,
+  generateClientCredentials,
+  hashSecret,
+  looksLikeSecret,
+  parseAuthorization,
+  verifySecret,
+} from './credentials';
 
-const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+const basic = (user: string, password: string): string =>
+  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 describe('credentials', () => {
   const credentials = generateClientCredentials();
@@ -18,7 +27,10 @@ describe('credentials', () => {
   });
 
   it('keeps a colon inside a Basic password', () => {
-    expect(parseAuthorization(basic(credentials.clientId, 'a:b'))).toEqual({ clientId: credentials.clientId, secret: 'a:b' });
+    expect(parseAuthorization(basic(credentials.clientId, 'a:b'))).toEqual({
+      clientId: credentials.clientId,
+      secret: 'a:b',
+    });
   });
 
   it.each([

@@ -54,7 +54,12 @@ export function looksLikeSecret(secret: string): boolean {
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32, maxmem: 64 * 1024 * 1024 };
 
-function scryptAsync(secret: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
+function scryptAsync(
+  secret: string,
+  salt: Buffer,
+  keyLength: number,
+  options: ScryptOptions,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     scrypt(secret, salt, keyLength, options, (error, key) => (error ? reject(error) : resolve(key)));
   });
@@ -63,8 +68,15 @@ function scryptAsync(secret: string, salt: Buffer, keyLength: number, options: S
 /** Slow, salted hash (scrypt, N=2^14): a leaked table does not give usable secrets. */
 export async function hashSecret(secret: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scryptAsync(secret, salt, SCRYPT.keyLength, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p, maxmem: SCRYPT.maxmem });
-  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await scryptAsync(secret, salt, SCRYPT.keyLength, {
+    N: SCRYPT.N,
+    r: SCRYPT.r,
+    p: SCRYPT.p,
+    maxmem: SCRYPT.maxmem,
+  });
+  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), key.toString('base64url')].join(
+    '$',
+  );
 }
 
 /** Constant-time comparison of the derived key; a malformed stored hash verifies nothing. */

@@ -29,7 +29,9 @@ export async function createClient(dataSource: DataSource, name: string): Promis
 }
 
 export async function listClients(dataSource: DataSource): Promise<ClientSummary[]> {
-  const clients = await dataSource.getRepository(ApiClientEntity).find({ order: { createdAt: 'ASC', id: 'ASC' } });
+  const clients = await dataSource
+    .getRepository(ApiClientEntity)
+    .find({ order: { createdAt: 'ASC', id: 'ASC' } });
   return clients.map((client) => ({
     client_id: client.id,
     name: client.name,
@@ -40,6 +42,8 @@ export async function listClients(dataSource: DataSource): Promise<ClientSummary
 
 /** True when an active client was revoked; revoking twice or an unknown id is false. */
 export async function revokeClient(dataSource: DataSource, clientId: string): Promise<boolean> {
-  const result = await dataSource.getRepository(ApiClientEntity).update({ id: clientId, revokedAt: IsNull() }, { revokedAt: new Date() });
+  const result = await dataSource
+    .getRepository(ApiClientEntity)
+    .update({ id: clientId, revokedAt: IsNull() }, { revokedAt: new Date() });
   return (result.affected ?? 0) > 0;
 }

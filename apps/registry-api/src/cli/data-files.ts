@@ -153,7 +153,11 @@ export async function exportCommand(argv: string[], context: CommandContext): Pr
   }
   const manifest = writeManifest(positionals[0]!, exportManifest(summaries, signingKey));
   if (!values.quiet)
-    process.stderr.write(signingKey ? `wrote ${manifest}, signed with key ${signingKey.publicJwk.kid}\n` : `wrote ${manifest}, unsigned: SIGNING_KEY is unset\n`);
+    process.stderr.write(
+      signingKey
+        ? `wrote ${manifest}, signed with key ${signingKey.publicJwk.kid}\n`
+        : `wrote ${manifest}, unsigned: SIGNING_KEY is unset\n`,
+    );
   for (const summary of summaries) process.stdout.write(`${summary.file}\n`);
   process.stdout.write(`${manifest}\n`);
   return 0;

@@ -39,7 +39,8 @@ export function manifestTargetProblem(directory: string): string | undefined {
   const file = join(directory, MANIFEST_FILE);
   try {
     const stat = lstatSync(file);
-    if (stat.isSymbolicLink()) return `${file}: a symbolic link; export never writes through one (remove it, or export into another directory)`;
+    if (stat.isSymbolicLink())
+      return `${file}: a symbolic link; export never writes through one (remove it, or export into another directory)`;
     if (!stat.isFile()) return `${file}: not a regular file; export only replaces files`;
   } catch (error) {
     // A directory that is missing or not a directory is the exporter's to report, with the files it would write.
@@ -50,7 +51,11 @@ export function manifestTargetProblem(directory: string): string | undefined {
 }
 
 /** The manifest of an export: each file's name, SHA-256, size and rows, signed with `key` when there is one. */
-export function exportManifest(summaries: ExportSummary[], key: SigningKey | undefined, now = new Date()): ExportManifest {
+export function exportManifest(
+  summaries: ExportSummary[],
+  key: SigningKey | undefined,
+  now = new Date(),
+): ExportManifest {
   const manifest: ExportManifest = {
     format: MANIFEST_FORMAT,
     created: `${now.toISOString().slice(0, 19)}Z`,
@@ -58,7 +63,9 @@ export function exportManifest(summaries: ExportSummary[], key: SigningKey | und
   };
   if (key === undefined) return manifest;
   const signature = { alg: SIGNATURE_ALGORITHM, keyid: key.publicJwk.kid } as const;
-  const value = sign(null, manifestSigningInput({ ...manifest, signature }), key.privateKey).toString('base64');
+  const value = sign(null, manifestSigningInput({ ...manifest, signature }), key.privateKey).toString(
+    'base64',
+  );
   return { ...manifest, signature: { ...signature, value } };
 }
 

@@ -13,7 +13,9 @@ interface UsageErrors {
 function generate(): number {
   const privateKey = generateKeyPairSync('ed25519').privateKey;
   process.stdout.write(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
-  process.stderr.write(`key id ${signingKeyOf(privateKey).publicJwk.kid}: keep the PEM secret (SIGNING_KEY_FILE)\n`);
+  process.stderr.write(
+    `key id ${signingKeyOf(privateKey).publicJwk.kid}: keep the PEM secret (SIGNING_KEY_FILE)\n`,
+  );
   return 0;
 }
 
@@ -35,18 +37,22 @@ function retire(argv: string[], context: UsageErrors): number {
     allowPositionals: true,
     options: { at: { type: 'string' }, into: { type: 'string' } },
   });
-  if (positionals.length !== 1) throw context.usageError('signing-key retire needs the old key\'s PEM file');
+  if (positionals.length !== 1) throw context.usageError("signing-key retire needs the old key's PEM file");
   const at = values.at === undefined ? Date.now() : Date.parse(values.at);
   if (Number.isNaN(at)) throw context.usageError('--at must be an ISO 8601 time, e.g. 2026-12-01T12:00:00Z');
   const privateKey = ed25519PrivateKey(readFileSync(positionals[0]!, 'utf8'));
-  if (privateKey === undefined) throw context.usageError(`${positionals[0]}: not an Ed25519 private key in PEM`);
+  if (privateKey === undefined)
+    throw context.usageError(`${positionals[0]}: not an Ed25519 private key in PEM`);
   const retired = { ...signingKeyOf(privateKey).publicJwk, exp: Math.floor(at / 1000) };
   const set = values.into !== undefined && existsSync(values.into) ? readJwks(values.into) : { keys: [] };
-  if (set.keys.some((key) => key.kid === retired.kid)) throw context.usageError(`key ${retired.kid} is retired already`);
+  if (set.keys.some((key) => key.kid === retired.kid))
+    throw context.usageError(`key ${retired.kid} is retired already`);
   const text = `${JSON.stringify({ keys: [...set.keys, retired] }, null, 2)}\n`;
   if (values.into === undefined) process.stdout.write(text);
   else writeFileSync(values.into, text);
-  process.stderr.write(`key ${retired.kid} retired: it verifies signatures created until ${new Date(retired.exp * 1000).toISOString()}\n`);
+  process.stderr.write(
+    `key ${retired.kid} retired: it verifies signatures created until ${new Date(retired.exp * 1000).toISOString()}\n`,
+  );
   return 0;
 }
 
@@ -54,5 +60,7 @@ export function signingKeyCommand(argv: string[], context: UsageErrors): number 
   const [action, ...rest] = argv;
   if (action === 'generate') return generate();
   if (action === 'retire') return retire(rest, context);
-  throw context.usageError(action ? `unknown signing-key action ${action}` : 'signing-key needs generate or retire');
+  throw context.usageError(
+    action ? `unknown signing-key action ${action}` : 'signing-key needs generate or retire',
+  );
 }

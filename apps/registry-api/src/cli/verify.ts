@@ -26,11 +26,13 @@ export interface VerifyContext {
 
 /** A key set saved from `GET /v1/jwks.json` (the auditor's pinned copy). */
 export function readKeySet(file: string | undefined, context: VerifyContext): JsonWebKeySet {
-  if (file === undefined) throw context.usageError('--jwks is required: the key set saved from GET /v1/jwks.json');
+  if (file === undefined)
+    throw context.usageError('--jwks is required: the key set saved from GET /v1/jwks.json');
   try {
     return parseJwks(JSON.parse(readFileSync(file, 'utf8')));
   } catch (error) {
-    if (error instanceof JwksError || error instanceof SyntaxError) throw context.usageError(`${file}: not a key set: ${error.message}`);
+    if (error instanceof JwksError || error instanceof SyntaxError)
+      throw context.usageError(`${file}: not a key set: ${error.message}`);
     throw error;
   }
 }
@@ -39,7 +41,8 @@ export function readKeySet(file: string | undefined, context: VerifyContext): Js
 export function verifyOptions(at: string | undefined, context: VerifyContext): VerifyOptions {
   if (at === undefined) return {};
   const time = Date.parse(at);
-  if (Number.isNaN(time)) throw context.usageError('--at must be an ISO 8601 time, e.g. 2026-12-01T12:00:00Z');
+  if (Number.isNaN(time))
+    throw context.usageError('--at must be an ISO 8601 time, e.g. 2026-12-01T12:00:00Z');
   return { now: new Date(time) };
 }
 
@@ -58,14 +61,20 @@ export async function verifyCommand(argv: string[], context: VerifyContext): Pro
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { jwks: { type: 'string' }, url: { type: 'string' }, method: { type: 'string', default: 'GET' }, at: { type: 'string' } },
+    options: {
+      jwks: { type: 'string' },
+      url: { type: 'string' },
+      method: { type: 'string', default: 'GET' },
+      at: { type: 'string' },
+    },
   });
   if (positionals.length !== 1) throw context.usageError('verify needs exactly one saved answer');
   const jwks = readKeySet(values.jwks, context);
   const options = verifyOptions(values.at, context);
   let answer;
   try {
-    const request = values.url === undefined ? undefined : { method: values.method.toUpperCase(), url: values.url };
+    const request =
+      values.url === undefined ? undefined : { method: values.method.toUpperCase(), url: values.url };
     answer = parseSavedAnswer(new Uint8Array(readFileSync(positionals[0]!)), request);
   } catch (error) {
     if (error instanceof SavedAnswerError) throw context.usageError(`${positionals[0]}: ${error.message}`);
@@ -93,7 +102,8 @@ function isRegularFile(path: string): boolean {
 
 function readManifest(directory: string): ExportManifest {
   const file = join(directory, MANIFEST_FILE);
-  if (!isRegularFile(file)) throw new VerificationError('unsigned', `${file}: no manifest (a regular file) in the directory`);
+  if (!isRegularFile(file))
+    throw new VerificationError('unsigned', `${file}: no manifest (a regular file) in the directory`);
   let document: unknown;
   try {
     document = JSON.parse(readFileSync(file, 'utf8'));
@@ -112,10 +122,12 @@ async function fileProblem(directory: string, listed: ManifestFile): Promise<str
     digest.update(chunk);
     bytes += chunk.length;
   }
-  if (digest.digest('hex') !== listed.sha256 || bytes !== listed.bytes) return `${listed.name}: its SHA-256 differs from the manifest's (the file changed)`;
+  if (digest.digest('hex') !== listed.sha256 || bytes !== listed.bytes)
+    return `${listed.name}: its SHA-256 differs from the manifest's (the file changed)`;
   const format = classifyFileName(listed.name)?.format;
   const rows = format === undefined ? undefined : await countRecords(path, format);
-  if (rows !== listed.rows) return `${listed.name}: ${rows ?? 'unreadable'} rows, the manifest says ${listed.rows}`;
+  if (rows !== listed.rows)
+    return `${listed.name}: ${rows ?? 'unreadable'} rows, the manifest says ${listed.rows}`;
   return undefined;
 }
 
@@ -137,10 +149,17 @@ export async function verifyExportCommand(argv: string[], context: VerifyContext
     const manifest = readManifest(directory);
     const signed = await verifyManifestSignature(manifest, jwks, options);
     const listed = new Set(manifest.files.map((file) => file.name));
-    const problems = (await Promise.all(manifest.files.map((file) => fileProblem(directory, file)))).filter((problem) => problem !== undefined);
+    const problems = (await Promise.all(manifest.files.map((file) => fileProblem(directory, file)))).filter(
+      (problem) => problem !== undefined,
+    );
     for (const name of readdirSync(directory).sort())
-      if (classifyFileName(name) !== undefined && !listed.has(name)) problems.push(`${name}: a data file the manifest does not list`);
-    if (problems.length > 0) throw new VerificationError('digest-mismatch', `the files differ from the signed manifest:\n  ${problems.join('\n  ')}`);
+      if (classifyFileName(name) !== undefined && !listed.has(name))
+        problems.push(`${name}: a data file the manifest does not list`);
+    if (problems.length > 0)
+      throw new VerificationError(
+        'digest-mismatch',
+        `the files differ from the signed manifest:\n  ${problems.join('\n  ')}`,
+      );
     const rows = manifest.files.reduce((sum, file) => sum + file.rows, 0);
     process.stdout.write(
       `verified: ${manifest.files.length} files, ${rows} rows, as exported at ${manifest.created}, signed by key ${signed.keyid}\n`,

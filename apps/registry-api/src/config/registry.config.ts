@@ -126,7 +126,10 @@ export class RegistryConfig extends DatabaseConfig {
    * service behind a proxy that rewrites them; unset: each request's own (X-Forwarded-Proto and -Host from trusted
    * proxies, else http and Host).
    */
-  @OptionalMatching(/^https?:\/\/[^\s/?#]+$/, 'must be a scheme and authority, such as https://registry.example.org')
+  @OptionalMatching(
+    /^https?:\/\/[^\s/?#]+$/,
+    'must be a scheme and authority, such as https://registry.example.org',
+  )
   SIGNING_ORIGIN?: string;
 }
 

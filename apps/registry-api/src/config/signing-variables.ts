@@ -38,7 +38,11 @@ interface SigningSettings {
  */
 export function SigningKeyVariable(): PropertyDecorator {
   const rules = [
-    ValidateIf((settings: SigningSettings) => settings.SIGNING_KEY !== undefined || (settings.NODE_ENV === 'production' && !settings.SIGNING_DISABLED)),
+    ValidateIf(
+      (settings: SigningSettings) =>
+        settings.SIGNING_KEY !== undefined ||
+        (settings.NODE_ENV === 'production' && !settings.SIGNING_DISABLED),
+    ),
     ValidateBy({
       name: 'signingKey',
       validator: {

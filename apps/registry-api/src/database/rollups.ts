@@ -3,7 +3,12 @@ import { ROLLUP_CHANNEL } from './change-listener';
 
 export type SqlRunner = (sql: string, params?: unknown[]) => Promise<unknown>;
 
-export const ROLLUP_VIEWS = ['household_counts', 'household_combinations', 'fuel_daily', 'credits_issued_daily'] as const;
+export const ROLLUP_VIEWS = [
+  'household_counts',
+  'household_combinations',
+  'fuel_daily',
+  'credits_issued_daily',
+] as const;
 
 const CLAIM_REDUCTIONS = emissionReductionsSql('q.fuel_kg', 'p');
 

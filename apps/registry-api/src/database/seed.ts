@@ -15,11 +15,41 @@ export interface SeedSummary {
 }
 
 export const SEED_PROJECTS = [
-  { id: 'project-001', name: 'Copperbelt Clean Cooking', country: 'Zambia', fnrb: 0.88, regions: ['Copperbelt', 'North-Western'] },
-  { id: 'project-002', name: 'Lusaka LPG Access', country: 'Zambia', fnrb: 0.85, regions: ['Lusaka', 'Central'] },
-  { id: 'project-003', name: 'Eastern Pellet Stoves', country: 'Zambia', fnrb: 0.8, regions: ['Eastern', 'Muchinga'] },
-  { id: 'project-004', name: 'Southern Efficient Stoves', country: 'Zambia', fnrb: 0.82, regions: ['Southern', 'Western'] },
-  { id: 'project-005', name: 'Northern Ethanol Cooking', country: 'Zambia', fnrb: 0.86, regions: ['Northern', 'Luapula'] },
+  {
+    id: 'project-001',
+    name: 'Copperbelt Clean Cooking',
+    country: 'Zambia',
+    fnrb: 0.88,
+    regions: ['Copperbelt', 'North-Western'],
+  },
+  {
+    id: 'project-002',
+    name: 'Lusaka LPG Access',
+    country: 'Zambia',
+    fnrb: 0.85,
+    regions: ['Lusaka', 'Central'],
+  },
+  {
+    id: 'project-003',
+    name: 'Eastern Pellet Stoves',
+    country: 'Zambia',
+    fnrb: 0.8,
+    regions: ['Eastern', 'Muchinga'],
+  },
+  {
+    id: 'project-004',
+    name: 'Southern Efficient Stoves',
+    country: 'Zambia',
+    fnrb: 0.82,
+    regions: ['Southern', 'Western'],
+  },
+  {
+    id: 'project-005',
+    name: 'Northern Ethanol Cooking',
+    country: 'Zambia',
+    fnrb: 0.86,
+    regions: ['Northern', 'Luapula'],
+  },
 ] as const;
 
 // IPCC 2006 defaults for wood fuel: NCV 0.0156 TJ/t, EF_CO2 112 tCO2/TJ; CH4 300 kg/TJ and N2O 4 kg/TJ at GWP 28/265
@@ -49,7 +79,13 @@ export const READING_KEYS: Array<[string, string]> = [
   ['fuel_consumption_device_id_fkey', 'FOREIGN KEY (device_id) REFERENCES devices(id)'],
 ];
 
-const BUYERS = ['Northwind Carbon Fund', 'Kafue Climate Trust', 'Meridian Retail Group', 'Greenline Aviation', 'Zambezi Offset Exchange'];
+const BUYERS = [
+  'Northwind Carbon Fund',
+  'Kafue Climate Trust',
+  'Meridian Retail Group',
+  'Greenline Aviation',
+  'Zambezi Offset Exchange',
+];
 
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 const sqlArray = (values: readonly string[]): string => `ARRAY[${values.map(sqlText).join(', ')}]::text[]`;
@@ -99,7 +135,7 @@ function householdBatchSql(seed: number): string {
     consumption_in AS (
       INSERT INTO fuel_consumption (household_id, device_id, fuel_type, consumed_on, quantity_kg, updated_at)
       SELECT b.id, 'device-' || lpad(b.g::text, 7, '0'), b.fuels[1], d.day,
-             round(((CASE b.density WHEN 'low' THEN 120 WHEN 'medium' THEN 95 ELSE 70 END) * (0.7 + 0.6 * ${r("b.id || m::text")}))::numeric, 1),
+             round(((CASE b.density WHEN 'low' THEN 120 WHEN 'medium' THEN 95 ELSE 70 END) * (0.7 + 0.6 * ${r('b.id || m::text')}))::numeric, 1),
              (d.day + 1)::timestamp AT TIME ZONE 'UTC'
       FROM base b
       CROSS JOIN LATERAL generate_series(date_trunc('month', b.onboarding_date), DATE '2024-12-01', interval '1 month') m
@@ -192,7 +228,8 @@ export async function seedRegistry(run: SqlRunner, options: SeedOptions): Promis
   const batchSize = options.batchSize ?? 10_000;
   const progress = options.onProgress ?? (() => undefined);
   const existing = (await run('SELECT count(*)::bigint AS n FROM households')) as Array<{ n: string }>;
-  if (Number(existing[0]!.n) > 0) throw new Error('the database already holds households: seed an empty database');
+  if (Number(existing[0]!.n) > 0)
+    throw new Error('the database already holds households: seed an empty database');
 
   for (const project of SEED_PROJECTS) {
     await run(
@@ -205,7 +242,9 @@ export async function seedRegistry(run: SqlRunner, options: SeedOptions): Promis
   // Fuel readings are most of the rows, and checking their two foreign keys row by row costs a third of the load.
   // As PostgreSQL's "Populating a Database" advises, the keys are dropped for the bulk load and added back after it,
   // which validates every row in one join; they are restored even if the load fails.
-  await run(`ALTER TABLE fuel_consumption DROP CONSTRAINT ${READING_KEYS.map(([name]) => name).join(', DROP CONSTRAINT ')}`);
+  await run(
+    `ALTER TABLE fuel_consumption DROP CONSTRAINT ${READING_KEYS.map(([name]) => name).join(', DROP CONSTRAINT ')}`,
+  );
   try {
     for (let first = 1; first <= options.households; first += batchSize) {
       const last = Math.min(options.households, first + batchSize - 1);
@@ -213,7 +252,9 @@ export async function seedRegistry(run: SqlRunner, options: SeedOptions): Promis
       progress(last, options.households, 'households');
     }
   } finally {
-    await run(`ALTER TABLE fuel_consumption ${READING_KEYS.map(([name, definition]) => `ADD CONSTRAINT ${name} ${definition}`).join(', ')}`);
+    await run(
+      `ALTER TABLE fuel_consumption ${READING_KEYS.map(([name, definition]) => `ADD CONSTRAINT ${name} ${definition}`).join(', ')}`,
+    );
   }
   progress(options.households, options.households, 'rollups');
   await refreshRollups(run);
@@ -224,5 +265,9 @@ export async function seedRegistry(run: SqlRunner, options: SeedOptions): Promis
   await run('VACUUM (ANALYZE)');
   const blocks = (await run('SELECT count(*)::bigint AS n FROM credit_blocks')) as Array<{ n: string }>;
   progress(options.households, options.households, 'done');
-  return { households: options.households, projects: SEED_PROJECTS.length, creditBlocks: Number(blocks[0]!.n) };
+  return {
+    households: options.households,
+    projects: SEED_PROJECTS.length,
+    creditBlocks: Number(blocks[0]!.n),
+  };
 }

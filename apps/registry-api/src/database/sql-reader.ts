@@ -113,7 +113,10 @@ export class SqlReader {
 
   /** Each database's state for the metrics: the primary and every replica, answering (true) or not. */
   databaseStates(): { name: string; up: boolean }[] {
-    return [{ name: this.primary.name, up: this.primaryAnswered }, ...this.router.states().map(({ name, up }) => ({ name, up }))];
+    return [
+      { name: this.primary.name, up: this.primaryAnswered },
+      ...this.router.states().map(({ name, up }) => ({ name, up })),
+    ];
   }
 
   async close(): Promise<void> {

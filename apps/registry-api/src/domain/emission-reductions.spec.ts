@@ -10,7 +10,10 @@ describe('emission reductions', () => {
 
   it('is linear in fuel and zero without fuel', () => {
     expect(emissionReductionsTco2e(0, supamoto)).toBe(0);
-    expect(emissionReductionsTco2e(5000, supamoto)).toBeCloseTo(5 * emissionReductionsTco2e(1000, supamoto), 9);
+    expect(emissionReductionsTco2e(5000, supamoto)).toBeCloseTo(
+      5 * emissionReductionsTco2e(1000, supamoto),
+      9,
+    );
   });
 
   it('counts only the non-CO2 part when all biomass is renewable', () => {

@@ -12,7 +12,11 @@ export interface MethodologyParameters {
 
 /** ER (tCO2e) = fuel (t) × NCV (TJ/t) × (fNRB × EF_CO2 + EF_non-CO2) (tCO2e/TJ); fuel is given in kg. */
 export function emissionReductionsTco2e(fuelKg: number, parameters: MethodologyParameters): number {
-  return (fuelKg / 1000) * parameters.ncvTjPerT * (parameters.fnrb * parameters.efCo2TPerTj + parameters.efNonCo2TPerTj);
+  return (
+    (fuelKg / 1000) *
+    parameters.ncvTjPerT *
+    (parameters.fnrb * parameters.efCo2TPerTj + parameters.efNonCo2TPerTj)
+  );
 }
 
 /**

@@ -1,4 +1,9 @@
-import { formatCombination, FuelCombinationError, isCanonicalCombination, parseCombination } from './fuel-combination';
+import {
+  formatCombination,
+  FuelCombinationError,
+  isCanonicalCombination,
+  parseCombination,
+} from './fuel-combination';
 
 describe('fuel combinations', () => {
   it('writes fuels in the fixed order whatever order they come in', () => {

@@ -29,7 +29,11 @@ export function parsePeriod(value: string): Period {
   if (match[2]) {
     const quarter = Number(match[2]);
     const firstMonth = (quarter - 1) * 3 + 1;
-    return { label: value, start: iso(year, firstMonth, 1), end: iso(year, firstMonth + 2, lastDayOfMonth(year, firstMonth + 2)) };
+    return {
+      label: value,
+      start: iso(year, firstMonth, 1),
+      end: iso(year, firstMonth + 2, lastDayOfMonth(year, firstMonth + 2)),
+    };
   }
   if (match[3]) {
     const month = Number(match[3]);

@@ -1,6 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { constants, createWriteStream, lstatSync, mkdirSync, openSync, renameSync, rmSync, type Stats } from 'node:fs';
+import {
+  constants,
+  createWriteStream,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  type Stats,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { ClientBase } from 'pg';
 import { csvField } from './csv-cells';

@@ -94,7 +94,9 @@ function isPage(document: Json, response: string): boolean {
 
 export function renderClient(document: Json): string {
   const out: string[] = [HEADER];
-  out.push(`/** The document this client was generated from: ${String(document.info?.title)} ${String(document.info?.version)}. */\n`);
+  out.push(
+    `/** The document this client was generated from: ${String(document.info?.title)} ${String(document.info?.version)}. */\n`,
+  );
   out.push(`export const API_VERSION = ${JSON.stringify(String(document.info?.version))};\n\n`);
   for (const [name, schema] of Object.entries((document.components?.schemas ?? {}) as Record<string, Json>)) {
     out.push(docComment(schema.description as string | undefined, ''));
@@ -111,18 +113,25 @@ export function renderClient(document: Json): string {
   out.push('/** Every GET operation: its path, its query and its 200 body. */\n');
   out.push('export interface Operations {\n');
   for (const operation of operations) {
-    out.push(`  ${operation.operationId}: { path: ${JSON.stringify(operation.path)}; query: ${pascal(operation.operationId)}Query; response: ${operation.response} };\n`);
+    out.push(
+      `  ${operation.operationId}: { path: ${JSON.stringify(operation.path)}; query: ${pascal(operation.operationId)}Query; response: ${operation.response} };\n`,
+    );
   }
   out.push('}\n\n');
-  out.push('export const OPERATION_PATHS: { [K in keyof Operations]: Operations[K][\'path\'] } = {\n');
-  for (const operation of operations) out.push(`  ${operation.operationId}: ${JSON.stringify(operation.path)},\n`);
+  out.push("export const OPERATION_PATHS: { [K in keyof Operations]: Operations[K]['path'] } = {\n");
+  for (const operation of operations)
+    out.push(`  ${operation.operationId}: ${JSON.stringify(operation.path)},\n`);
   out.push('};\n\n');
   const lists = operations.filter((operation) => isPage(document, operation.response));
   out.push('/** The collection operations, which `RegistryClient.paginate` walks page by page. */\n');
-  out.push(`export type ListOperationId = ${lists.map((operation) => JSON.stringify(operation.operationId)).join(' | ')};\n\n`);
+  out.push(
+    `export type ListOperationId = ${lists.map((operation) => JSON.stringify(operation.operationId)).join(' | ')};\n\n`,
+  );
   out.push('/** One method per operation; `RegistryClient` supplies the transport. */\n');
   out.push('export abstract class RegistryOperations {\n');
-  out.push('  protected abstract request<K extends keyof Operations>(operationId: K, query: Operations[K][\'query\'] | undefined): Promise<Operations[K][\'response\']>;\n');
+  out.push(
+    "  protected abstract request<K extends keyof Operations>(operationId: K, query: Operations[K]['query'] | undefined): Promise<Operations[K]['response']>;\n",
+  );
   for (const operation of operations) {
     const required = operation.parameters.some((parameter) => parameter.required === true);
     const query = `query${required ? '' : '?'}: ${pascal(operation.operationId)}Query`;

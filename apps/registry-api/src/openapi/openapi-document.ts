@@ -49,7 +49,11 @@ const ORIGINAL_SCHEMAS: Record<string, Json> = {
     type: 'object',
     properties: {
       fuel_type: { type: 'string', description: 'Combination of fuel types used together' },
-      percentage: { type: 'number', format: 'float', description: 'Percentage of households using this combination' },
+      percentage: {
+        type: 'number',
+        format: 'float',
+        description: 'Percentage of households using this combination',
+      },
     },
   },
   DeviceStatus: {
@@ -57,7 +61,11 @@ const ORIGINAL_SCHEMAS: Record<string, Json> = {
     properties: {
       device_id: { type: 'string', description: 'Unique identifier of the device' },
       status: { type: 'string', description: 'Current operational status of the device' },
-      last_active: { type: 'string', format: 'date-time', description: 'Timestamp of last recorded activity' },
+      last_active: {
+        type: 'string',
+        format: 'date-time',
+        description: 'Timestamp of last recorded activity',
+      },
     },
   },
   FuelUsage: {
@@ -97,7 +105,10 @@ const ORIGINAL_SCHEMAS: Record<string, Json> = {
     properties: {
       credit_id: { type: 'string', description: 'Identifier of the retired credit' },
       retirement_date: { type: 'string', format: 'date', description: 'Date of retirement' },
-      emission_reductions: { type: 'integer', description: 'Emission reductions associated with the retired credit' },
+      emission_reductions: {
+        type: 'integer',
+        description: 'Emission reductions associated with the retired credit',
+      },
     },
   },
   FuelPurchaseClaim: {
@@ -158,12 +169,29 @@ function queryParameter(name: string, description: string, schema: Json): Json {
 // Every string parameter says how long it may be (a longer one is 400 before anything else is done with it).
 const ID_SCHEMA = { type: 'string', maxLength: MAX.identifier };
 const TEXT_SCHEMA = { type: 'string', maxLength: MAX.text };
-const PERIOD_SCHEMA = { type: 'string', pattern: PERIOD_PATTERN_SOURCE, maxLength: MAX.period, example: '2024-Q1' };
+const PERIOD_SCHEMA = {
+  type: 'string',
+  pattern: PERIOD_PATTERN_SOURCE,
+  maxLength: MAX.period,
+  example: '2024-Q1',
+};
 const PERIOD_TEXT = 'YYYY-Q1…YYYY-Q4 (upstream format), or YYYY, or YYYY-MM';
 const DATE_SCHEMA = { type: 'string', format: 'date', maxLength: MAX.date };
-const projectParameter = queryParameter('project_id', 'Only records of this project (404 when no such project exists)', ID_SCHEMA);
-const regionParameter = queryParameter('region', 'Only households of this region (404 when none)', TEXT_SCHEMA);
-const timePeriodParameter = queryParameter('time_period', `Only records dated within this period: ${PERIOD_TEXT}`, PERIOD_SCHEMA);
+const projectParameter = queryParameter(
+  'project_id',
+  'Only records of this project (404 when no such project exists)',
+  ID_SCHEMA,
+);
+const regionParameter = queryParameter(
+  'region',
+  'Only households of this region (404 when none)',
+  TEXT_SCHEMA,
+);
+const timePeriodParameter = queryParameter(
+  'time_period',
+  `Only records dated within this period: ${PERIOD_TEXT}`,
+  PERIOD_SCHEMA,
+);
 const RECORD_SEMANTICS =
   'Without selector, the most recent record (by its date, ties by the highest identifier). With selectors, the most ' +
   'recent record matching all of them; 404 when none matches.';
@@ -177,7 +205,12 @@ function recordParameters(resource: RecordResource<unknown>): Json[] {
 }
 
 function recordCollection(resource: RecordResource<unknown>): Operation['collection'] {
-  return { path: `${resource.endpoint.path}/list`, operationId: resource.endpoint.listOperationId, parameters: recordParameters(resource), dated: true };
+  return {
+    path: `${resource.endpoint.path}/list`,
+    operationId: resource.endpoint.listOperationId,
+    parameters: recordParameters(resource),
+    dated: true,
+  };
 }
 
 /** A record resource's operations, as its declaration in record-resources.ts states them. */
@@ -217,10 +250,14 @@ const OPERATIONS: Operation[] = [
       'that use exactly it; or the combination named by fuel_type. Combinations list their fuels in the fixed order ' +
       'LPG, Electricity, Ethanol, Biogas, Kerosene, Charcoal, Biomass, joined by " + ".',
     extensionParameters: [
-      queryParameter('fuel_type', 'A combination such as "LPG + Biomass" (any order and case; + or , between fuels)', {
-        type: 'string',
-        maxLength: MAX.fuelCombination,
-      }),
+      queryParameter(
+        'fuel_type',
+        'A combination such as "LPG + Biomass" (any order and case; + or , between fuels)',
+        {
+          type: 'string',
+          maxLength: MAX.fuelCombination,
+        },
+      ),
       projectParameter,
       regionParameter,
     ],
@@ -272,7 +309,7 @@ const OPERATIONS: Operation[] = [
     schema: 'EmissionReductionClaim',
     semantics:
       'With project_id and period: reductions of the project in the period, in whole tCO2e rounded down, computed as ' +
-      'fuel (t) × NCV (TJ/t) × (fNRB × EF_CO2 + EF_non-CO2) (tCO2e/TJ) with the project\'s parameters. Without a period: ' +
+      "fuel (t) × NCV (TJ/t) × (fNRB × EF_CO2 + EF_non-CO2) (tCO2e/TJ) with the project's parameters. Without a period: " +
       'the most recent quarterly claim (of the project, if given). A period without project_id is a 400.',
     extensionParameters: [
       projectParameter,
@@ -290,25 +327,38 @@ const ALIASES: Record<string, [string, string]> = {
   '/fuel/usage': ['getFuelUsage', 'getFuelUsageAtFuelPath'],
 };
 
-
 const EXTENSION_RESPONSES: Record<string, Json> = {
   '304': { description: 'Not modified: the If-None-Match tag still matches', ...EXT },
   '404': { ...errorResponse('A selector or filter names nothing that exists'), ...EXT },
-  '429': { ...errorResponse('The client exceeded its rate limit, or its address its failed authentications; see Retry-After'), ...EXT },
+  '429': {
+    ...errorResponse(
+      'The client exceeded its rate limit, or its address its failed authentications; see Retry-After',
+    ),
+    ...EXT,
+  },
   '503': {
-    ...errorResponse('The database is unavailable, or too many authentications are in progress (then with Retry-After); retry later'),
+    ...errorResponse(
+      'The database is unavailable, or too many authentications are in progress (then with Retry-After); retry later',
+    ),
     ...EXT,
   },
 };
 
 const PAGING_PARAMETERS = [
-  queryParameter('limit', `Page size, default ${REGISTRY_PAGE_LIMIT_DEFAULT}, at most ${REGISTRY_PAGE_LIMIT_MAX} (above is a 400)`, {
-    type: 'integer',
-    minimum: 1,
-    maximum: REGISTRY_PAGE_LIMIT_MAX,
-    default: REGISTRY_PAGE_LIMIT_DEFAULT,
+  queryParameter(
+    'limit',
+    `Page size, default ${REGISTRY_PAGE_LIMIT_DEFAULT}, at most ${REGISTRY_PAGE_LIMIT_MAX} (above is a 400)`,
+    {
+      type: 'integer',
+      minimum: 1,
+      maximum: REGISTRY_PAGE_LIMIT_MAX,
+      default: REGISTRY_PAGE_LIMIT_DEFAULT,
+    },
+  ),
+  queryParameter('cursor', 'page_info.next_cursor of the previous page', {
+    type: 'string',
+    maxLength: MAX.cursor,
   }),
-  queryParameter('cursor', 'page_info.next_cursor of the previous page', { type: 'string', maxLength: MAX.cursor }),
 ];
 
 const DATED_PARAMETERS = [
@@ -328,7 +378,11 @@ function pageSchema(item: string): Json {
     properties: {
       data: { type: 'array', items: ref(item) },
       page_info: ref('PageInfo'),
-      total_count: { type: 'integer', description: 'Items matching the filters, over all pages, counted when the first page was read (later pages repeat that total)' },
+      total_count: {
+        type: 'integer',
+        description:
+          'Items matching the filters, over all pages, counted when the first page was read (later pages repeat that total)',
+      },
     },
     ...EXT,
   };
@@ -347,7 +401,11 @@ export function buildOpenApiDocument(basePath: string): Json {
       type: 'object',
       required: ['next_cursor', 'has_more', 'limit'],
       properties: {
-        next_cursor: { type: 'string', nullable: true, description: 'Pass as cursor for the next page; null on the last page' },
+        next_cursor: {
+          type: 'string',
+          nullable: true,
+          description: 'Pass as cursor for the next page; null on the last page',
+        },
         has_more: { type: 'boolean' },
         limit: { type: 'integer' },
       },
@@ -369,8 +427,22 @@ export function buildOpenApiDocument(basePath: string): Json {
     };
     if (operation.operationId === 'getIssuedCredits') {
       original.parameters = [
-        { name: 'project_id', in: 'query', required: true, description: 'Unique identifier of the project', schema: { type: 'string' }, style: 'form' },
-        { name: 'time_period', in: 'query', required: true, description: 'Period for which credits were issued', schema: { type: 'string' }, style: 'form' },
+        {
+          name: 'project_id',
+          in: 'query',
+          required: true,
+          description: 'Unique identifier of the project',
+          schema: { type: 'string' },
+          style: 'form',
+        },
+        {
+          name: 'time_period',
+          in: 'query',
+          required: true,
+          description: 'Period for which credits were issued',
+          schema: { type: 'string' },
+          style: 'form',
+        },
       ];
     } else {
       original.parameters = operation.extensionParameters;
@@ -406,7 +478,12 @@ export function buildOpenApiDocument(basePath: string): Json {
     const original = OPERATIONS.find((operation) => operation.operationId === operationId)!;
     const get = (paths[original.path] as { get: Json }).get;
     paths[alias] = {
-      get: { ...get, operationId: aliasId, description: `Same as GET ${original.path}. ${String(get.description)}`, ...EXT },
+      get: {
+        ...get,
+        operationId: aliasId,
+        description: `Same as GET ${original.path}. ${String(get.description)}`,
+        ...EXT,
+      },
     };
   }
   paths['/hello'] = {
@@ -451,7 +528,11 @@ export function buildOpenApiDocument(basePath: string): Json {
                     x: { type: 'string', description: 'The public key, base64url' },
                     kid: { type: 'string', description: 'RFC 7638 thumbprint: the keyid of its signatures' },
                     use: { type: 'string', enum: ['sig'] },
-                    exp: { type: 'integer', description: 'When the key stopped signing (seconds since the epoch); absent on the current key' },
+                    exp: {
+                      type: 'integer',
+                      description:
+                        'When the key stopped signing (seconds since the epoch); absent on the current key',
+                    },
                   },
                 },
               },
@@ -482,14 +563,21 @@ export function buildOpenApiDocument(basePath: string): Json {
       { name: 'Fuel Management', description: 'Fuel purchases and usage' },
       { name: 'Carbon Credits', description: 'Emission reductions and issued credits' },
       { name: 'Claims Management', description: 'Fuel purchase claims and their verification' },
-      { name: 'System Health', description: 'GET /hello (liveness) and GET /api-docs (this document, rendered)' },
+      {
+        name: 'System Health',
+        description: 'GET /hello (liveness) and GET /api-docs (this document, rendered)',
+      },
     ],
     security: [{ basicAuth: [] }, { bearerAuth: [] }],
     paths,
     components: {
       schemas,
       securitySchemes: {
-        basicAuth: { type: 'http', scheme: 'basic', description: 'client_id as user name, secret as password' },
+        basicAuth: {
+          type: 'http',
+          scheme: 'basic',
+          description: 'client_id as user name, secret as password',
+        },
         bearerAuth: {
           type: 'http',
           scheme: 'bearer',

@@ -113,23 +113,31 @@ describe('OpenAPI parameters against the routes', () => {
   it.each(documented)('GET %s: documented parameters are exactly those the query class accepts', (path) => {
     const route = routes.find((candidate) => candidate.path === path)!;
     const parameters = ((document.paths as Json)[path].get.parameters ?? []) as Json[];
-    const documentedParameters = new Map(parameters.map((parameter) => [parameter.name as string, parameter.required === true]));
+    const documentedParameters = new Map(
+      parameters.map((parameter) => [parameter.name as string, parameter.required === true]),
+    );
     expect(parameters.every((parameter) => parameter.in === 'query')).toBe(true);
     expect(Object.fromEntries(documentedParameters)).toEqual(Object.fromEntries(route.accepts ?? new Map()));
   });
 
   // Issue 32: every string parameter has a maximum length, checked before anything else, and documented. The two
   // parameters of the original getIssuedCredits keep the original's schema; their bounds are in the README.
-  it.each(documented)('GET %s: every string parameter is bounded, and documented with the bound it has', (path) => {
-    const route = routes.find((candidate) => candidate.path === path)!;
-    const parameters = ((document.paths as Json)[path].get.parameters ?? []) as Json[];
-    const original = (document.paths as Json)[path].get.operationId === 'getIssuedCredits';
-    const strings = parameters.filter((parameter) => parameter.schema.type === 'string');
-    const enforced = strings.map((parameter) => [parameter.name, route.maxChars.get(parameter.name as string) ?? 'not bounded']);
-    const stated = strings.map((parameter) => [
-      parameter.name,
-      original ? expect.any(Number) : (parameter.schema.maxLength ?? 'no maxLength documented'),
-    ]);
-    expect(Object.fromEntries(enforced)).toEqual(Object.fromEntries(stated));
-  });
+  it.each(documented)(
+    'GET %s: every string parameter is bounded, and documented with the bound it has',
+    (path) => {
+      const route = routes.find((candidate) => candidate.path === path)!;
+      const parameters = ((document.paths as Json)[path].get.parameters ?? []) as Json[];
+      const original = (document.paths as Json)[path].get.operationId === 'getIssuedCredits';
+      const strings = parameters.filter((parameter) => parameter.schema.type === 'string');
+      const enforced = strings.map((parameter) => [
+        parameter.name,
+        route.maxChars.get(parameter.name as string) ?? 'not bounded',
+      ]);
+      const stated = strings.map((parameter) => [
+        parameter.name,
+        original ? expect.any(Number) : (parameter.schema.maxLength ?? 'no maxLength documented'),
+      ]);
+      expect(Object.fromEntries(enforced)).toEqual(Object.fromEntries(stated));
+    },
+  );
 });

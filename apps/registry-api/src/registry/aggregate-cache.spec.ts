@@ -25,7 +25,8 @@ describe('aggregateKey', () => {
 describe('AggregateAnswerCache', () => {
   let now: number;
   const clock = () => now;
-  const cacheOf = (ttlMs: number, maxEntries = 10) => new AggregateAnswerCache({ ttlMs, maxEntries, now: clock });
+  const cacheOf = (ttlMs: number, maxEntries = 10) =>
+    new AggregateAnswerCache({ ttlMs, maxEntries, now: clock });
   const body = (value: unknown) => () => Promise.resolve(value);
 
   beforeEach(() => {
@@ -65,7 +66,11 @@ describe('AggregateAnswerCache', () => {
   it('does not keep an answer whose computation overlapped a clear()', async () => {
     const cache = cacheOf(60_000);
     let release: (value: unknown) => void = () => undefined;
-    const pending = cache.getOrCompute('households/stats', {}, () => new Promise((resolve) => (release = resolve)));
+    const pending = cache.getOrCompute(
+      'households/stats',
+      {},
+      () => new Promise((resolve) => (release = resolve)),
+    );
     cache.clear();
     release({ total: 1 });
     await expect(pending).resolves.toEqual(renderJson({ total: 1 }));
@@ -89,7 +94,11 @@ describe('AggregateAnswerCache', () => {
 
   it('tells its lookups as hits and misses', async () => {
     const lookups: Array<[string, boolean]> = [];
-    const cache = new AggregateAnswerCache({ ttlMs: 60_000, maxEntries: 10, onLookup: (endpoint, hit) => lookups.push([endpoint, hit]) });
+    const cache = new AggregateAnswerCache({
+      ttlMs: 60_000,
+      maxEntries: 10,
+      onLookup: (endpoint, hit) => lookups.push([endpoint, hit]),
+    });
     await cache.getOrCompute('households/stats', {}, body(1));
     await cache.getOrCompute('households/stats', {}, body(1));
     expect(lookups).toEqual([
@@ -102,7 +111,9 @@ describe('AggregateAnswerCache', () => {
     const cache = cacheOf(60_000);
     const compute = jest.fn(() => Promise.reject(new NotFoundError('No project project-zz')));
     for (let i = 0; i < 2; i += 1) {
-      await expect(cache.getOrCompute('households/stats', { project_id: 'project-zz' }, compute)).rejects.toMatchObject({
+      await expect(
+        cache.getOrCompute('households/stats', { project_id: 'project-zz' }, compute),
+      ).rejects.toMatchObject({
         status: 404,
         message: 'No project project-zz',
       });
@@ -117,7 +128,9 @@ describe('AggregateAnswerCache', () => {
     const cache = cacheOf(60_000);
     const compute = jest.fn(() => Promise.reject(error));
     for (let i = 0; i < 2; i += 1)
-      await expect(cache.getOrCompute('fuel-usage', { from: '2024-03-01', to: '2024-02-01' }, compute)).rejects.toBe(error);
+      await expect(
+        cache.getOrCompute('fuel-usage', { from: '2024-03-01', to: '2024-02-01' }, compute),
+      ).rejects.toBe(error);
     expect(compute).toHaveBeenCalledTimes(2);
     expect(cache.size).toBe(0);
   });
@@ -130,9 +143,17 @@ describe('AggregateAnswerCache: where a kept answer is read', () => {
       fresh.push('fresh');
       return work();
     };
-    await new AggregateAnswerCache({ ttlMs: 60_000, maxEntries: 10, readFresh }).getOrCompute('a', {}, async () => 1);
+    await new AggregateAnswerCache({ ttlMs: 60_000, maxEntries: 10, readFresh }).getOrCompute(
+      'a',
+      {},
+      async () => 1,
+    );
     expect(fresh).toEqual(['fresh']);
-    await new AggregateAnswerCache({ ttlMs: 0, maxEntries: 10, readFresh }).getOrCompute('a', {}, async () => 1);
+    await new AggregateAnswerCache({ ttlMs: 0, maxEntries: 10, readFresh }).getOrCompute(
+      'a',
+      {},
+      async () => 1,
+    );
     expect(fresh).toEqual(['fresh']);
   });
 });

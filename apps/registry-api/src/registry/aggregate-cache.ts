@@ -55,7 +55,11 @@ export class AggregateAnswerCache {
     return this.answers.size;
   }
 
-  async getOrCompute(endpoint: string, query: object, compute: () => Promise<unknown>): Promise<RenderedJson> {
+  async getOrCompute(
+    endpoint: string,
+    query: object,
+    compute: () => Promise<unknown>,
+  ): Promise<RenderedJson> {
     const key = aggregateKey(endpoint, query);
     const cached = this.get(key);
     this.onLookup(endpoint, cached !== undefined);
@@ -68,7 +72,8 @@ export class AggregateAnswerCache {
       const { ttlMs, readFresh } = this.options;
       rendered = renderJson(await (ttlMs > 0 && readFresh ? readFresh(compute) : compute()));
     } catch (error) {
-      if (error instanceof NotFoundError) this.remember(key, { kind: 'not-found', message: error.message }, generation, startedAt);
+      if (error instanceof NotFoundError)
+        this.remember(key, { kind: 'not-found', message: error.message }, generation, startedAt);
       throw error;
     }
     this.remember(key, { kind: 'ok', rendered }, generation, startedAt);

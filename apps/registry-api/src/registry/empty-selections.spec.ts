@@ -19,7 +19,10 @@ describe('zero values of the 200 schemas', () => {
     ['getFuelDeliveryClaims', { delivery_id: '', delivery_date: '0001-01-01', delivered_quantity: 0 }],
     ['getEmissionReductionClaims', { project_id: '', period: '', reductions: 0 }],
     ['getHouseholdOnboardingClaims', { household_id: '', onboarding_date: '0001-01-01' }],
-    ['listDeviceStatus', { data: [], page_info: { next_cursor: null, has_more: false, limit: 0 }, total_count: 0 }],
+    [
+      'listDeviceStatus',
+      { data: [], page_info: { next_cursor: null, has_more: false, limit: 0 }, total_count: 0 },
+    ],
   ])('%s (as the README lists it)', (operationId, zero) => {
     expect(zeros.get(operationId)).toEqual(zero);
   });
@@ -30,15 +33,26 @@ describe('EmptySelections', () => {
   const notFound = () => Promise.reject(new NotFoundError('No project p'));
 
   it('passes everything through in 404 mode', async () => {
-    await expect(new EmptySelections('404', zeros).answer('getHouseholdStats', notFound)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      new EmptySelections('404', zeros).answer('getHouseholdStats', notFound),
+    ).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('turns a 404 into the zero value in zero mode, pages with the limit asked for, and leaves answers and other errors alone', async () => {
     const empty = new EmptySelections('zero', zeros);
-    await expect(empty.answer('getCancelledCredits', notFound)).resolves.toEqual({ credit_id: '', cancellation_date: '0001-01-01' });
-    await expect(empty.answer('listStoveStackingData', notFound, 7)).resolves.toMatchObject({ page_info: { limit: 7 } });
-    await expect(empty.answer('listStoveStackingData', notFound)).resolves.toMatchObject({ page_info: { limit: 50 } });
-    await expect(empty.answer('getHouseholdStats', () => Promise.resolve('{"rendered":true}'))).resolves.toBe('{"rendered":true}');
+    await expect(empty.answer('getCancelledCredits', notFound)).resolves.toEqual({
+      credit_id: '',
+      cancellation_date: '0001-01-01',
+    });
+    await expect(empty.answer('listStoveStackingData', notFound, 7)).resolves.toMatchObject({
+      page_info: { limit: 7 },
+    });
+    await expect(empty.answer('listStoveStackingData', notFound)).resolves.toMatchObject({
+      page_info: { limit: 50 },
+    });
+    await expect(empty.answer('getHouseholdStats', () => Promise.resolve('{"rendered":true}'))).resolves.toBe(
+      '{"rendered":true}',
+    );
     const refused = new InvalidInputError('time_period is required');
     await expect(empty.answer('getIssuedCredits', () => Promise.reject(refused))).rejects.toBe(refused);
   });
@@ -47,6 +61,9 @@ describe('EmptySelections', () => {
     const empty = new EmptySelections('zero', zeros);
     const first = (await empty.answer('getHouseholdStats', notFound)) as { density: { low: number } };
     first.density.low = 9;
-    await expect(empty.answer('getHouseholdStats', notFound)).resolves.toEqual({ total_households: 0, density: { low: 0, medium: 0, high: 0 } });
+    await expect(empty.answer('getHouseholdStats', notFound)).resolves.toEqual({
+      total_households: 0,
+      density: { low: 0, medium: 0, high: 0 },
+    });
   });
 });

@@ -13,7 +13,8 @@ export const ZERO_DATE_TIME = '0001-01-01T00:00:00.000Z';
  * null.
  */
 export function zeroValue(schema: Json, schemas: Record<string, Json>): unknown {
-  if (typeof schema.$ref === 'string') return zeroValue(schemas[schema.$ref.replace('#/components/schemas/', '')]!, schemas);
+  if (typeof schema.$ref === 'string')
+    return zeroValue(schemas[schema.$ref.replace('#/components/schemas/', '')]!, schemas);
   if (schema.nullable === true) return null;
   switch (schema.type) {
     case 'string':
@@ -27,7 +28,10 @@ export function zeroValue(schema: Json, schemas: Record<string, Json>): unknown 
       return [];
     default:
       return Object.fromEntries(
-        Object.entries((schema.properties ?? {}) as Record<string, Json>).map(([name, property]) => [name, zeroValue(property, schemas)]),
+        Object.entries((schema.properties ?? {}) as Record<string, Json>).map(([name, property]) => [
+          name,
+          zeroValue(property, schemas),
+        ]),
       );
   }
 }

@@ -109,7 +109,8 @@ describe('RecordAnswerCache', () => {
 
   it('keeps at most maxEntries answers, dropping the oldest; 0 keeps none', async () => {
     const { cache } = live(2);
-    for (const key of ['a', 'b', 'c']) await cache.getOrCompute('devices', '/x', key, () => Promise.resolve(0));
+    for (const key of ['a', 'b', 'c'])
+      await cache.getOrCompute('devices', '/x', key, () => Promise.resolve(0));
     expect(cache.size).toBe(2);
     const compute = jest.fn(() => Promise.resolve(0));
     await cache.getOrCompute('devices', '/x', 'a', compute);

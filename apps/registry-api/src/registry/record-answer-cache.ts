@@ -77,7 +77,9 @@ export class RecordAnswerCache<V> {
 }
 
 /** What a most-recent-record request answered: the rendered record, or a 404 the same data would give again. */
-export type LatestRecordAnswer = { kind: 'ok'; rendered: RenderedJson } | { kind: 'not-found'; message: string };
+export type LatestRecordAnswer =
+  | { kind: 'ok'; rendered: RenderedJson }
+  | { kind: 'not-found'; message: string };
 
 /** The most recent record of each selection, rendered. */
 export class LatestRecordAnswers extends RecordAnswerCache<LatestRecordAnswer> {}
@@ -89,7 +91,10 @@ export class CollectionTotals extends RecordAnswerCache<number> {}
  * Record answers are trusted only while the listener is live (they have no TTL to fall back on); a table's answers go
  * when its change is reported.
  */
-export function followRecordChanges<C extends RecordAnswerCache<unknown>>(cache: C, listener: ChangeListener): C {
+export function followRecordChanges<C extends RecordAnswerCache<unknown>>(
+  cache: C,
+  listener: ChangeListener,
+): C {
   if (listener.state === 'live') cache.trust(true);
   listener.on('live', () => cache.trust(true));
   listener.on('down', () => cache.trust(false));

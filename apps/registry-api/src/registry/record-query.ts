@@ -29,7 +29,9 @@ const KEY_ID = '_key_id';
 
 function dateBound(resource: RecordResource<unknown>, placeholder: string): string {
   // A date bound on a timestamptz column means midnight UTC, whatever the session's time zone.
-  return resource.dateType === 'date' ? `${placeholder}::date` : `(${placeholder}::date)::timestamp AT TIME ZONE 'UTC'`;
+  return resource.dateType === 'date'
+    ? `${placeholder}::date`
+    : `(${placeholder}::date)::timestamp AT TIME ZONE 'UTC'`;
 }
 
 function conditions(resource: RecordResource<unknown>, filters: RecordFilters, params: Params): string[] {
@@ -39,8 +41,10 @@ function conditions(resource: RecordResource<unknown>, filters: RecordFilters, p
     if (!selector) throw new Error(`${resource.name} has no selector ${name}`);
     where.push(`${selector.column} = ${params.add(value)}`);
   }
-  if (filters.projectId !== undefined) where.push(`${resource.projectColumn} = ${params.add(filters.projectId)}`);
-  if (filters.from !== undefined) where.push(`${resource.dateColumn} >= ${dateBound(resource, params.add(filters.from))}`);
+  if (filters.projectId !== undefined)
+    where.push(`${resource.projectColumn} = ${params.add(filters.projectId)}`);
+  if (filters.from !== undefined)
+    where.push(`${resource.dateColumn} >= ${dateBound(resource, params.add(filters.from))}`);
   if (filters.to !== undefined) {
     where.push(
       resource.dateType === 'date'
@@ -48,7 +52,8 @@ function conditions(resource: RecordResource<unknown>, filters: RecordFilters, p
         : `${resource.dateColumn} < ((${params.add(filters.to)}::date + 1)::timestamp AT TIME ZONE 'UTC')`,
     );
   }
-  if (filters.updatedSince !== undefined) where.push(`${resource.updatedColumn} >= ${params.add(filters.updatedSince)}::timestamptz`);
+  if (filters.updatedSince !== undefined)
+    where.push(`${resource.updatedColumn} >= ${params.add(filters.updatedSince)}::timestamptz`);
   return where;
 }
 
@@ -84,7 +89,12 @@ export function latestRecordQuery(resource: RecordResource<unknown>, filters: Re
 }
 
 /** One page in ascending (date, id) order, strictly after `after`; fetches one extra row to know if more follow. */
-export function recordPageQuery(resource: RecordResource<unknown>, filters: RecordFilters, after: CursorKey | null, limit: number): SqlQuery {
+export function recordPageQuery(
+  resource: RecordResource<unknown>,
+  filters: RecordFilters,
+  after: CursorKey | null,
+  limit: number,
+): SqlQuery {
   const params = new Params();
   const where = conditions(resource, filters, params);
   if (after) where.push(afterKey(resource, after, params));
@@ -99,7 +109,10 @@ export function recordPageQuery(resource: RecordResource<unknown>, filters: Reco
 export function recordCountQuery(resource: RecordResource<unknown>, filters: RecordFilters): SqlQuery {
   const params = new Params();
   const where = conditions(resource, filters, params);
-  return { sql: `SELECT count(*)::bigint AS total FROM ${resource.fromClause} ${whereClause(where)}`, params: params.values };
+  return {
+    sql: `SELECT count(*)::bigint AS total FROM ${resource.fromClause} ${whereClause(where)}`,
+    params: params.values,
+  };
 }
 
 export function rowKey(row: Record<string, unknown>): CursorKey {

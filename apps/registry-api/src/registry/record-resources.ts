@@ -67,7 +67,11 @@ export interface RecordResource<T> {
 }
 
 const ymd = (column: string): string => `to_char(${column}, 'YYYY-MM-DD')`;
-const identifier = (column: string, description: string): Selector => ({ column, kind: 'identifier', description });
+const identifier = (column: string, description: string): Selector => ({
+  column,
+  kind: 'identifier',
+  description,
+});
 const text = (column: string, description: string): Selector => ({ column, kind: 'text', description });
 
 export const DEVICE_STATUS: RecordResource<DeviceStatus> = {
@@ -79,7 +83,10 @@ export const DEVICE_STATUS: RecordResource<DeviceStatus> = {
   idType: 'text',
   projectColumn: 'd.project_id',
   updatedColumn: 'd.updated_at',
-  selectors: { device_id: identifier('d.id', 'The device'), household_id: identifier('d.household_id', "The household's device") },
+  selectors: {
+    device_id: identifier('d.id', 'The device'),
+    household_id: identifier('d.household_id', "The household's device"),
+  },
   select: 'd.id AS device_id, d.status, d.last_active',
   map: (row) => ({
     device_id: row.device_id as string,
@@ -197,9 +204,16 @@ export const FUEL_PURCHASES: RecordResource<FuelPurchaseClaim> = {
   idType: 'text',
   projectColumn: 'p.project_id',
   updatedColumn: 'p.updated_at',
-  selectors: { fuel_id: identifier('p.id', 'The fuel purchase'), household_id: identifier('p.household_id', "The household's purchases") },
+  selectors: {
+    fuel_id: identifier('p.id', 'The fuel purchase'),
+    household_id: identifier('p.household_id', "The household's purchases"),
+  },
   select: `p.id AS fuel_id, p.amount_kg::float8 AS amount, ${ymd('p.purchase_date')} AS purchase_date`,
-  map: (row) => ({ fuel_id: row.fuel_id as string, amount: row.amount as number, purchase_date: row.purchase_date as string }),
+  map: (row) => ({
+    fuel_id: row.fuel_id as string,
+    amount: row.amount as number,
+    purchase_date: row.purchase_date as string,
+  }),
   endpoint: {
     path: '/claims/fuel-purchase',
     operationId: 'getFuelPurchaseClaims',
@@ -221,7 +235,10 @@ export const FUEL_DELIVERIES: RecordResource<FuelDeliveryClaim> = {
   idType: 'text',
   projectColumn: 'f.project_id',
   updatedColumn: 'f.updated_at',
-  selectors: { delivery_id: identifier('f.id', 'The delivery'), household_id: identifier('f.household_id', "The household's deliveries") },
+  selectors: {
+    delivery_id: identifier('f.id', 'The delivery'),
+    household_id: identifier('f.household_id', "The household's deliveries"),
+  },
   select: `f.id AS delivery_id, ${ymd('f.delivery_date')} AS delivery_date, f.delivered_quantity_kg::float8 AS delivered_quantity`,
   map: (row) => ({
     delivery_id: row.delivery_id as string,
@@ -251,7 +268,10 @@ export const HOUSEHOLD_ONBOARDING: RecordResource<HouseholdOnboardingClaim> = {
   updatedColumn: 'h.updated_at',
   selectors: { household_id: identifier('h.id', 'The household') },
   select: `h.id AS household_id, ${ymd('h.onboarding_date')} AS onboarding_date`,
-  map: (row) => ({ household_id: row.household_id as string, onboarding_date: row.onboarding_date as string }),
+  map: (row) => ({
+    household_id: row.household_id as string,
+    onboarding_date: row.onboarding_date as string,
+  }),
   endpoint: {
     path: '/claims/household-onboarding',
     operationId: 'getHouseholdOnboardingClaims',
@@ -281,7 +301,11 @@ export const EMISSION_REDUCTION_CLAIMS: RecordResource<EmissionReductionRow> = {
   updatedColumn: 'c.updated_at',
   selectors: {},
   select: 'c.project_id, c.period, c.reductions',
-  map: (row) => ({ project_id: row.project_id as string, period: row.period as string, reductions: row.reductions as number }),
+  map: (row) => ({
+    project_id: row.project_id as string,
+    period: row.period as string,
+    reductions: row.reductions as number,
+  }),
   endpoint: {
     path: '/claims/emission-reduction',
     operationId: 'getEmissionReductionClaims',

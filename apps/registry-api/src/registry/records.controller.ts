@@ -6,7 +6,11 @@ import { RECORD_RESOURCES, RecordResource } from './record-resources';
 import { RegistryAnswers } from './registry-answers.service';
 import { RecordRequest } from './registry.service';
 
-type Handler = (this: RecordsController, query: RecordRequest & CollectionParams, reply: FastifyReply) => Promise<unknown>;
+type Handler = (
+  this: RecordsController,
+  query: RecordRequest & CollectionParams,
+  reply: FastifyReply,
+) => Promise<unknown>;
 
 /**
  * Declares one GET route on the controller as `@Get(path) method(@Query() query: QueryClass, @Res({ passthrough: true })

@@ -36,7 +36,9 @@ export class RegistryAnswers {
   stoveStacking(query: StoveStackingQuery): Promise<unknown> {
     const scope = { projectId: query.project_id, region: query.region };
     return this.empty.answer('getStoveStackingData', () =>
-      this.aggregates.getOrCompute('households/stove-stacking', query, () => this.registry.stoveStacking(scope, query.fuel_type)),
+      this.aggregates.getOrCompute('households/stove-stacking', query, () =>
+        this.registry.stoveStacking(scope, query.fuel_type),
+      ),
     );
   }
 
@@ -61,7 +63,9 @@ export class RegistryAnswers {
 
   issuedCredits(query: IssuedCreditsQuery): Promise<unknown> {
     return this.empty.answer('getIssuedCredits', () =>
-      this.aggregates.getOrCompute('credits/issued', query, () => this.registry.creditsIssued(query.project_id, query.time_period)),
+      this.aggregates.getOrCompute('credits/issued', query, () =>
+        this.registry.creditsIssued(query.project_id, query.time_period),
+      ),
     );
   }
 
@@ -70,15 +74,23 @@ export class RegistryAnswers {
       // Without a period the answer is the latest stored claim: a record, read (and kept) as records are.
       query.period === undefined && query.time_period === undefined
         ? this.registry.latestRendered(EMISSION_REDUCTION_CLAIMS, { project_id: query.project_id })
-        : this.aggregates.getOrCompute('claims/emission-reduction', query, () => this.registry.emissionReductions(query)),
+        : this.aggregates.getOrCompute('claims/emission-reduction', query, () =>
+            this.registry.emissionReductions(query),
+          ),
     );
   }
 
   latestRecord(resource: RecordResource<unknown>, query: RecordRequest): Promise<unknown> {
-    return this.empty.answer(resource.endpoint.operationId, () => this.registry.latestRendered(resource, { ...query }));
+    return this.empty.answer(resource.endpoint.operationId, () =>
+      this.registry.latestRendered(resource, { ...query }),
+    );
   }
 
   recordPage(resource: RecordResource<unknown>, query: RecordRequest & CollectionParams): Promise<unknown> {
-    return this.empty.answer(resource.endpoint.listOperationId, () => this.registry.page(resource, { ...query }), query.limit);
+    return this.empty.answer(
+      resource.endpoint.listOperationId,
+      () => this.registry.page(resource, { ...query }),
+      query.limit,
+    );
   }
 }

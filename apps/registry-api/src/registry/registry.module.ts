@@ -23,7 +23,10 @@ import { RegistryService } from './registry.service';
  * Every reported refresh or `projects` change drops every answer; so does the listener coming or going, since
  * notifications may have been missed meanwhile. While it is away the TTL alone bounds staleness.
  */
-export function followRollupChanges(cache: AggregateAnswerCache, listener: ChangeListener): AggregateAnswerCache {
+export function followRollupChanges(
+  cache: AggregateAnswerCache,
+  listener: ChangeListener,
+): AggregateAnswerCache {
   listener.on('live', () => cache.clear());
   listener.on('down', () => cache.clear());
   listener.on('notification', (channel) => {
@@ -40,7 +43,12 @@ function recordCacheProvider<C extends RecordAnswerCache<unknown>>(
   return {
     provide: kind,
     inject: [RegistryConfig, ChangeListener, RegistryMetrics, SqlReader],
-    useFactory: (config: RegistryConfig, listener: ChangeListener, metrics: RegistryMetrics, reader: SqlReader) =>
+    useFactory: (
+      config: RegistryConfig,
+      listener: ChangeListener,
+      metrics: RegistryMetrics,
+      reader: SqlReader,
+    ) =>
       followRecordChanges(
         new kind({
           maxEntries: config.RECORD_CACHE_MAX_ENTRIES,
@@ -62,12 +70,18 @@ function recordCacheProvider<C extends RecordAnswerCache<unknown>>(
       provide: EmptySelections,
       inject: [RegistryConfig],
       // Zero values depend on the schemas only, not on the base path.
-      useFactory: (config: RegistryConfig) => new EmptySelections(config.EMPTY_AS, zeroBodies(buildOpenApiDocument('/v1'))),
+      useFactory: (config: RegistryConfig) =>
+        new EmptySelections(config.EMPTY_AS, zeroBodies(buildOpenApiDocument('/v1'))),
     },
     {
       provide: AggregateAnswerCache,
       inject: [RegistryConfig, ChangeListener, RegistryMetrics, SqlReader],
-      useFactory: (config: RegistryConfig, listener: ChangeListener, metrics: RegistryMetrics, reader: SqlReader) =>
+      useFactory: (
+        config: RegistryConfig,
+        listener: ChangeListener,
+        metrics: RegistryMetrics,
+        reader: SqlReader,
+      ) =>
         followRollupChanges(
           new AggregateAnswerCache({
             ttlMs: config.AGGREGATE_CACHE_TTL_SECONDS * 1000,

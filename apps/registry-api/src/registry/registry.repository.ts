@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { SqlReader } from '../database/sql-reader';
 import type { CursorKey } from '../domain/cursor';
 import { emissionReductionsSql } from '../domain/emission-reductions';
-import { latestRecordQuery, RecordFilters, recordCountQuery, recordPageQuery, rowKey, SqlQuery } from './record-query';
+import {
+  latestRecordQuery,
+  RecordFilters,
+  recordCountQuery,
+  recordPageQuery,
+  rowKey,
+  SqlQuery,
+} from './record-query';
 import type { RecordResource } from './record-resources';
 
 export interface DensityCounts {
@@ -46,12 +53,17 @@ export class RegistryRepository {
   }
 
   async regionExists(region: string): Promise<boolean> {
-    const rows = await this.reader.query<unknown>('SELECT 1 FROM household_counts WHERE region = $1 LIMIT 1', [region]);
+    const rows = await this.reader.query<unknown>(
+      'SELECT 1 FROM household_counts WHERE region = $1 LIMIT 1',
+      [region],
+    );
     return rows.length > 0;
   }
 
   async householdRegion(householdId: string): Promise<string | null> {
-    const rows = await this.reader.query<{ region: string }>('SELECT region FROM households WHERE id = $1', [householdId]);
+    const rows = await this.reader.query<{ region: string }>('SELECT region FROM households WHERE id = $1', [
+      householdId,
+    ]);
     return rows[0]?.region ?? null;
   }
 
@@ -90,7 +102,11 @@ export class RegistryRepository {
   }
 
   /** One household's records are few (one reading a month), so its sum reads them through its own index. */
-  async fuelConsumedByHousehold(householdId: string, from: string | null, to: string | null): Promise<number> {
+  async fuelConsumedByHousehold(
+    householdId: string,
+    from: string | null,
+    to: string | null,
+  ): Promise<number> {
     const rows = await this.reader.query<{ total: number }>(
       `SELECT round(coalesce(sum(quantity_kg), 0), 3)::float8 AS total FROM fuel_consumption
        WHERE household_id = $1 AND ($2::date IS NULL OR consumed_on >= $2::date) AND ($3::date IS NULL OR consumed_on <= $3::date)`,
@@ -125,7 +141,12 @@ export class RegistryRepository {
     return rows[0] ? resource.map(rows[0]) : null;
   }
 
-  async recordPage<T>(resource: RecordResource<T>, filters: RecordFilters, after: CursorKey | null, limit: number): Promise<RawPage<T>> {
+  async recordPage<T>(
+    resource: RecordResource<T>,
+    filters: RecordFilters,
+    after: CursorKey | null,
+    limit: number,
+  ): Promise<RawPage<T>> {
     const rows = await this.query<Record<string, unknown>>(recordPageQuery(resource, filters, after, limit));
     const hasMore = rows.length > limit;
     const page = hasMore ? rows.slice(0, limit) : rows;

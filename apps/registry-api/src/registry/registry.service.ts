@@ -78,22 +78,42 @@ export class RegistryService {
   }
 
   /** The distribution, in name order: counts change as households join, names do not, so pages stay stable. */
-  async stoveStackingPage(scope: AggregateScope, limit = DEFAULT_LIMIT, cursor?: string): Promise<CollectionPage<StoveStacking>> {
+  async stoveStackingPage(
+    scope: AggregateScope,
+    limit = DEFAULT_LIMIT,
+    cursor?: string,
+  ): Promise<CollectionPage<StoveStacking>> {
     await this.assertScope(scope);
     const after = cursor === undefined ? null : this.decodeCombinationCursor(cursor);
-    const combinations = (await this.repository.combinations(scope)).sort((a, b) => (a.combination < b.combination ? -1 : 1));
+    const combinations = (await this.repository.combinations(scope)).sort((a, b) =>
+      a.combination < b.combination ? -1 : 1,
+    );
     const total = combinations.reduce((sum, entry) => sum + entry.households, 0);
-    const remaining = after === null ? combinations : combinations.filter((entry) => entry.combination > after);
+    const remaining =
+      after === null ? combinations : combinations.filter((entry) => entry.combination > after);
     const page = remaining.slice(0, limit);
     const hasMore = remaining.length > limit;
     return {
-      data: page.map((entry) => ({ fuel_type: entry.combination, percentage: percentage(entry.households, total) })),
-      page_info: { next_cursor: hasMore ? encodeCursor([page[page.length - 1]!.combination]) : null, has_more: hasMore, limit },
+      data: page.map((entry) => ({
+        fuel_type: entry.combination,
+        percentage: percentage(entry.households, total),
+      })),
+      page_info: {
+        next_cursor: hasMore ? encodeCursor([page[page.length - 1]!.combination]) : null,
+        has_more: hasMore,
+        limit,
+      },
       total_count: combinations.length,
     };
   }
 
-  async fuelUsage(query: { household_id?: string; region?: string; project_id?: string; from?: string; to?: string }): Promise<FuelUsage> {
+  async fuelUsage(query: {
+    household_id?: string;
+    region?: string;
+    project_id?: string;
+    from?: string;
+    to?: string;
+  }): Promise<FuelUsage> {
     const from = query.from ?? null;
     const to = query.to ?? null;
     if (from && to && from > to) throw new InvalidInputError('from must not be after to');
@@ -110,7 +130,9 @@ export class RegistryService {
     const scope = { projectId: query.project_id, region: query.region };
     await this.assertScope(scope);
     const fuel = await this.repository.fuelConsumedInScope(scope, from, to);
-    return query.region === undefined ? { fuel_consumed: fuel } : { fuel_consumed: fuel, region: query.region };
+    return query.region === undefined
+      ? { fuel_consumed: fuel }
+      : { fuel_consumed: fuel, region: query.region };
   }
 
   async creditsIssued(projectId: string, timePeriod: string): Promise<CreditsIssued> {
@@ -120,13 +142,18 @@ export class RegistryService {
     return { project_id: projectId, time_period: period.label, credits };
   }
 
-  async emissionReductions(query: { project_id?: string; period?: string; time_period?: string }): Promise<EmissionReductionClaim> {
+  async emissionReductions(query: {
+    project_id?: string;
+    period?: string;
+    time_period?: string;
+  }): Promise<EmissionReductionClaim> {
     if (query.period !== undefined && query.time_period !== undefined && query.period !== query.time_period) {
       throw new InvalidInputError('period and time_period disagree: send one of them');
     }
     const label = query.period ?? query.time_period;
     if (label !== undefined) {
-      if (query.project_id === undefined) throw new InvalidInputError('project_id is required when a period is given');
+      if (query.project_id === undefined)
+        throw new InvalidInputError('project_id is required when a period is given');
       const period = parsePeriod(label);
       const reductions = await this.repository.emissionReductions(query.project_id, period.start, period.end);
       if (reductions === null) throw new NotFoundError(`No project ${query.project_id}`);
@@ -148,20 +175,29 @@ export class RegistryService {
    */
   async latestRendered(resource: RecordResource<unknown>, request: RecordRequest): Promise<RenderedJson> {
     const filters = this.filters(resource, request);
-    const answer = await this.latestAnswers.getOrCompute(recordTable(resource), resource.endpoint.path, aggregateKey('', filters), async () => {
-      const record = await this.repository.latestRecord(resource, filters);
-      return record
-        ? { kind: 'ok' as const, rendered: renderJson(record) }
-        : { kind: 'not-found' as const, message: `No ${resource.name} matches the request` };
-    });
+    const answer = await this.latestAnswers.getOrCompute(
+      recordTable(resource),
+      resource.endpoint.path,
+      aggregateKey('', filters),
+      async () => {
+        const record = await this.repository.latestRecord(resource, filters);
+        return record
+          ? { kind: 'ok' as const, rendered: renderJson(record) }
+          : { kind: 'not-found' as const, message: `No ${resource.name} matches the request` };
+      },
+    );
     if (answer.kind === 'not-found') throw new NotFoundError(answer.message);
     return answer.rendered;
   }
 
-  async page<T>(resource: RecordResource<T>, request: RecordRequest & CollectionParams): Promise<CollectionPage<T>> {
+  async page<T>(
+    resource: RecordResource<T>,
+    request: RecordRequest & CollectionParams,
+  ): Promise<CollectionPage<T>> {
     const filters = this.filters(resource, request);
     const range = intersectRange(filters, { from: request.from, to: request.to });
-    if (range.from && range.to && range.from > range.to) throw new InvalidInputError('from must not be after to');
+    if (range.from && range.to && range.from > range.to)
+      throw new InvalidInputError('from must not be after to');
     const scoped: RecordFilters = { ...filters, ...range, updatedSince: request.updated_since };
     const limit = request.limit ?? DEFAULT_LIMIT;
     const after = request.cursor === undefined ? null : this.decodeRecordCursor(resource, request.cursor);
@@ -172,8 +208,11 @@ export class RegistryService {
       this.repository.recordPage(resource, scoped, after?.key ?? null, limit),
       after
         ? after.total
-        : this.totals.getOrCompute(recordTable(resource), `${resource.endpoint.path}/list`, aggregateKey('', scoped), () =>
-            this.repository.recordCount(resource, scoped),
+        : this.totals.getOrCompute(
+            recordTable(resource),
+            `${resource.endpoint.path}/list`,
+            aggregateKey('', scoped),
+            () => this.repository.recordCount(resource, scoped),
           ),
     ]);
     return {
@@ -202,15 +241,21 @@ export class RegistryService {
    * decodes but holds a key this collection cannot have (a day that does not exist, a NUL, an instant outside the
    * years 0001–9999, a negative count) is as bad as one that does not decode, and is refused before any SQL runs.
    */
-  private decodeRecordCursor(resource: RecordResource<unknown>, cursor: string): { key: CursorKey; total: number } {
+  private decodeRecordCursor(
+    resource: RecordResource<unknown>,
+    cursor: string,
+  ): { key: CursorKey; total: number } {
     const decoded = this.decode(cursor, 3);
     const [date, id, total] = decoded as [unknown, unknown, unknown];
     const dateOk =
-      typeof date === 'string' && (resource.dateType === 'date' ? isCalendarDate(date) : isEpochMicroseconds(date));
+      typeof date === 'string' &&
+      (resource.dateType === 'date' ? isCalendarDate(date) : isEpochMicroseconds(date));
     const idOk =
-      typeof id === 'string' && (resource.idType === 'bigint' ? /^\d{1,18}$/.test(id) : id.length > 0 && isPlainText(id));
+      typeof id === 'string' &&
+      (resource.idType === 'bigint' ? /^\d{1,18}$/.test(id) : id.length > 0 && isPlainText(id));
     const totalOk = typeof total === 'number' && Number.isSafeInteger(total) && total >= 0;
-    if (!dateOk || !idOk || !totalOk) throw new InvalidInputError('cursor is not a cursor of this collection');
+    if (!dateOk || !idOk || !totalOk)
+      throw new InvalidInputError('cursor is not a cursor of this collection');
     return { key: [date, id], total };
   }
 

@@ -20,24 +20,38 @@ describe('AnswerSigner', () => {
   it('signs what the verifier checks', async () => {
     const fields = signer.sign(answer);
     const verified = await verifyAnswer(
-      { request: { method: 'GET', url: answer.request!.targetUri }, response: { status: 200, headers: { 'content-type': answer.contentType, etag: answer.etag, ...fields }, body: Buffer.from(answer.content) } },
+      {
+        request: { method: 'GET', url: answer.request!.targetUri },
+        response: {
+          status: 200,
+          headers: { 'content-type': answer.contentType, etag: answer.etag, ...fields },
+          body: Buffer.from(answer.content),
+        },
+      },
       jwks,
       { now: new Date(now) },
     );
-    expect(verified).toEqual({ keyid: key.publicJwk.kid, created: new Date('2026-12-01T12:00:00Z'), covered: expect.any(Array) });
+    expect(verified).toEqual({
+      keyid: key.publicJwk.kid,
+      created: new Date('2026-12-01T12:00:00Z'),
+      covered: expect.any(Array),
+    });
   });
 
   it('reuses a signature, created time included, while the answer is unchanged and younger than the reuse time', () => {
     const first = signer.sign(answer);
     now += 59_000;
     expect(signer.sign(answer)).toEqual(first);
-    expect(signer.sign({ ...answer, content: '{"households":4}' })['signature-input']).not.toBe(first['signature-input']);
+    expect(signer.sign({ ...answer, content: '{"households":4}' })['signature-input']).not.toBe(
+      first['signature-input'],
+    );
     now += 1_000;
     expect(signer.sign(answer)['signature-input']).toMatch(/;created=1796126460;/);
   });
 
   it('keeps at most maxEntries signatures, the oldest dropped first', () => {
-    const sign = (uri: string): string => signer.sign({ ...answer, request: { method: 'GET', targetUri: uri } }).signature;
+    const sign = (uri: string): string =>
+      signer.sign({ ...answer, request: { method: 'GET', targetUri: uri } }).signature;
     const a = sign('https://r/a');
     sign('https://r/b');
     const c = sign('https://r/c');

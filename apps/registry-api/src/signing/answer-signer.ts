@@ -100,7 +100,11 @@ export class AnswerSigner {
 
   private signatureOf(covered: Array<{ id: ComponentId; value: string }>): Kept {
     const now = this.now();
-    const identity = hash('sha256', covered.map(({ id, value }) => `${id.name}${id.req ? ';req' : ''}\n${value}`).join('\n'), 'base64');
+    const identity = hash(
+      'sha256',
+      covered.map(({ id, value }) => `${id.name}${id.req ? ';req' : ''}\n${value}`).join('\n'),
+      'base64',
+    );
     const kept = this.kept.get(identity);
     if (kept !== undefined && now - kept.createdMs < this.options.reuseMs) return kept;
     const created = Math.floor(now / 1000);
@@ -108,7 +112,9 @@ export class AnswerSigner {
       covered.map(({ id }) => id),
       { created, keyid: this.key.publicJwk.kid, alg: SIGNATURE_ALGORITHM, tag: SIGNATURE_TAG },
     );
-    const signature = sign(null, Buffer.from(signatureBase(covered, input)), this.key.privateKey).toString('base64');
+    const signature = sign(null, Buffer.from(signatureBase(covered, input)), this.key.privateKey).toString(
+      'base64',
+    );
     const fresh = { createdMs: created * 1000, input, signature };
     this.keep(identity, fresh);
     return fresh;

@@ -14,12 +14,16 @@ function isReadable(payload: unknown): payload is Readable {
 
 async function collected(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+  for await (const chunk of stream)
+    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
   return Buffer.concat(chunks);
 }
 
 /** The target URI the client used: the configured origin, or the request's own scheme and authority. */
-export function targetUriOf(origin: string | undefined, request: { protocol: string; host: string; url: string }): string {
+export function targetUriOf(
+  origin: string | undefined,
+  request: { protocol: string; host: string; url: string },
+): string {
   return `${origin ?? `${request.protocol}://${request.host}`}${request.url}`;
 }
 
@@ -28,11 +32,22 @@ export function targetUriOf(origin: string | undefined, request: { protocol: str
  * answer as it leaves (a 304 included). Route handlers, the error filter and Fastify's 404 all end in `reply.send`,
  * so all pass here. A streamed body (Swagger UI's files) is read whole first: a digest needs every byte.
  */
-export function registerAnswerSigning(fastify: FastifyInstance, signer: AnswerSigner, origin: string | undefined): void {
+export function registerAnswerSigning(
+  fastify: FastifyInstance,
+  signer: AnswerSigner,
+  origin: string | undefined,
+): void {
   const signed = (request: FastifyRequest, reply: FastifyReply, body: string | Buffer): void => {
     const head = request.method === 'HEAD';
     const view: AnswerView = {
-      request: { method: request.method, targetUri: targetUriOf(origin, { protocol: request.protocol, host: request.host, url: request.raw.url ?? request.url }) },
+      request: {
+        method: request.method,
+        targetUri: targetUriOf(origin, {
+          protocol: request.protocol,
+          host: request.host,
+          url: request.raw.url ?? request.url,
+        }),
+      },
       status: reply.statusCode,
       contentType: header(reply, 'content-type'),
       etag: header(reply, 'etag'),
@@ -59,10 +74,16 @@ export function registerAnswerSigning(fastify: FastifyInstance, signer: AnswerSi
 }
 
 /** Headers for the answers http-kit writes itself (requests Fastify or Node refuse before any hook runs). */
-export function frameworkAnswerSigner(signer: AnswerSigner, origin: string | undefined): (answer: FrameworkAnswer) => Record<string, string> {
+export function frameworkAnswerSigner(
+  signer: AnswerSigner,
+  origin: string | undefined,
+): (answer: FrameworkAnswer) => Record<string, string> {
   return (answer) => {
     const fields = signer.sign({
-      request: answer.request && { method: answer.request.method, targetUri: targetUriOf(origin, answer.request) },
+      request: answer.request && {
+        method: answer.request.method,
+        targetUri: targetUriOf(origin, answer.request),
+      },
       status: answer.status,
       contentType: answer.contentType,
       content: answer.body,

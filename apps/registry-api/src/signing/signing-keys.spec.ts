@@ -15,7 +15,13 @@ describe('signingKeysFrom', () => {
     const retired = { ...signingKeyOf(loadKeys(old).current!.privateKey).publicJwk, exp: 1_800_000_000 };
     const keys = loadKeys(current, JSON.stringify({ keys: [retired] }));
     expect(keys.jwks.keys).toEqual([keys.current!.publicJwk, retired]);
-    expect(keys.current!.publicJwk).toEqual({ kty: 'OKP', crv: 'Ed25519', x: expect.any(String), kid: expect.any(String), use: 'sig' });
+    expect(keys.current!.publicJwk).toEqual({
+      kty: 'OKP',
+      crv: 'Ed25519',
+      x: expect.any(String),
+      kid: expect.any(String),
+      use: 'sig',
+    });
   });
 
   it('refuses a current key that the retired set lists', () => {
@@ -33,6 +39,10 @@ describe('signingKeysFrom', () => {
 
 function loadKeys(pem: string, retired?: string): ReturnType<typeof signingKeysFrom> {
   return signingKeysFrom(
-    loadConfig('registry-api', RegistryConfig, { ...base, SIGNING_KEY: pem, ...(retired ? { SIGNING_RETIRED_KEYS: retired } : {}) }),
+    loadConfig('registry-api', RegistryConfig, {
+      ...base,
+      SIGNING_KEY: pem,
+      ...(retired ? { SIGNING_RETIRED_KEYS: retired } : {}),
+    }),
   );
 }

@@ -25,11 +25,17 @@ export interface SigningKeys {
 
 /** The keys the configuration names (already validated by loadConfig); refuses a current key listed as retired. */
 export function signingKeysFrom(config: RegistryConfig): SigningKeys {
-  const retired = config.SIGNING_RETIRED_KEYS === undefined ? [] : retiredKeys(config.SIGNING_RETIRED_KEYS).keys;
-  const privateKey = config.SIGNING_KEY === undefined || config.SIGNING_DISABLED ? undefined : ed25519PrivateKey(config.SIGNING_KEY);
+  const retired =
+    config.SIGNING_RETIRED_KEYS === undefined ? [] : retiredKeys(config.SIGNING_RETIRED_KEYS).keys;
+  const privateKey =
+    config.SIGNING_KEY === undefined || config.SIGNING_DISABLED
+      ? undefined
+      : ed25519PrivateKey(config.SIGNING_KEY);
   if (privateKey === undefined) return { jwks: { keys: retired } };
   const current = signingKeyOf(privateKey);
   if (retired.some((key) => key.kid === current.publicJwk.kid))
-    throw new Error(`SIGNING_RETIRED_KEYS lists the key SIGNING_KEY holds (${current.publicJwk.kid}): a retired key must not sign`);
+    throw new Error(
+      `SIGNING_RETIRED_KEYS lists the key SIGNING_KEY holds (${current.publicJwk.kid}): a retired key must not sign`,
+    );
   return { current, jwks: { keys: [current.publicJwk, ...retired] } };
 }

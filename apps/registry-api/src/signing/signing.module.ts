@@ -3,9 +3,15 @@ import { JwksController, PUBLISHED_KEYS } from './jwks.controller';
 import type { SigningKeys } from './signing-keys';
 
 /** What start-up says about signing: which key signs, or that nothing does. */
-export function signingNotice(keys: SigningKeys, disabled: boolean): { level: 'log' | 'warn'; message: string } {
+export function signingNotice(
+  keys: SigningKeys,
+  disabled: boolean,
+): { level: 'log' | 'warn'; message: string } {
   if (keys.current !== undefined)
-    return { level: 'log', message: `answers and export manifests are signed with key ${keys.current.publicJwk.kid}` };
+    return {
+      level: 'log',
+      message: `answers and export manifests are signed with key ${keys.current.publicJwk.kid}`,
+    };
   return {
     level: 'warn',
     message: disabled

@@ -407,10 +407,16 @@ export class AccountsRepository {
    */
   async anySealedPin(): Promise<string | undefined> {
     try {
-      const rows: Array<{ pin_hash: string }> = await this.dataSource.query('SELECT pin_hash FROM ussd_accounts LIMIT 1');
+      const rows: Array<{ pin_hash: string }> = await this.dataSource.query(
+        'SELECT pin_hash FROM ussd_accounts LIMIT 1',
+      );
       return rows[0]?.pin_hash;
     } catch (error) {
-      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === UNDEFINED_TABLE) return undefined;
+      if (
+        error instanceof QueryFailedError &&
+        (error.driverError as { code?: string }).code === UNDEFINED_TABLE
+      )
+        return undefined;
       throw error;
     }
   }

@@ -67,7 +67,13 @@ export class AccountsService {
    * ID of the account this `key` already created.
    */
   async create(
-    input: { phoneNumber: string; fullName: string; email: string | null; heldPin: string; language?: string | null },
+    input: {
+      phoneNumber: string;
+      fullName: string;
+      email: string | null;
+      heldPin: string;
+      language?: string | null;
+    },
     key: string,
     signal?: AbortSignal,
   ): Promise<string> {
@@ -76,7 +82,13 @@ export class AccountsService {
     signal?.throwIfAborted();
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const customerId = await this.accounts.create({ ...account, customerId: newCustomerId(), pinHash, pinKeyId: this.vault.keyIdOf(pinHash), creationKey: key });
+        const customerId = await this.accounts.create({
+          ...account,
+          customerId: newCustomerId(),
+          pinHash,
+          pinKeyId: this.vault.keyIdOf(pinHash),
+          creationKey: key,
+        });
         this.logger.info({ customerId }, 'account created');
         return customerId;
       } catch (error) {
@@ -92,7 +104,12 @@ export class AccountsService {
    * exactly like one with an account and a wrong PIN. A right PIN from a phone other than the account's is allowed
    * (households share handsets) and recorded.
    */
-  async verify(customerId: string, pin: string, attempt: PinAttemptContext, signal?: AbortSignal): Promise<VerifyOutcome> {
+  async verify(
+    customerId: string,
+    pin: string,
+    attempt: PinAttemptContext,
+    signal?: AbortSignal,
+  ): Promise<VerifyOutcome> {
     // A place for the hash is taken before the attempt is reserved: a hop refused for load is never charged.
     let hashPlace: AdmissionPass;
     try {
@@ -108,11 +125,18 @@ export class AccountsService {
     }
   }
 
-  private async verifyAdmitted(customerId: string, pin: string, attempt: PinAttemptContext, hashPlace: AdmissionPass, signal?: AbortSignal): Promise<VerifyOutcome> {
+  private async verifyAdmitted(
+    customerId: string,
+    pin: string,
+    attempt: PinAttemptContext,
+    hashPlace: AdmissionPass,
+    signal?: AbortSignal,
+  ): Promise<VerifyOutcome> {
     const maxAttempts = this.config.PIN_MAX_ATTEMPTS;
     const reservation = await this.reserve(customerId, attempt.key, signal);
     if (reservation.kind === 'pending') return { kind: 'busy' };
-    if (reservation.kind === 'locked') return { kind: 'locked', minutes: minutesOf(reservation.lockSecondsLeft), justNow: false };
+    if (reservation.kind === 'locked')
+      return { kind: 'locked', minutes: minutesOf(reservation.lockSecondsLeft), justNow: false };
     const { account } = reservation;
     const sealed = account?.pinHash ?? (await this.decoy);
     const matches = await hashPlace.run(() => this.vault.verify(pin, sealed));
@@ -121,13 +145,27 @@ export class AccountsService {
       const otherPhone =
         account.phoneNumber === attempt.phoneNumber
           ? null
-          : { accountId: account.id, phoneNumber: attempt.phoneNumber, sessionId: attempt.sessionId, attemptKey: attempt.key };
+          : {
+              accountId: account.id,
+              phoneNumber: attempt.phoneNumber,
+              sessionId: attempt.sessionId,
+              attemptKey: attempt.key,
+            };
       await this.accounts.recordRightPin(customerId, reservation.ticket, maxAttempts, otherPhone);
       if (otherPhone) this.logger.info({ customerId }, 'log-in from a phone other than the account’s');
       if (account.pinKeyId !== this.vault.currentKeyId) {
-        await this.accounts.rewrapPin(account.id, this.vault.rewrap(account.pinHash), this.vault.currentKeyId);
+        await this.accounts.rewrapPin(
+          account.id,
+          this.vault.rewrap(account.pinHash),
+          this.vault.currentKeyId,
+        );
       }
-      return { kind: 'ok', firstName: account.fullName.split(' ')[0] ?? account.fullName, language: account.language, pinVersion: account.pinVersion };
+      return {
+        kind: 'ok',
+        firstName: account.fullName.split(' ')[0] ?? account.fullName,
+        language: account.language,
+        pinVersion: account.pinVersion,
+      };
     }
     if (reservation.position >= maxAttempts) {
       signal?.throwIfAborted();
@@ -147,7 +185,12 @@ export class AccountsService {
     const waitUntil = Date.now() + dependencyTimeouts(this.config.HOP_TIMEOUT_MS).pinAttemptWaitMs;
     for (let pause = PIN_WAIT_FIRST_MS; ; pause = Math.min(pause * 2, PIN_WAIT_LONGEST_MS)) {
       signal?.throwIfAborted();
-      const reservation = await this.accounts.reservePinAttempt(customerId, key, this.config.PIN_MAX_ATTEMPTS, this.config.PIN_LOCKOUT_SECONDS);
+      const reservation = await this.accounts.reservePinAttempt(
+        customerId,
+        key,
+        this.config.PIN_MAX_ATTEMPTS,
+        this.config.PIN_LOCKOUT_SECONDS,
+      );
       if (reservation.kind !== 'pending' || Date.now() + pause > waitUntil) return reservation;
       await sleep(pause, undefined, { signal });
     }
@@ -172,7 +215,12 @@ export class AccountsService {
   async details(customerId: string): Promise<AccountDetails | null> {
     const account = await this.accounts.findByCustomerId(customerId);
     if (!account) return null;
-    return { customerId: account.customerId, fullName: account.fullName, email: account.email, phoneNumber: maskPhoneNumber(account.phoneNumber) };
+    return {
+      customerId: account.customerId,
+      fullName: account.fullName,
+      email: account.email,
+      phoneNumber: maskPhoneNumber(account.phoneNumber),
+    };
   }
 
   /**
@@ -180,10 +228,22 @@ export class AccountsService {
    * replay of the hop that changed it changes nothing more. The new version, or null when the PIN was changed
    * elsewhere since (nothing written).
    */
-  async replacePin(customerId: string, heldPin: string, key: string, expectedVersion: number | null, signal?: AbortSignal): Promise<number | null> {
+  async replacePin(
+    customerId: string,
+    heldPin: string,
+    key: string,
+    expectedVersion: number | null,
+    signal?: AbortSignal,
+  ): Promise<number | null> {
     const pinHash = await this.hashes.run(() => this.vault.sealHeld(heldPin));
     signal?.throwIfAborted();
-    const outcome = await this.accounts.changePin(customerId, key, pinHash, this.vault.keyIdOf(pinHash), expectedVersion);
+    const outcome = await this.accounts.changePin(
+      customerId,
+      key,
+      pinHash,
+      this.vault.keyIdOf(pinHash),
+      expectedVersion,
+    );
     if (outcome.kind === 'missing') throw new Error('account vanished during a PIN change');
     if (outcome.kind === 'replaced' || outcome.kind === 'replayed') return outcome.pinVersion;
     this.logger.info({ customerId }, 'PIN change refused: the PIN was changed in another session meanwhile');
@@ -196,7 +256,10 @@ export class AccountsService {
   }
 
   /** Phones that chose a language, in phone-number order after `after` (for the copy in the session store). */
-  phoneLanguagesAfter(after: string, limit: number): Promise<Array<{ phoneNumber: string; language: string }>> {
+  phoneLanguagesAfter(
+    after: string,
+    limit: number,
+  ): Promise<Array<{ phoneNumber: string; language: string }>> {
     return this.accounts.phoneLanguagesAfter(after, limit);
   }
 
@@ -211,7 +274,8 @@ export class AccountsService {
     for (;;) {
       const batch = await this.accounts.findSealedUnderOtherKeys(this.vault.currentKeyId, batchSize);
       if (batch.length === 0) return total;
-      for (const row of batch) await this.accounts.rewrapPin(row.id, this.vault.rewrap(row.pinHash), this.vault.currentKeyId);
+      for (const row of batch)
+        await this.accounts.rewrapPin(row.id, this.vault.rewrap(row.pinHash), this.vault.currentKeyId);
       total += batch.length;
     }
   }

@@ -44,7 +44,11 @@ describe('pinHashGateFromConfig', () => {
     const gate = pinHashGateFromConfig({ ...config, PIN_HASH_QUEUE: 500 });
     void gate.run(pendingHash().run);
     for (let waiting = 1; waiting <= 80; waiting += 1) void gate.run(pendingHash().run);
-    expect({ active: gate.active, queued: gate.queued, expectedWaitMs: gate.expectedWaitMs }).toEqual({ active: 1, queued: 80, expectedWaitMs: 4050 });
+    expect({ active: gate.active, queued: gate.queued, expectedWaitMs: gate.expectedWaitMs }).toEqual({
+      active: 1,
+      queued: 80,
+      expectedWaitMs: 4050,
+    });
     expect(() => gate.admit()).toThrow(PinHashBusyError);
   });
 });

@@ -28,7 +28,8 @@ export class PinKeyCheck implements OnApplicationBootstrap {
       found.reason === 'unknown key'
         ? `does not open the PINs in this database: they are sealed under key "${found.keyId}", which neither PIN_ENCRYPTION_KEY_ID ("${current}") nor PIN_PREVIOUS_KEYS names. ${RESTORED}`
         : `does not open the PINs in this database, sealed under key "${found.keyId}": the key configured under that id is not the one they were written with. ${RESTORED}`;
-    const variable = found.reason === 'wrong key' && found.keyId !== current ? 'PIN_PREVIOUS_KEYS' : 'PIN_ENCRYPTION_KEY';
+    const variable =
+      found.reason === 'wrong key' && found.keyId !== current ? 'PIN_PREVIOUS_KEYS' : 'PIN_ENCRYPTION_KEY';
     throw new ConfigValidationError('ussd-gateway', [{ variable, problem }]);
   }
 }

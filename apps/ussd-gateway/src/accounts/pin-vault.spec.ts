@@ -28,7 +28,9 @@ describe('PinVault', () => {
       await expect(vault.verify('24680', sealedCheap)).resolves.toBe(true);
       await expect(cheap.verify('24680', sealedDefault)).resolves.toBe(true);
       await expect(cheap.verify('24681', sealedDefault)).resolves.toBe(false);
-      expect((scrypt.mock.calls.slice(2) as unknown[][]).map((call) => (call[3] as { N: number }).N)).toEqual([2 ** 12, 2 ** 14, 2 ** 14]);
+      expect((scrypt.mock.calls.slice(2) as unknown[][]).map((call) => (call[3] as { N: number }).N)).toEqual(
+        [2 ** 12, 2 ** 14, 2 ** 14],
+      );
     } finally {
       scrypt.mockRestore();
     }
@@ -56,7 +58,10 @@ describe('PinVault', () => {
     expect(vault.unopenable(sealed)).toBeUndefined();
     expect(vault.unopenable(await new PinVault(retired).seal('13579'))).toBeUndefined();
     // Restored with another installation's key under the same id, or with a key id nobody configured.
-    expect(new PinVault(key(current.id)).unopenable(sealed)).toEqual({ keyId: current.id, reason: 'wrong key' });
+    expect(new PinVault(key(current.id)).unopenable(sealed)).toEqual({
+      keyId: current.id,
+      reason: 'wrong key',
+    });
     expect(new PinVault(key('k9')).unopenable(sealed)).toEqual({ keyId: current.id, reason: 'unknown key' });
   });
 

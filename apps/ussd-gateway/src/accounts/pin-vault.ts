@@ -37,7 +37,12 @@ export function parseKey(value: string): Buffer {
 }
 
 // On libuv's pool, never the event loop: a hash takes tens of milliseconds of CPU. How many run at once is PinHashGate's.
-function scryptAsync(pin: BinaryLike, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
+function scryptAsync(
+  pin: BinaryLike,
+  salt: Buffer,
+  keyLength: number,
+  options: ScryptOptions,
+): Promise<Buffer> {
   return new Promise((resolve, reject) =>
     scrypt(pin, salt, keyLength, options, (error, derived) => (error ? reject(error) : resolve(derived))),
   );
@@ -154,9 +159,11 @@ export class PinVault {
 
   private decrypt(form: ValueForm, value: string): Buffer {
     const [version, keyId, iv, tag, ciphertext] = value.split('.');
-    if (version !== form.version || !keyId || !iv || !tag || ciphertext === undefined) throw new Error(`unknown ${form.name} PIN format`);
+    if (version !== form.version || !keyId || !iv || !tag || ciphertext === undefined)
+      throw new Error(`unknown ${form.name} PIN format`);
     const key = this.keys.get(keyId);
-    if (!key) throw new Error(`PIN key "${keyId}" is not configured (PIN_ENCRYPTION_KEY_ID / PIN_PREVIOUS_KEYS)`);
+    if (!key)
+      throw new Error(`PIN key "${keyId}" is not configured (PIN_ENCRYPTION_KEY_ID / PIN_PREVIOUS_KEYS)`);
     const decipher = createDecipheriv('aes-256-gcm', key, unb64(iv));
     decipher.setAAD(form.aad(keyId));
     decipher.setAuthTag(unb64(tag));
@@ -164,12 +171,19 @@ export class PinVault {
   }
 }
 
-export function pinVaultFromConfig(
-  config: { PIN_ENCRYPTION_KEY: string; PIN_ENCRYPTION_KEY_ID: string; PIN_PREVIOUS_KEYS: string[]; PIN_HASH_COST_LOG2: number },
-): PinVault {
+export function pinVaultFromConfig(config: {
+  PIN_ENCRYPTION_KEY: string;
+  PIN_ENCRYPTION_KEY_ID: string;
+  PIN_PREVIOUS_KEYS: string[];
+  PIN_HASH_COST_LOG2: number;
+}): PinVault {
   const previous = config.PIN_PREVIOUS_KEYS.map((entry) => {
     const separator = entry.indexOf(':');
     return { id: entry.slice(0, separator), key: parseKey(entry.slice(separator + 1)) };
   });
-  return new PinVault({ id: config.PIN_ENCRYPTION_KEY_ID, key: parseKey(config.PIN_ENCRYPTION_KEY) }, previous, config.PIN_HASH_COST_LOG2);
+  return new PinVault(
+    { id: config.PIN_ENCRYPTION_KEY_ID, key: parseKey(config.PIN_ENCRYPTION_KEY) },
+    previous,
+    config.PIN_HASH_COST_LOG2,
+  );
 }

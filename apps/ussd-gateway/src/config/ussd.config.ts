@@ -29,7 +29,9 @@ export const EVENTS_SENDER_REQUIRED =
 
 /** Production with the events endpoint on and nobody allowed to post to it. */
 function eventsSenderUnset(config: UssdConfig): boolean {
-  return config.NODE_ENV === 'production' && config.EVENTS_ENABLED && config.EVENTS_ALLOWED_CIDRS.length === 0;
+  return (
+    config.NODE_ENV === 'production' && config.EVENTS_ENABLED && config.EVENTS_ALLOWED_CIDRS.length === 0
+  );
 }
 
 /** Redis is one node, a cluster or a Sentinel-watched master: naming two is a mistake, not a choice to make for the operator. */

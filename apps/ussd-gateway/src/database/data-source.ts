@@ -52,7 +52,9 @@ export function dataSourceOptions(
       keepAlive: true,
       keepAliveInitialDelayMillis: 5000,
       connectionTimeoutMillis: timeouts?.postgresConnectMs ?? TOOL_CONNECT_TIMEOUT_MS,
-      ...(timeouts ? { statement_timeout: timeouts.postgresStatementMs, query_timeout: timeouts.postgresQueryMs } : {}),
+      ...(timeouts
+        ? { statement_timeout: timeouts.postgresStatementMs, query_timeout: timeouts.postgresQueryMs }
+        : {}),
     },
   };
 }

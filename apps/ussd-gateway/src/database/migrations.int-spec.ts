@@ -54,16 +54,38 @@ describe.each([
 
   it('creates accounts once per creation key, and refuses a taken Customer ID', async () => {
     const pinHash = await vault.seal('24680');
-    const account = { customerId: 'C0A1B2C3D', fullName: 'Jane Smith', email: null, phoneNumber: '+254700000001', pinHash, pinKeyId: 'k1', creationKey: 'hop-1' };
+    const account = {
+      customerId: 'C0A1B2C3D',
+      fullName: 'Jane Smith',
+      email: null,
+      phoneNumber: '+254700000001',
+      pinHash,
+      pinKeyId: 'k1',
+      creationKey: 'hop-1',
+    };
     expect(await repository.create(account)).toBe('C0A1B2C3D');
     // The same hop replayed (another Customer ID drawn): the account it already created.
     expect(await repository.create({ ...account, customerId: 'C0A1B2C3F' })).toBe('C0A1B2C3D');
-    expect(await repository.create({ ...account, customerId: 'C0A1B2C3E', fullName: 'Second Account', creationKey: 'hop-2' })).toBe('C0A1B2C3E');
-    await expect(repository.create({ ...account, phoneNumber: '+254700000002', creationKey: 'hop-3' })).rejects.toBeInstanceOf(CustomerIdTakenError);
+    expect(
+      await repository.create({
+        ...account,
+        customerId: 'C0A1B2C3E',
+        fullName: 'Second Account',
+        creationKey: 'hop-2',
+      }),
+    ).toBe('C0A1B2C3E');
+    await expect(
+      repository.create({ ...account, phoneNumber: '+254700000002', creationKey: 'hop-3' }),
+    ).rejects.toBeInstanceOf(CustomerIdTakenError);
     expect(await repository.findByCustomerId('C0A1B2C3F')).toBeNull();
 
     const found = await repository.findByCustomerId('C0A1B2C3D');
-    expect(found).toMatchObject({ fullName: 'Jane Smith', email: null, phoneNumber: '+254700000001', pinKeyId: 'k1' });
+    expect(found).toMatchObject({
+      fullName: 'Jane Smith',
+      email: null,
+      phoneNumber: '+254700000001',
+      pinKeyId: 'k1',
+    });
     await expect(vault.verify('24680', found!.pinHash)).resolves.toBe(true);
     expect(await repository.findByCustomerId('CFFFFFFFF')).toBeNull();
   });
@@ -73,10 +95,20 @@ describe.each([
       const first = await repository.reservePinAttempt(customerId, `${customerId}-a`, 3, 600);
       expect(first).toMatchObject({ kind: 'reserved', ticket: 1, position: 1 });
       expect(await repository.reservePinAttempt(customerId, `${customerId}-a`, 3, 600)).toEqual(first);
-      expect(await repository.reservePinAttempt(customerId, `${customerId}-b`, 3, 600)).toMatchObject({ kind: 'reserved', ticket: 2, position: 2 });
-      expect(await repository.reservePinAttempt(customerId, `${customerId}-c`, 3, 600)).toMatchObject({ kind: 'reserved', ticket: 3, position: 3 });
+      expect(await repository.reservePinAttempt(customerId, `${customerId}-b`, 3, 600)).toMatchObject({
+        kind: 'reserved',
+        ticket: 2,
+        position: 2,
+      });
+      expect(await repository.reservePinAttempt(customerId, `${customerId}-c`, 3, 600)).toMatchObject({
+        kind: 'reserved',
+        ticket: 3,
+        position: 3,
+      });
       // Locked by the third attempt at once, pending while its PIN is being checked: later ones wait for it.
-      expect(await repository.reservePinAttempt(customerId, `${customerId}-d`, 3, 600)).toEqual({ kind: 'pending' });
+      expect(await repository.reservePinAttempt(customerId, `${customerId}-d`, 3, 600)).toEqual({
+        kind: 'pending',
+      });
       expect(await repository.lockSecondsLeft(customerId)).toBe(0);
       // Its PIN was wrong: the lock is settled.
       await repository.confirmLock(customerId, 3);
@@ -85,11 +117,21 @@ describe.each([
       expect(refused).toMatchObject({ kind: 'locked' });
       expect((refused as { lockSecondsLeft: number }).lockSecondsLeft).toBeGreaterThan(590);
       // The attempt that locked, replayed, is its own reservation again, not a refusal.
-      expect(await repository.reservePinAttempt(customerId, `${customerId}-c`, 3, 600)).toMatchObject({ kind: 'reserved', ticket: 3, position: 3 });
+      expect(await repository.reservePinAttempt(customerId, `${customerId}-c`, 3, 600)).toMatchObject({
+        kind: 'reserved',
+        ticket: 3,
+        position: 3,
+      });
     }
     const known = await repository.reservePinAttempt('C0A1B2C3E', 'e-1', 3, 600);
-    expect(known).toMatchObject({ kind: 'reserved', account: { fullName: 'Second Account', phoneNumber: '+254700000001', pinKeyId: 'k1' } });
-    expect(await repository.reservePinAttempt('CFFFFFFF2', 'f-1', 3, 600)).toMatchObject({ kind: 'reserved', account: null });
+    expect(known).toMatchObject({
+      kind: 'reserved',
+      account: { fullName: 'Second Account', phoneNumber: '+254700000001', pinKeyId: 'k1' },
+    });
+    expect(await repository.reservePinAttempt('CFFFFFFF2', 'f-1', 3, 600)).toMatchObject({
+      kind: 'reserved',
+      account: null,
+    });
   });
 
   it('clears with a right PIN only the attempts reserved up to it, and lifts the lock it no longer justifies', async () => {
@@ -109,7 +151,12 @@ describe.each([
 
   it('records a log-in from another phone once per attempt', async () => {
     const account = await repository.findByCustomerId('C0A1B2C3E');
-    const visit = { accountId: account!.id, phoneNumber: '+254711000111', sessionId: 'session-9', attemptKey: 'visit-1' };
+    const visit = {
+      accountId: account!.id,
+      phoneNumber: '+254711000111',
+      sessionId: 'session-9',
+      attemptKey: 'visit-1',
+    };
     await repository.recordRightPin('C0A1B2C3E', 5, 3, visit);
     await repository.recordRightPin('C0A1B2C3E', 5, 3, visit);
     const rows: Array<{ phone_number: string; session_id: string }> = await dataSource.query(
@@ -122,13 +169,25 @@ describe.each([
   it('changes a PIN once per change key, and finds PINs sealed under another key', async () => {
     const found = await repository.findByCustomerId('C0A1B2C3E');
     const newHash = await vault.seal('97531');
-    expect(await repository.changePin('C0A1B2C3E', 'change-1', newHash, 'k0', 1)).toEqual({ kind: 'replaced', pinVersion: 2 });
-    expect(await repository.changePin('C0A1B2C3E', 'change-1', found!.pinHash, 'k1', 1)).toEqual({ kind: 'replayed', pinVersion: 2 });
+    expect(await repository.changePin('C0A1B2C3E', 'change-1', newHash, 'k0', 1)).toEqual({
+      kind: 'replaced',
+      pinVersion: 2,
+    });
+    expect(await repository.changePin('C0A1B2C3E', 'change-1', found!.pinHash, 'k1', 1)).toEqual({
+      kind: 'replayed',
+      pinVersion: 2,
+    });
     // Another change checked against the version before: the PIN moved since, nothing written.
-    expect(await repository.changePin('C0A1B2C3E', 'change-3', found!.pinHash, 'k1', 1)).toEqual({ kind: 'stale' });
+    expect(await repository.changePin('C0A1B2C3E', 'change-3', found!.pinHash, 'k1', 1)).toEqual({
+      kind: 'stale',
+    });
     expect(await repository.signedInStanding('C0A1B2C3E')).toEqual({ lockSecondsLeft: 0, pinVersion: 2 });
-    expect(await repository.changePin('CFFFFFFF3', 'change-2', newHash, 'k1', 1)).toEqual({ kind: 'missing' });
-    expect(await repository.findSealedUnderOtherKeys('k1', 10)).toEqual([{ id: found!.id, pinHash: newHash }]);
+    expect(await repository.changePin('CFFFFFFF3', 'change-2', newHash, 'k1', 1)).toEqual({
+      kind: 'missing',
+    });
+    expect(await repository.findSealedUnderOtherKeys('k1', 10)).toEqual([
+      { id: found!.id, pinHash: newHash },
+    ]);
     await repository.rewrapPin(found!.id, found!.pinHash, 'k1');
     expect(await repository.findSealedUnderOtherKeys('k1', 10)).toEqual([]);
   });
@@ -146,11 +205,16 @@ describe('the pin-guard migration on a database with accounts', () => {
   });
 
   it('carries over the wrong-PIN counts and locks of the previous version', async () => {
-    const before = new DataSource({ ...dataSourceOptions(database.url, 1), migrations: [CreateAccounts1763780000000] });
+    const before = new DataSource({
+      ...dataSourceOptions(database.url, 1),
+      migrations: [CreateAccounts1763780000000],
+    });
     await before.initialize();
     try {
       await before.runMigrations();
-      const [phone]: Array<{ id: string }> = await before.query("INSERT INTO ussd_phones (phone_number) VALUES ('+254700000001') RETURNING id");
+      const [phone]: Array<{ id: string }> = await before.query(
+        "INSERT INTO ussd_phones (phone_number) VALUES ('+254700000001') RETURNING id",
+      );
       const account = (customerId: string, attempts: number, lockedUntil: string | null) =>
         before.query(
           `INSERT INTO ussd_accounts (customer_id, full_name, phone_id, pin_hash, pin_key_id, failed_pin_attempts, locked_until)
@@ -169,9 +233,15 @@ describe('the pin-guard migration on a database with accounts', () => {
     try {
       const repository = new AccountsRepository(after);
       // Two wrong PINs carried over: the next one locks.
-      expect(await repository.reservePinAttempt('C00000001', 'a', 3, 600)).toMatchObject({ kind: 'reserved', position: 3 });
+      expect(await repository.reservePinAttempt('C00000001', 'a', 3, 600)).toMatchObject({
+        kind: 'reserved',
+        position: 3,
+      });
       expect(await repository.lockSecondsLeft('C00000002')).toBeGreaterThan(500);
-      expect(await repository.reservePinAttempt('C00000003', 'b', 3, 600)).toMatchObject({ kind: 'reserved', position: 1 });
+      expect(await repository.reservePinAttempt('C00000003', 'b', 3, 600)).toMatchObject({
+        kind: 'reserved',
+        position: 1,
+      });
     } finally {
       await after.destroy();
     }

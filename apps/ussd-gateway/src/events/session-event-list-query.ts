@@ -6,7 +6,9 @@ import type { SessionEventFilter } from './session-events.repository';
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
 
-export type ParsedEventListQuery = { valid: true; filter: SessionEventFilter } | { valid: false; message: string };
+export type ParsedEventListQuery =
+  | { valid: true; filter: SessionEventFilter }
+  | { valid: false; message: string };
 
 /** Opaque to clients: the id of the last event of a page, so that nobody builds one by counting. */
 export const encodeCursor = (id: number): string => Buffer.from(`e${id}`, 'utf8').toString('base64url');
@@ -23,8 +25,14 @@ function decodeCursor(cursor: string): number | undefined {
  */
 export function parseEventListQuery(query: unknown): ParsedEventListQuery {
   const fields = typeof query === 'object' && query !== null ? (query as Record<string, unknown>) : {};
-  const own = (name: string): unknown => (Object.prototype.hasOwnProperty.call(fields, name) ? fields[name] : undefined);
-  const overlong = overlongParameter({ status: own('status'), phoneNumber: own('phoneNumber'), cursor: own('cursor'), limit: own('limit') });
+  const own = (name: string): unknown =>
+    Object.prototype.hasOwnProperty.call(fields, name) ? fields[name] : undefined;
+  const overlong = overlongParameter({
+    status: own('status'),
+    phoneNumber: own('phoneNumber'),
+    cursor: own('cursor'),
+    limit: own('limit'),
+  });
   if (overlong !== undefined) return { valid: false, message: overlong };
   const invalidParameters: string[] = [];
   const filter: SessionEventFilter = { limit: DEFAULT_PAGE_SIZE };

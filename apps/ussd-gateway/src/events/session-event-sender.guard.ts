@@ -7,7 +7,7 @@ import { AddressList } from '../rate-limit/address-list';
 
 export const EVENTS_TOKEN_HEADER = 'x-events-token';
 export const EVENTS_TOKEN_PARAMETER = 'token';
-export const EVENTS_FORBIDDEN_MESSAGE = "Session events are accepted from the aggregator only";
+export const EVENTS_FORBIDDEN_MESSAGE = 'Session events are accepted from the aggregator only';
 
 /** Where `npm start` and a developer's own scripts post from when nothing is configured. */
 const LOOPBACK = ['127.0.0.0/8', '::1'];
@@ -37,7 +37,8 @@ export class SessionEventSenderGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    if (!this.config.EVENTS_ENABLED) throw new NotFoundException(`Cannot ${request.method} ${request.url.split('?')[0]}`);
+    if (!this.config.EVENTS_ENABLED)
+      throw new NotFoundException(`Cannot ${request.method} ${request.url.split('?')[0]}`);
     if (this.addresses.has(request.ip) || this.presentsToken(request)) return true;
     throw new ForbiddenError(EVENTS_FORBIDDEN_MESSAGE);
   }
@@ -45,7 +46,10 @@ export class SessionEventSenderGuard implements CanActivate {
   private presentsToken(request: FastifyRequest): boolean {
     if (this.token === undefined) return false;
     const query = request.query as Record<string, unknown> | undefined;
-    const fromQuery = query && Object.prototype.hasOwnProperty.call(query, EVENTS_TOKEN_PARAMETER) ? query[EVENTS_TOKEN_PARAMETER] : undefined;
+    const fromQuery =
+      query && Object.prototype.hasOwnProperty.call(query, EVENTS_TOKEN_PARAMETER)
+        ? query[EVENTS_TOKEN_PARAMETER]
+        : undefined;
     const presented = request.headers[EVENTS_TOKEN_HEADER] ?? fromQuery;
     return typeof presented === 'string' && timingSafeEqual(digest(presented), this.token);
   }

@@ -37,15 +37,36 @@ describe('parseSessionEvent', () => {
   });
 
   it('reads the same notification as JSON, with numbers as numbers, and ignores fields of its own', () => {
-    const json = { ...form, durationInMillis: 15432, hopsCount: 4, errorMessage: null, extra: 'x', __proto__: { status: 'Failed' } };
+    const json = {
+      ...form,
+      durationInMillis: 15432,
+      hopsCount: 4,
+      errorMessage: null,
+      extra: 'x',
+      __proto__: { status: 'Failed' },
+    };
     expect(parseSessionEvent(json)).toEqual({ valid: true, event: expected });
   });
 
   it('needs only sessionId, phoneNumber, serviceCode and status', () => {
-    const minimal = { sessionId: 's', phoneNumber: '+254711000222', serviceCode: '*384#', status: 'Incomplete' };
+    const minimal = {
+      sessionId: 's',
+      phoneNumber: '+254711000222',
+      serviceCode: '*384#',
+      status: 'Incomplete',
+    };
     expect(parseSessionEvent(minimal)).toEqual({
       valid: true,
-      event: { ...minimal, networkCode: null, durationInMillis: null, hopsCount: null, lastAppResponse: null, errorMessage: null, cost: null, date: null },
+      event: {
+        ...minimal,
+        networkCode: null,
+        durationInMillis: null,
+        hopsCount: null,
+        lastAppResponse: null,
+        errorMessage: null,
+        cost: null,
+        date: null,
+      },
     });
   });
 
@@ -74,14 +95,17 @@ describe('parseSessionEvent', () => {
   });
 
   it.each([null, [], 'status=Success', 42])('refuses the body %p, naming the required fields', (body) => {
-    expect(parseSessionEvent(body)).toEqual({ valid: false, invalidFields: ['sessionId', 'phoneNumber', 'serviceCode', 'status'] });
+    expect(parseSessionEvent(body)).toEqual({
+      valid: false,
+      invalidFields: ['sessionId', 'phoneNumber', 'serviceCode', 'status'],
+    });
   });
 
   it('never lets input through, whatever else the body holds (property-based)', () => {
     // Other fields never hold the marker, so any trace of it in the result came from `input`.
-    const value = fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 })).filter(
-      (candidate) => !JSON.stringify(candidate).includes('PIN-'),
-    );
+    const value = fc
+      .oneof(fc.string(), fc.integer(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 }))
+      .filter((candidate) => !JSON.stringify(candidate).includes('PIN-'));
     const body = fc.record({
       sessionId: value,
       phoneNumber: value,
@@ -89,7 +113,10 @@ describe('parseSessionEvent', () => {
       status: fc.oneof(value, fc.constantFrom('Success', 'Failed')),
       durationInMillis: value,
       hopsCount: value,
-      input: fc.oneof(fc.string().map((typed) => `PIN-${typed}`), fc.array(fc.string().map((typed) => `PIN-${typed}`))),
+      input: fc.oneof(
+        fc.string().map((typed) => `PIN-${typed}`),
+        fc.array(fc.string().map((typed) => `PIN-${typed}`)),
+      ),
       extra: value,
     });
     fc.assert(

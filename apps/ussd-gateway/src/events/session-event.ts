@@ -25,13 +25,19 @@ export interface SessionEndEvent {
   date: string | null;
 }
 
-export type ParsedSessionEvent = { valid: true; event: SessionEndEvent } | { valid: false; invalidFields: string[] };
+export type ParsedSessionEvent =
+  | { valid: true; event: SessionEndEvent }
+  | { valid: false; invalidFields: string[] };
 
 /** Printable text (line breaks allowed: screens have them) of at most `max` characters. */
 const PRINTABLE_LINES = /^[^\p{Cc}]*$/u;
 const LINE_BREAKS = /[\r\n]/g;
-const printable = (max: number, lines = false) => (value: unknown): value is string =>
-  typeof value === 'string' && [...value].length <= max && PRINTABLE_LINES.test(lines ? value.replace(LINE_BREAKS, '') : value);
+const printable =
+  (max: number, lines = false) =>
+  (value: unknown): value is string =>
+    typeof value === 'string' &&
+    [...value].length <= max &&
+    PRINTABLE_LINES.test(lines ? value.replace(LINE_BREAKS, '') : value);
 
 const NETWORK_CODE = /^\d{1,10}$/;
 const COUNT = /^\d{1,10}$/;
@@ -39,7 +45,8 @@ const MAX_COUNT = 2_147_483_647;
 
 /** A whole number ≥ 0 that fits an `integer` column, as a JSON number or a form field's digits. */
 function count(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isInteger(value) && value >= 0 && value <= MAX_COUNT ? value : undefined;
+  if (typeof value === 'number')
+    return Number.isInteger(value) && value >= 0 && value <= MAX_COUNT ? value : undefined;
   if (typeof value === 'string' && COUNT.test(value)) {
     const parsed = Number(value);
     return parsed <= MAX_COUNT ? parsed : undefined;
@@ -52,9 +59,14 @@ interface FieldRule<T> {
   read(value: unknown): T | undefined;
 }
 
-const rule = <T>(required: boolean, read: (value: unknown) => T | undefined): FieldRule<T> => ({ required, read });
-const text = (max: number, pattern?: RegExp, lines = false) =>
-  (value: unknown): string | undefined => (printable(max, lines)(value) && (!pattern || pattern.test(value)) ? value : undefined);
+const rule = <T>(required: boolean, read: (value: unknown) => T | undefined): FieldRule<T> => ({
+  required,
+  read,
+});
+const text =
+  (max: number, pattern?: RegExp, lines = false) =>
+  (value: unknown): string | undefined =>
+    printable(max, lines)(value) && (!pattern || pattern.test(value)) ? value : undefined;
 
 const RULES = {
   sessionId: rule(true, (value) => (isSessionId(value) ? value : undefined)),

@@ -27,7 +27,10 @@ export class SessionEventsController {
   @HttpCode(200)
   @SkipThrottle()
   @UseGuards(SessionEventSenderGuard)
-  async receive(@Body() body: unknown, @Caller() caller: HopCaller): Promise<{ status: 'recorded' | 'duplicate' }> {
+  async receive(
+    @Body() body: unknown,
+    @Caller() caller: HopCaller,
+  ): Promise<{ status: 'recorded' | 'duplicate' }> {
     return { status: await this.events.receive(body, caller) };
   }
 
@@ -38,6 +41,9 @@ export class SessionEventsController {
     const parsed = parseEventListQuery(query);
     if (!parsed.valid) throw new InvalidInputError(parsed.message);
     const page = await this.events.list(parsed.filter);
-    return { events: page.events, nextCursor: page.nextCursor === null ? null : encodeCursor(page.nextCursor) };
+    return {
+      events: page.events,
+      nextCursor: page.nextCursor === null ? null : encodeCursor(page.nextCursor),
+    };
   }
 }

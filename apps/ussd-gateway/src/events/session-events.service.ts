@@ -66,7 +66,11 @@ export class SessionEventsService {
     } catch (error) {
       throw new DependencyUnavailableError(SESSION_EVENTS_DEPENDENCY, error);
     }
-    this.metrics.received(event.status, recorded ? (closed ? 'closed' : 'not_open') : 'duplicate', event.durationInMillis);
+    this.metrics.received(
+      event.status,
+      recorded ? (closed ? 'closed' : 'not_open') : 'duplicate',
+      event.durationInMillis,
+    );
     this.logger.info(
       {
         sessionId: event.sessionId,
@@ -103,28 +107,47 @@ export class SessionEventsService {
    * ended. Only the session's own phone number closes it; a notification naming another phone than a session kept
    * here (open or ended) is `otherPhone`, and is not kept either: it must never become that session's record.
    */
-  private async close(event: SessionEndEvent, hit: RateLimitHit, caller: HopCaller): Promise<boolean | 'otherPhone'> {
+  private async close(
+    event: SessionEndEvent,
+    hit: RateLimitHit,
+    caller: HopCaller,
+  ): Promise<boolean | 'otherPhone'> {
     const budget = this.config.HOP_TIMEOUT_MS;
     try {
       return await withDeadline(
         async (signal) => {
           const sessionHit = this.limits.perSessionHit(event.sessionId, event.phoneNumber);
           const waitMs = dependencyTimeouts(budget).sessionLockWaitMs;
-          const { count, sessionCount, lease } = await this.opener.open(event.sessionId, { waitMs, hit, sessionHit, signal });
+          const { count, sessionCount, lease } = await this.opener.open(event.sessionId, {
+            waitMs,
+            hit,
+            sessionHit,
+            signal,
+          });
           this.admit(hit, count, caller);
           if (sessionCount) this.admit(sessionHit, sessionCount, caller);
           if (!lease) throw new Error('the hop opener gave no lease for an admitted request');
-          return runOnLease<boolean | 'otherPhone', MenuState>(lease, this.config.SESSION_TTL_SECONDS, async (record) => {
-            if (record && record.phoneNumber !== event.phoneNumber) return { value: 'otherPhone' };
-            if (record?.status !== 'active') return { value: false };
-            return { value: true, save: { ...record, status: 'ended', updatedAt: new Date().toISOString() } };
-          });
+          return runOnLease<boolean | 'otherPhone', MenuState>(
+            lease,
+            this.config.SESSION_TTL_SECONDS,
+            async (record) => {
+              if (record && record.phoneNumber !== event.phoneNumber) return { value: 'otherPhone' };
+              if (record?.status !== 'active') return { value: false };
+              return {
+                value: true,
+                save: { ...record, status: 'ended', updatedAt: new Date().toISOString() },
+              };
+            },
+          );
         },
         { ms: budget, what: 'closing the session' },
       );
     } catch (error) {
       if (error instanceof DomainError) throw error;
-      this.logger.warn({ err: error, sessionId: event.sessionId }, 'session end reported, but the session could not be closed: it expires on its own');
+      this.logger.warn(
+        { err: error, sessionId: event.sessionId },
+        'session end reported, but the session could not be closed: it expires on its own',
+      );
       return false;
     }
   }

@@ -8,18 +8,24 @@ const CODES = ['en', 'fr', 'sw'];
 
 describe('CONTENT_FILE (Know More texts replaced by an operator)', () => {
   it('reads the flat form as English and keeps the other topics', () => {
-    expect(parseContent({ pricing: '  Stove  400. ' }, 'test', CODES)).toEqual({ en: { pricing: 'Stove 400.' } });
-  });
-
-  it('reads texts per language', () => {
-    expect(parseContent({ fr: { about: 'Bonjour.' }, sw: { delivery: 'Tunaleta.' } }, 'test', CODES)).toEqual({
-      fr: { about: 'Bonjour.' },
-      sw: { delivery: 'Tunaleta.' },
+    expect(parseContent({ pricing: '  Stove  400. ' }, 'test', CODES)).toEqual({
+      en: { pricing: 'Stove 400.' },
     });
   });
 
+  it('reads texts per language', () => {
+    expect(parseContent({ fr: { about: 'Bonjour.' }, sw: { delivery: 'Tunaleta.' } }, 'test', CODES)).toEqual(
+      {
+        fr: { about: 'Bonjour.' },
+        sw: { delivery: 'Tunaleta.' },
+      },
+    );
+  });
+
   it('names every problem of a bad file', () => {
-    expect(() => parseContent({ about: '', extra: 'x' }, 'file.json', CODES)).toThrow('file.json: unknown key "extra"; "about" must be a non-empty string');
+    expect(() => parseContent({ about: '', extra: 'x' }, 'file.json', CODES)).toThrow(
+      'file.json: unknown key "extra"; "about" must be a non-empty string',
+    );
     expect(() => parseContent({ fr: { about: 'x', nope: 'y' }, xx: {} }, 'file.json', CODES)).toThrow(
       'file.json: unknown key "fr.nope"; unknown language "xx" (known: en, fr, sw)',
     );
@@ -46,7 +52,9 @@ describe('screen text', () => {
   });
 
   it('folds to GSM-7 only what has a GSM-7 form, keeping the GSM-7 accents', () => {
-    expect(toGsm7('Français, être, Où, À, œuf, Ọlá, « l’été »')).toBe('Francais, etre, Où, A, oeuf, Ola, " l\'été "');
+    expect(toGsm7('Français, être, Où, À, œuf, Ọlá, « l’été »')).toBe(
+      'Francais, etre, Où, A, oeuf, Ola, " l\'été "',
+    );
     expect(toGsm7('Александра')).toBe('Александра');
   });
 

@@ -16,15 +16,18 @@ function parseTopics(raw: unknown, where: string, problems: string[]): Partial<R
   const record = raw as Record<string, unknown>;
   const texts: Partial<Record<InfoTopic, string>> = {};
   for (const key of Object.keys(record)) {
-    if (!(INFO_TOPICS as readonly string[]).includes(key)) problems.push(`unknown key "${where ? `${where}.` : ''}${key}"`);
+    if (!(INFO_TOPICS as readonly string[]).includes(key))
+      problems.push(`unknown key "${where ? `${where}.` : ''}${key}"`);
   }
   for (const topic of INFO_TOPICS) {
     const value = record[topic];
     const name = where ? `${where}.${topic}` : topic;
     // A topic left out keeps the content file's text, so an operator can override one text only.
     if (value === undefined) continue;
-    if (typeof value !== 'string' || value.trim() === '') problems.push(`"${name}" must be a non-empty string`);
-    else if (value.length > MAX_TEXT_LENGTH) problems.push(`"${name}" is longer than ${MAX_TEXT_LENGTH} characters`);
+    if (typeof value !== 'string' || value.trim() === '')
+      problems.push(`"${name}" must be a non-empty string`);
+    else if (value.length > MAX_TEXT_LENGTH)
+      problems.push(`"${name}" is longer than ${MAX_TEXT_LENGTH} characters`);
     else texts[topic] = value.trim().replace(/\s+/g, ' ');
   }
   return texts;
@@ -37,16 +40,21 @@ function parseTopics(raw: unknown, where: string, problems: string[]): Partial<R
  */
 export function parseContent(raw: unknown, source: string, languageCodes: readonly string[]): InfoOverrides {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new Error(`${source}: content must be a JSON object with the keys ${INFO_TOPICS.join(', ')} or language codes`);
+    throw new Error(
+      `${source}: content must be a JSON object with the keys ${INFO_TOPICS.join(', ')} or language codes`,
+    );
   }
   const record = raw as Record<string, unknown>;
   const problems: string[] = [];
-  const perLanguage = Object.keys(record).some((key) => !(INFO_TOPICS as readonly string[]).includes(key) && languageCodes.includes(key));
+  const perLanguage = Object.keys(record).some(
+    (key) => !(INFO_TOPICS as readonly string[]).includes(key) && languageCodes.includes(key),
+  );
   let overrides: InfoOverrides;
   if (perLanguage) {
     overrides = {};
     for (const [code, topics] of Object.entries(record)) {
-      if (!languageCodes.includes(code)) problems.push(`unknown language "${code}" (known: ${languageCodes.join(', ')})`);
+      if (!languageCodes.includes(code))
+        problems.push(`unknown language "${code}" (known: ${languageCodes.join(', ')})`);
       else overrides[code] = parseTopics(topics, code, problems);
     }
   } else {

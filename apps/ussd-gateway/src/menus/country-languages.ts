@@ -10,16 +10,22 @@ export class CountryLanguages {
 }
 
 /** `["255:sw", "243:fr"]` → a table; every problem named (the variable is checked at start-up). */
-export function parseCountryLanguages(entries: readonly string[], fallback: string, known: readonly string[]): CountryLanguages {
+export function parseCountryLanguages(
+  entries: readonly string[],
+  fallback: string,
+  known: readonly string[],
+): CountryLanguages {
   const problems: string[] = [];
   const table = new Map<string, string>();
   for (const entry of entries) {
     const match = /^\+?(\d{1,4}):([A-Za-z-]+)$/.exec(entry.trim());
     if (!match) problems.push(`"${entry}" is not <country code>:<language>`);
-    else if (!known.includes(match[2]!)) problems.push(`"${entry}" names a language without a content file (known: ${known.join(', ')})`);
+    else if (!known.includes(match[2]!))
+      problems.push(`"${entry}" names a language without a content file (known: ${known.join(', ')})`);
     else table.set(match[1]!, match[2]!);
   }
-  if (!known.includes(fallback)) problems.push(`DEFAULT_LANGUAGE "${fallback}" has no content file (known: ${known.join(', ')})`);
+  if (!known.includes(fallback))
+    problems.push(`DEFAULT_LANGUAGE "${fallback}" has no content file (known: ${known.join(', ')})`);
   if (problems.length > 0) throw new Error(`LANGUAGE_BY_COUNTRY_CODE: ${problems.join('; ')}`);
   return new CountryLanguages(table, fallback);
 }

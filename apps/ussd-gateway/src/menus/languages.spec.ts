@@ -4,13 +4,17 @@ import { join } from 'node:path';
 import { languageOfPhone, parseCountryLanguages } from './country-languages';
 import { CONTENT_DIRECTORY, loadLanguages } from './languages';
 
-const english = JSON.parse(readFileSync(join(CONTENT_DIRECTORY, 'en.json'), 'utf8')) as Record<string, string>;
+const english = JSON.parse(readFileSync(join(CONTENT_DIRECTORY, 'en.json'), 'utf8')) as Record<
+  string,
+  string
+>;
 
 /** A content directory holding English and `files`. */
 function contentWith(files: Record<string, unknown>): string {
   const dir = mkdtempSync(join(tmpdir(), 'ussd-languages-'));
   writeFileSync(join(dir, 'en.json'), JSON.stringify(english));
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), JSON.stringify(content));
+  for (const [name, content] of Object.entries(files))
+    writeFileSync(join(dir, name), JSON.stringify(content));
   return dir;
 }
 
@@ -18,12 +22,18 @@ describe('content files', () => {
   it('ships English, French and Swahili, each with every key of the English file', () => {
     const languages = loadLanguages();
     expect(languages.codes).toEqual(['en', 'fr', 'sw']);
-    expect(languages.codes.map((code) => languages.get(code).name)).toEqual(['English', 'Français', 'Kiswahili']);
+    expect(languages.codes.map((code) => languages.get(code).name)).toEqual([
+      'English',
+      'Français',
+      'Kiswahili',
+    ]);
   });
 
   it('refuses a file lacking a key the English one has', () => {
     const { ['orders.title']: _dropped, ...rest } = english;
-    expect(() => loadLanguages(contentWith({ 'de.json': rest }))).toThrow('content file de.json: missing key "orders.title"');
+    expect(() => loadLanguages(contentWith({ 'de.json': rest }))).toThrow(
+      'content file de.json: missing key "orders.title"',
+    );
   });
 
   it('refuses unknown keys, empty texts and other placeholders', () => {
@@ -41,17 +51,33 @@ describe('content files', () => {
   });
 
   it('refuses a file whose name is no language tag', () => {
-    expect(() => loadLanguages(contentWith({ 'english-2.json': english }))).toThrow('"english-2" is not a language tag');
+    expect(() => loadLanguages(contentWith({ 'english-2.json': english }))).toThrow(
+      '"english-2" is not a language tag',
+    );
   });
 
   it('formats numbers, amounts and dates per language, in GSM-7 spaces', () => {
     const languages = loadLanguages();
     const [en, fr, sw] = ['en', 'fr', 'sw'].map((code) => languages.get(code));
-    expect([en!.number(12345.5), fr!.number(12345.5), sw!.number(12345.5)]).toEqual(['12,345.5', '12 345,5', '12,345.5']);
-    expect([en!.amount(125_000, 'KES'), fr!.amount(125_050, 'KES'), sw!.amount(60_000, 'KES')]).toEqual(['KES 1,250', '1 250,50 KES', 'KES 600']);
-    expect([en!.date('2026-11-03T10:00:00Z'), fr!.date('2026-11-03T10:00:00Z'), sw!.date('2026-11-03T10:00:00Z')]).toEqual(['Nov 3', '3 nov.', '3 Nov']);
+    expect([en!.number(12345.5), fr!.number(12345.5), sw!.number(12345.5)]).toEqual([
+      '12,345.5',
+      '12 345,5',
+      '12,345.5',
+    ]);
+    expect([en!.amount(125_000, 'KES'), fr!.amount(125_050, 'KES'), sw!.amount(60_000, 'KES')]).toEqual([
+      'KES 1,250',
+      '1 250,50 KES',
+      'KES 600',
+    ]);
+    expect([
+      en!.date('2026-11-03T10:00:00Z'),
+      fr!.date('2026-11-03T10:00:00Z'),
+      sw!.date('2026-11-03T10:00:00Z'),
+    ]).toEqual(['Nov 3', '3 nov.', '3 Nov']);
     expect(fr!.plural('notice.wrongPin', 1)).toBe('PIN incorrect. Il vous reste 1 essai.');
-    expect(sw!.plural('notice.wrongCredentials', 2)).toBe('Nambari ya mteja au PIN si sahihi. Umebakiwa na majaribio 2.');
+    expect(sw!.plural('notice.wrongCredentials', 2)).toBe(
+      'Nambari ya mteja au PIN si sahihi. Umebakiwa na majaribio 2.',
+    );
   });
 });
 

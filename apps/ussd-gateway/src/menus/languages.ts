@@ -26,7 +26,8 @@ const PLACEHOLDER = /\{([A-Za-z]+)\}/g;
 /** Intl puts no-break spaces in French numbers; they are outside GSM-7 and would make the screen UCS-2 (80 chars). */
 const NO_BREAK_SPACES = /[\u00a0\u202f]/g;
 
-const placeholdersOf = (text: string): string => [...new Set([...text.matchAll(PLACEHOLDER)].map((match) => match[1]!))].sort().join(',');
+const placeholdersOf = (text: string): string =>
+  [...new Set([...text.matchAll(PLACEHOLDER)].map((match) => match[1]!))].sort().join(',');
 
 export class Language {
   private readonly plurals: Intl.PluralRules;
@@ -104,8 +105,13 @@ export class Languages {
   private readonly byCode: Map<string, Language>;
 
   constructor(languages: Language[]) {
-    this.byCode = new Map([...languages].sort((a, b) => a.code.localeCompare(b.code)).map((language) => [language.code, language]));
-    if (!this.byCode.has(REFERENCE_LANGUAGE)) throw new Error(`the ${REFERENCE_LANGUAGE} content file is missing`);
+    this.byCode = new Map(
+      [...languages]
+        .sort((a, b) => a.code.localeCompare(b.code))
+        .map((language) => [language.code, language]),
+    );
+    if (!this.byCode.has(REFERENCE_LANGUAGE))
+      throw new Error(`the ${REFERENCE_LANGUAGE} content file is missing`);
   }
 
   get codes(): string[] {
@@ -120,7 +126,9 @@ export class Languages {
   withInfoTexts(overrides: InfoOverrides): Languages {
     return new Languages(
       [...this.byCode.values()].map((language) => {
-        const texts = Object.entries(overrides[language.code] ?? {}).map(([topic, text]) => [`info.${topic}`, text] as const);
+        const texts = Object.entries(overrides[language.code] ?? {}).map(
+          ([topic, text]) => [`info.${topic}`, text] as const,
+        );
         return texts.length > 0 ? language.withTexts(Object.fromEntries(texts)) : language;
       }),
     );
@@ -133,12 +141,17 @@ export class Languages {
 }
 
 /** Checks one language's texts against the reference; every problem is named, so a bad file is caught at start-up. */
-export function checkMessages(code: string, raw: unknown, reference: Record<string, string>): Record<string, string> {
+export function checkMessages(
+  code: string,
+  raw: unknown,
+  reference: Record<string, string>,
+): Record<string, string> {
   const source = `content file ${code}.json`;
   if (!LANGUAGE_CODE.test(code) || Intl.NumberFormat.supportedLocalesOf([code]).length === 0) {
     throw new Error(`${source}: "${code}" is not a language tag this runtime can format for`);
   }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new Error(`${source}: must be a JSON object of texts`);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new Error(`${source}: must be a JSON object of texts`);
   const messages = raw as Record<string, unknown>;
   const problems: string[] = [];
   for (const key of Object.keys(reference)) {
@@ -146,16 +159,23 @@ export function checkMessages(code: string, raw: unknown, reference: Record<stri
   }
   for (const [key, value] of Object.entries(messages)) {
     const pluralBase = /^(.+)\.([a-z]+)$/.exec(key);
-    const isPluralForm = pluralBase !== null && PLURAL_CATEGORIES.includes(pluralBase[2]!) && `${pluralBase[1]}.other` in reference;
+    const isPluralForm =
+      pluralBase !== null &&
+      PLURAL_CATEGORIES.includes(pluralBase[2]!) &&
+      `${pluralBase[1]}.other` in reference;
     const model = reference[key] ?? (isPluralForm ? reference[`${pluralBase![1]}.other`] : undefined);
     if (model === undefined) {
       problems.push(`unknown key "${key}"`);
       continue;
     }
-    if (typeof value !== 'string' || value.trim() === '') problems.push(`"${key}" must be a non-empty string`);
-    else if (value.length > MAX_TEXT_LENGTH) problems.push(`"${key}" is longer than ${MAX_TEXT_LENGTH} characters`);
+    if (typeof value !== 'string' || value.trim() === '')
+      problems.push(`"${key}" must be a non-empty string`);
+    else if (value.length > MAX_TEXT_LENGTH)
+      problems.push(`"${key}" is longer than ${MAX_TEXT_LENGTH} characters`);
     else if (placeholdersOf(value) !== placeholdersOf(model)) {
-      problems.push(`"${key}" must use the placeholders {${placeholdersOf(model).split(',').filter(Boolean).join('}, {')}}`);
+      problems.push(
+        `"${key}" must use the placeholders {${placeholdersOf(model).split(',').filter(Boolean).join('}, {')}}`,
+      );
     }
   }
   if (problems.length > 0) throw new Error(`${source}: ${problems.join('; ')}`);
@@ -172,7 +192,8 @@ export function loadLanguages(directory = CONTENT_DIRECTORY): Languages {
       throw new Error(`content file ${file} could not be read as JSON: ${(error as Error).message}`);
     }
   };
-  if (!files.includes(`${REFERENCE_LANGUAGE}.json`)) throw new Error(`${directory} has no ${REFERENCE_LANGUAGE}.json`);
+  if (!files.includes(`${REFERENCE_LANGUAGE}.json`))
+    throw new Error(`${directory} has no ${REFERENCE_LANGUAGE}.json`);
   const reference = read(`${REFERENCE_LANGUAGE}.json`) as Record<string, string>;
   return new Languages(
     files.map((file) => {

@@ -53,10 +53,15 @@ describe('menu machine: what every screen shares', () => {
 describe('menu machine: a PIN changed in another session', () => {
   const PIN_CHANGED_ELSEWHERE = 'END Your PIN was changed in another session. Please dial again and log in.';
   const auth = { customerId: 'C0A1B2C3D', firstName: 'Jane', pinVersion: 1 };
-  const signedIn = (screen: MenuState['screen']): MenuState => ({ screen, auth, draft: { heldPin: 'held-pin' }, page: 0 });
+  const signedIn = (screen: MenuState['screen']): MenuState => ({
+    screen,
+    auth,
+    draft: { heldPin: 'held-pin' },
+    page: 0,
+  });
   const signedInScreens = SCREENS.filter((screen) => screen !== 'ended');
 
-  it('ends every signed-in screen whose PIN version is older than the account\'s, whatever the input', () => {
+  it("ends every signed-in screen whose PIN version is older than the account's, whatever the input", () => {
     for (const screen of signedInScreens) {
       for (const input of ['1', '0', '00', '*', 'abc', undefined]) {
         if (screen === 'changePinConfirm' && input === undefined) continue;
@@ -76,10 +81,13 @@ describe('menu machine: a PIN changed in another session', () => {
     expect(text(heldToPinVersion(signedIn('changePinNew'), 2, '58316'))).toBe(PIN_CHANGED_ELSEWHERE);
   });
 
-  it('keeps a session whose version is the account\'s, or whose account could not be read', () => {
+  it("keeps a session whose version is the account's, or whose account could not be read", () => {
     expect(heldToPinVersion(signedIn('accountDetails'), 1, '1')).toEqual(signedIn('accountDetails'));
     expect(heldToPinVersion(signedIn('accountDetails'), null, '1')).toEqual(signedIn('accountDetails'));
-    const beforeVersions: MenuState = { screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } };
+    const beforeVersions: MenuState = {
+      screen: 'accountHome',
+      auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' },
+    };
     expect(heldToPinVersion(beforeVersions, 2, '1')).toEqual(beforeVersions);
   });
 
@@ -94,22 +102,49 @@ describe('menu machine: a PIN changed in another session', () => {
       const after = result ? applyEffectResult(applied.state, result).state : applied.state;
       expect(isAuthenticated(after)).toBe(true);
       const checked = afterStep(before, after, 2);
-      expect({ input, text: text(checked.state), standing: checked.standing }).toEqual({ input, text: PIN_CHANGED_ELSEWHERE, standing: 2 });
+      expect({ input, text: text(checked.state), standing: checked.standing }).toEqual({
+        input,
+        text: PIN_CHANGED_ELSEWHERE,
+        standing: 2,
+      });
     }
   });
 
-  it('takes a version the step read from the database as the account\'s: the session\'s own change, a log-in', () => {
+  it("takes a version the step read from the database as the account's: the session's own change, a log-in", () => {
     const before = signedIn('changePinConfirm');
     const changed = applyEffectResult(before, { type: 'replaced', pinVersion: 3 }).state;
     expect(afterStep(before, changed, 1)).toEqual({ state: changed, standing: 3 });
     const loggedIn = { ...signedIn('accountHome'), auth: { ...auth, pinVersion: 4 } };
-    expect(afterStep({ screen: 'loginPin', loginCustomerId: auth.customerId }, loggedIn, null)).toEqual({ state: loggedIn, standing: 4 });
+    expect(afterStep({ screen: 'loginPin', loginCustomerId: auth.customerId }, loggedIn, null)).toEqual({
+      state: loggedIn,
+      standing: 4,
+    });
   });
 });
 
 describe('every reachable screen fits on a handset', () => {
   // The name doubles as a delivery point and a note.
-  const inputs = ['', '1', '2', '3', '4', '5', '6', '98', '0', '00', '*', '9', 'x', 'Bartholomew Alexandre Çelebi-Øvergård', 'a@b.co', '24680', '12345', '123', 'C0A1B2C3D'];
+  const inputs = [
+    '',
+    '1',
+    '2',
+    '3',
+    '4',
+    '5',
+    '6',
+    '98',
+    '0',
+    '00',
+    '*',
+    '9',
+    'x',
+    'Bartholomew Alexandre Çelebi-Øvergård',
+    'a@b.co',
+    '24680',
+    '12345',
+    '123',
+    'C0A1B2C3D',
+  ];
   const outcomes: Record<Effect['type'], EffectResult[]> = {
     holdPin: [{ type: 'held', heldPin: 'held-pin' }],
     matchPin: [
@@ -118,10 +153,29 @@ describe('every reachable screen fits on a handset', () => {
     ],
     createAccount: [{ type: 'created', customerId: 'CFFFFFFFF' }],
     verifyPin: [
-      { type: 'verified', outcome: { kind: 'ok', firstName: 'Bartholomew-Alexandre-Maximilian', language: null, pinVersion: 1 } },
+      {
+        type: 'verified',
+        outcome: { kind: 'ok', firstName: 'Bartholomew-Alexandre-Maximilian', language: null, pinVersion: 1 },
+      },
       // A name outside GSM-7 would make the whole screen UCS-2 (80 characters).
-      { type: 'verified', outcome: { kind: 'ok', firstName: 'Ọlábísí-Àdùnní-Olúwaseun-Adébáyọ̀-Ọláníyọ̀nù', language: null, pinVersion: 1 } },
-      { type: 'verified', outcome: { kind: 'ok', firstName: 'Александра-Владимировна-Константинова', language: 'fr', pinVersion: 1 } },
+      {
+        type: 'verified',
+        outcome: {
+          kind: 'ok',
+          firstName: 'Ọlábísí-Àdùnní-Olúwaseun-Adébáyọ̀-Ọláníyọ̀nù',
+          language: null,
+          pinVersion: 1,
+        },
+      },
+      {
+        type: 'verified',
+        outcome: {
+          kind: 'ok',
+          firstName: 'Александра-Владимировна-Константинова',
+          language: 'fr',
+          pinVersion: 1,
+        },
+      },
       { type: 'verified', outcome: { kind: 'wrong', attemptsLeft: 2 } },
       { type: 'verified', outcome: { kind: 'wrong', attemptsLeft: 1 } },
       { type: 'verified', outcome: { kind: 'locked', minutes: 10080, justNow: true } },
@@ -141,14 +195,24 @@ describe('every reachable screen fits on a handset', () => {
       },
       { type: 'loaded', account: null },
     ],
-    replacePin: [{ type: 'replaced', pinVersion: 2 }, { type: 'replaced', pinVersion: null }],
+    replacePin: [
+      { type: 'replaced', pinVersion: 2 },
+      { type: 'replaced', pinVersion: null },
+    ],
     setLanguage: [],
     loadCatalogue: [
-      { type: 'catalogueLoaded', products: CATALOGUE, lastDeliveryPoint: 'Kibera Olympic, next to the blue kiosk' },
+      {
+        type: 'catalogueLoaded',
+        products: CATALOGUE,
+        lastDeliveryPoint: 'Kibera Olympic, next to the blue kiosk',
+      },
       { type: 'catalogueLoaded', products: [], lastDeliveryPoint: null },
     ],
     placeOrder: [
-      { type: 'orderPlaced', order: { orderNumber: 'F999999999', totalMinor: 2_000_000_00, currency: 'KES' } },
+      {
+        type: 'orderPlaced',
+        order: { orderNumber: 'F999999999', totalMinor: 2_000_000_00, currency: 'KES' },
+      },
       { type: 'orderPlaced', order: null },
     ],
     loadOrders: [
@@ -174,7 +238,10 @@ describe('every reachable screen fits on a handset', () => {
   function expand(step: Step): MenuState[] {
     if (!step.effect) return [step.state];
     const effect = step.effect;
-    const results = effect.type === 'setLanguage' ? [{ type: 'languageSet' as const, language: effect.language }] : outcomes[effect.type];
+    const results =
+      effect.type === 'setLanguage'
+        ? [{ type: 'languageSet' as const, language: effect.language }]
+        : outcomes[effect.type];
     return results.flatMap((result) => expand(applyEffectResult(step.state, result)));
   }
 
@@ -193,31 +260,43 @@ describe('every reachable screen fits on a handset', () => {
     return seen;
   }
 
-  function expectEveryScreenFits(languages: Languages, paged: MenuRenderer): { states: number; ucs2: number } {
+  function expectEveryScreenFits(
+    languages: Languages,
+    paged: MenuRenderer,
+  ): { states: number; ucs2: number } {
     const seen = reachable(languages, paged);
     for (const code of languages.codes) {
-      const screens = new Set([...seen.values()].filter((state) => state.language === code).map((state) => state.screen));
+      const screens = new Set(
+        [...seen.values()].filter((state) => state.language === code).map((state) => state.screen),
+      );
       expect([code, [...screens].sort()]).toEqual([code, [...SCREENS].sort()]);
     }
     let ucs2 = 0;
     for (const state of seen.values()) {
       const rendered = paged.render(state);
       const { used, limit } = screenCost(rendered.text);
-      if (used > limit) throw new Error(`${state.language} ${state.screen} uses ${used}/${limit}: ${rendered.text}`);
+      if (used > limit)
+        throw new Error(`${state.language} ${state.screen} uses ${used}/${limit}: ${rendered.text}`);
       if (limit < GSM7_SCREEN_LIMIT) ucs2 += 1;
       const exit = `*. ${languages.get(state.language).text('nav.exit')}`;
-      if (rendered.kind === 'CON' && state.screen !== 'preMenu') expect(rendered.text.endsWith(toGsm7(exit)) || rendered.text.endsWith(exit)).toBe(true);
+      if (rendered.kind === 'CON' && state.screen !== 'preMenu')
+        expect(rendered.text.endsWith(toGsm7(exit)) || rendered.text.endsWith(exit)).toBe(true);
     }
     return { states: seen.size, ucs2 };
   }
 
-  const everywhere = (texts: Record<string, string>): InfoOverrides => Object.fromEntries(shipped.codes.map((code) => [code, texts]));
+  const everywhere = (texts: Record<string, string>): InfoOverrides =>
+    Object.fromEntries(shipped.codes.map((code) => [code, texts]));
 
   it.each([
     ['the shipped content', {}],
     [
       '2000-character Know More texts',
-      everywhere({ about: 'Ẹ kú àbọ̀! Karibu sana, ça va bien. '.repeat(55), pricing: 'x'.repeat(2000), delivery: 'Delivery everywhere. '.repeat(95) }),
+      everywhere({
+        about: 'Ẹ kú àbọ̀! Karibu sana, ça va bien. '.repeat(55),
+        pricing: 'x'.repeat(2000),
+        delivery: 'Delivery everywhere. '.repeat(95),
+      }),
     ],
   ])('in every language, with %s', (_label, overrides: InfoOverrides) => {
     const languages = shipped.withInfoTexts(overrides);
@@ -228,21 +307,39 @@ describe('every reachable screen fits on a handset', () => {
   it('in a language whose script has no GSM-7 form, where every screen is UCS-2 (80 characters)', () => {
     // Terse texts in Cyrillic, a long Know More text, and the shipped languages beside it.
     const cyrillic = Object.fromEntries(
-      Object.entries(JSON.parse(readFileSync(join(CONTENT_DIRECTORY, 'en.json'), 'utf8')) as Record<string, string>).map(([key, value]) => [
+      Object.entries(
+        JSON.parse(readFileSync(join(CONTENT_DIRECTORY, 'en.json'), 'utf8')) as Record<string, string>,
+      ).map(([key, value]) => [
         key,
-        key.startsWith('info.') ? 'Чистая плита экономит топливо и время. '.repeat(20).trim() : ['Жд', ...(value.match(/\{[A-Za-z]+\}/g) ?? [])].join(' '),
+        key.startsWith('info.')
+          ? 'Чистая плита экономит топливо и время. '.repeat(20).trim()
+          : ['Жд', ...(value.match(/\{[A-Za-z]+\}/g) ?? [])].join(' '),
       ]),
     );
-    const languages = new Languages([...shipped.codes.map((code) => shipped.get(code)), new Language('ru', { ...cyrillic, 'language.latinName': 'Russkij' })]);
+    const languages = new Languages([
+      ...shipped.codes.map((code) => shipped.get(code)),
+      new Language('ru', { ...cyrillic, 'language.latinName': 'Russkij' }),
+    ]);
     const paged = new MenuRenderer(languages);
     const { ucs2 } = expectEveryScreenFits(languages, paged);
     expect(ucs2).toBeGreaterThan(50);
-    expect(screenCost(paged.render({ screen: 'info', topic: 'about', language: 'ru' }).text)).toMatchObject({ limit: UCS2_SCREEN_LIMIT });
+    expect(screenCost(paged.render({ screen: 'info', topic: 'about', language: 'ru' }).text)).toMatchObject({
+      limit: UCS2_SCREEN_LIMIT,
+    });
     expect(paged.pageCount({ screen: 'info', topic: 'about', language: 'ru' })).toBeGreaterThan(10);
     // The catalogue pages too, its products numbered across pages.
-    const catalogue: MenuState = { screen: 'orderProduct', language: 'ru', catalogue: CATALOGUE, order: { lastDeliveryPoint: null }, auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } };
+    const catalogue: MenuState = {
+      screen: 'orderProduct',
+      language: 'ru',
+      catalogue: CATALOGUE,
+      order: { lastDeliveryPoint: null },
+      auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' },
+    };
     expect(paged.pageCount(catalogue)).toBeGreaterThan(1);
     expect(paged.render({ ...catalogue, page: paged.pageCount(catalogue) - 1 }).text).toContain('3. ');
-    expect(applyInput(catalogue, '3', paged).state).toMatchObject({ screen: 'orderQuantity', order: { productCode: 'charcoal-12' } });
+    expect(applyInput(catalogue, '3', paged).state).toMatchObject({
+      screen: 'orderQuantity',
+      order: { productCode: 'charcoal-12' },
+    });
   });
 });

@@ -11,7 +11,16 @@ import { isPinShaped } from './menu-rules';
 
 export type { AccountDetails } from './flows/account-home.flow';
 export type { CatalogueItem, OrderSummary } from './flows/order.flow';
-export type { Effect, EffectResult, Farewell, MachineContext, MenuState, Notice, Step, VerifyOutcome } from './flows/flow';
+export type {
+  Effect,
+  EffectResult,
+  Farewell,
+  MachineContext,
+  MenuState,
+  Notice,
+  Step,
+  VerifyOutcome,
+} from './flows/flow';
 export { BACK, EXIT, MAIN_MENU, MORE } from './flows/flow';
 export type { ScreenId } from './flows/flows';
 
@@ -59,7 +68,11 @@ export function heldToPinVersion(state: MenuState, standing: number | null, inpu
  * written or replayed), so it is the account's version from then on; any other state reached while the account's
  * version differs from the session's (back, `00`, a mismatched confirmation, a shortcut of several inputs) ends.
  */
-export function afterStep(before: MenuState, after: MenuState, standing: number | null): { state: MenuState; standing: number | null } {
+export function afterStep(
+  before: MenuState,
+  after: MenuState,
+  standing: number | null,
+): { state: MenuState; standing: number | null } {
   const version = after.auth?.pinVersion;
   if (version !== before.auth?.pinVersion) return { state: after, standing: version ?? null };
   return { state: heldToPinVersion(after, standing), standing };

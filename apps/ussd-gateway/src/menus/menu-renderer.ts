@@ -1,6 +1,14 @@
 import { Language, Languages, MessageKey } from './languages';
 import { DELIVERY_POINT_MAX, MAX_ORDER_QUANTITY, TICKET_NOTE_MAX } from '../orders/order-rules';
-import type { Farewell, MachineContext, MenuState, Notice, PlainHint, ScreenView, ViewKit } from './flows/flow';
+import type {
+  Farewell,
+  MachineContext,
+  MenuState,
+  Notice,
+  PlainHint,
+  ScreenView,
+  ViewKit,
+} from './flows/flow';
 import { SCREEN_SPECS } from './flows/flows';
 import { fitsOnScreen, paginate, screenText } from './screen-text';
 
@@ -18,7 +26,8 @@ const NOTICE_LIMITS: Partial<Record<Notice['kind'], number>> = {
 };
 
 export function noticeText(notice: Notice, language: Language): string {
-  if (notice.kind === 'wrongPin' || notice.kind === 'wrongCredentials') return language.plural(`notice.${notice.kind}`, notice.attemptsLeft);
+  if (notice.kind === 'wrongPin' || notice.kind === 'wrongCredentials')
+    return language.plural(`notice.${notice.kind}`, notice.attemptsLeft);
   const max = NOTICE_LIMITS[notice.kind];
   return language.text(`notice.${notice.kind}`, max === undefined ? {} : { max });
 }
@@ -46,7 +55,10 @@ export function farewellText(farewell: Farewell, language: Language): string {
     case 'accountCreated':
       return language.text('farewell.accountCreated', { customerId: farewell.customerId });
     case 'orderPlaced':
-      return language.text('farewell.orderPlaced', { orderNumber: farewell.orderNumber, total: language.amount(farewell.totalMinor, farewell.currency) });
+      return language.text('farewell.orderPlaced', {
+        orderNumber: farewell.orderNumber,
+        total: language.amount(farewell.totalMinor, farewell.currency),
+      });
     case 'ticketCreated':
       return language.text('farewell.ticketCreated', { ticketNumber: farewell.ticketNumber });
   }
@@ -57,7 +69,14 @@ function navigation(language: Language): ViewKit['nav'] {
   const exit = `*. ${language.text('nav.exit')}`;
   const back = `0. ${language.text('nav.back')}`;
   const main = `00. ${language.text('nav.mainMenu')}`;
-  return { exit, back, main, more: `98. ${language.text('nav.more')}`, skip: `00. ${language.text('nav.skip')}`, deep: [back, main, exit] };
+  return {
+    exit,
+    back,
+    main,
+    more: `98. ${language.text('nav.more')}`,
+    skip: `00. ${language.text('nav.skip')}`,
+    deep: [back, main, exit],
+  };
 }
 
 /** Hints that carry a value of their own (tries left) are rendered each time. */
@@ -69,7 +88,11 @@ function fixedScreenKey(state: MenuState): string | undefined {
     const farewell = state.farewell?.kind ?? 'goodbye';
     return farewell === 'goodbye' ? `${state.language ?? ''}|ended|goodbye` : undefined;
   }
-  if (!SCREEN_SPECS[state.screen].fixed || (state.notice !== undefined && VALUED_NOTICES.has(state.notice.kind))) return undefined;
+  if (
+    !SCREEN_SPECS[state.screen].fixed ||
+    (state.notice !== undefined && VALUED_NOTICES.has(state.notice.kind))
+  )
+    return undefined;
   return `${state.language ?? ''}|${state.screen}|${state.notice?.kind ?? ''}|${state.topic ?? ''}|${state.page ?? 0}`;
 }
 
@@ -123,7 +146,12 @@ export class MenuRenderer implements MachineContext {
   private kit(language: Language): ViewKit {
     let kit = this.kits.get(language.code);
     if (kit === undefined) {
-      kit = { language, t: (key: MessageKey) => language.text(key), nav: navigation(language), languages: this.languageCodes.map((code) => this.languages.get(code)) };
+      kit = {
+        language,
+        t: (key: MessageKey) => language.text(key),
+        nav: navigation(language),
+        languages: this.languageCodes.map((code) => this.languages.get(code)),
+      };
       this.kits.set(language.code, kit);
     }
     return kit;
@@ -137,7 +165,8 @@ export class MenuRenderer implements MachineContext {
 
   private renderScreen(state: MenuState): RenderedScreen {
     const { view, language } = this.viewOf(state);
-    if (view === undefined) return { kind: 'END', text: screenText(farewellText(state.farewell ?? { kind: 'goodbye' }, language)) };
+    if (view === undefined)
+      return { kind: 'END', text: screenText(farewellText(state.farewell ?? { kind: 'goodbye' }, language)) };
     const notice = state.notice ? noticeText(state.notice, language) : undefined;
     const text = screenText(this.screenOf(view, language, notice, state.page ?? 0));
     if (!fitsOnScreen(text)) {
@@ -151,7 +180,9 @@ export class MenuRenderer implements MachineContext {
   private screenOf(view: ScreenView, language: Language, notice: string | undefined, page: number): string {
     switch (view.kind) {
       case 'menu': {
-        const texts = view.menus.map((menu) => [...(notice ? [notice] : []), ...menu.lines, ...menu.options, ...menu.nav].join('\n'));
+        const texts = view.menus.map((menu) =>
+          [...(notice ? [notice] : []), ...menu.lines, ...menu.options, ...menu.nav].join('\n'),
+        );
         return texts.find((text) => fitsOnScreen(screenText(text))) ?? texts[texts.length - 1]!;
       }
       case 'text':
@@ -165,7 +196,9 @@ export class MenuRenderer implements MachineContext {
 
   /** The widest of the hints a screen can show: pages are cut with room for it, so a hint never moves an option. */
   private widestHint(hints: readonly PlainHint[], language: Language, beside = ''): string {
-    return hints.map((kind) => noticeText({ kind } as Notice, language)).reduce((a, b) => (b.length > a.length ? b : a), beside);
+    return hints
+      .map((kind) => noticeText({ kind } as Notice, language))
+      .reduce((a, b) => (b.length > a.length ? b : a), beside);
   }
 
   /**
@@ -176,7 +209,8 @@ export class MenuRenderer implements MachineContext {
     const menu = view.menu;
     const nav = navigation(language);
     const header = [this.widestHint(view.hints, language), ...menu.lines];
-    const fits = (options: string[], more = [nav.more]): boolean => fitsOnScreen(screenText([...header, ...options, ...more, ...menu.nav].join('\n')));
+    const fits = (options: string[], more = [nav.more]): boolean =>
+      fitsOnScreen(screenText([...header, ...options, ...more, ...menu.nav].join('\n')));
     if (fits(menu.options, [])) return [menu.options];
     const pages: string[][] = [];
     for (const option of menu.options) {
@@ -187,11 +221,22 @@ export class MenuRenderer implements MachineContext {
     return pages.length > 0 ? pages : [[]];
   }
 
-  private listPage(view: Extract<ScreenView, { kind: 'list' }>, language: Language, notice: string | undefined, page: number): string {
+  private listPage(
+    view: Extract<ScreenView, { kind: 'list' }>,
+    language: Language,
+    notice: string | undefined,
+    page: number,
+  ): string {
     const pages = this.listPages(view, language);
     const index = Math.min(page, pages.length - 1);
     const more = index < pages.length - 1 ? [navigation(language).more] : [];
-    return [...(notice ? [notice] : []), ...view.menu.lines, ...pages[index]!, ...more, ...view.menu.nav].join('\n');
+    return [
+      ...(notice ? [notice] : []),
+      ...view.menu.lines,
+      ...pages[index]!,
+      ...more,
+      ...view.menu.nav,
+    ].join('\n');
   }
 
   /**
@@ -199,12 +244,16 @@ export class MenuRenderer implements MachineContext {
    * first page only, as in UCS-2 (80 characters), where a name such as `Александра` leaves room for two options.
    * Pages are cut with room for the widest hint (under the plain greeting on the first page).
    */
-  private greetedLayout(view: Extract<ScreenView, { kind: 'greeted' }>, language: Language): { greetings: string[]; pages: string[][] } {
+  private greetedLayout(
+    view: Extract<ScreenView, { kind: 'greeted' }>,
+    language: Language,
+  ): { greetings: string[]; pages: string[][] } {
     const { options, plain } = view;
     const more = navigation(language).more;
     const hint = this.widestHint(view.hints, language);
     const fits = (lines: string[]): boolean => fitsOnScreen(screenText([...lines, ...view.nav].join('\n')));
-    const firstFits = (greeting: string, page: string[], next: string[]): boolean => fits([greeting, ...page, ...next]) && fits([hint, plain, ...page, ...next]);
+    const firstFits = (greeting: string, page: string[], next: string[]): boolean =>
+      fits([greeting, ...page, ...next]) && fits([hint, plain, ...page, ...next]);
     for (const greeting of view.greetings) {
       if (firstFits(greeting, options, [])) return { greetings: [greeting, plain], pages: [options] };
     }
@@ -214,7 +263,11 @@ export class MenuRenderer implements MachineContext {
       for (const option of options) {
         const current = pages[pages.length - 1];
         const candidate = [...(current ?? []), option];
-        if (current && (pages.length === 1 ? firstFits(greeting, candidate, [more]) : fits([hint, ...candidate, more]))) current.push(option);
+        if (
+          current &&
+          (pages.length === 1 ? firstFits(greeting, candidate, [more]) : fits([hint, ...candidate, more]))
+        )
+          current.push(option);
         else pages.push([option]);
       }
       return { greetings: [greeting, plain], pages };
@@ -222,11 +275,17 @@ export class MenuRenderer implements MachineContext {
     throw new Error(`a greeted menu does not fit on a handset in ${language.code}`);
   }
 
-  private greetedPage(view: Extract<ScreenView, { kind: 'greeted' }>, language: Language, notice: string | undefined, page: number): string {
+  private greetedPage(
+    view: Extract<ScreenView, { kind: 'greeted' }>,
+    language: Language,
+    notice: string | undefined,
+    page: number,
+  ): string {
     const { greetings, pages } = this.greetedLayout(view, language);
     const index = Math.min(page, pages.length - 1);
     const more = index < pages.length - 1 ? [navigation(language).more] : [];
-    const screen = (greeting: string[]): string => [...(notice ? [notice] : []), ...greeting, ...pages[index]!, ...more, ...view.nav].join('\n');
+    const screen = (greeting: string[]): string =>
+      [...(notice ? [notice] : []), ...greeting, ...pages[index]!, ...more, ...view.nav].join('\n');
     if (index > 0) return screen([]);
     const texts = greetings.map((greeting) => screen([greeting]));
     return texts.find((text) => fitsOnScreen(screenText(text))) ?? texts[texts.length - 1]!;
@@ -249,7 +308,12 @@ export class MenuRenderer implements MachineContext {
     return pages;
   }
 
-  private textPage(view: Extract<ScreenView, { kind: 'text' }>, language: Language, notice: string | undefined, page: number): string {
+  private textPage(
+    view: Extract<ScreenView, { kind: 'text' }>,
+    language: Language,
+    notice: string | undefined,
+    page: number,
+  ): string {
     const pages = this.textPages(view, language);
     const index = Math.min(page, pages.length - 1);
     return this.frame(language, notice ?? view.title, pages[index]!, index === pages.length - 1);

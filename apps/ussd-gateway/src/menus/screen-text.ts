@@ -30,7 +30,17 @@ export function fitsOnScreen(text: string): boolean {
   return used <= limit;
 }
 
-const LOOKALIKES: Record<string, string> = { œ: 'oe', Œ: 'OE', '’': "'", '‘': "'", '«': '"', '»': '"', '–': '-', '—': '-', '…': '...' };
+const LOOKALIKES: Record<string, string> = {
+  œ: 'oe',
+  Œ: 'OE',
+  '’': "'",
+  '‘': "'",
+  '«': '"',
+  '»': '"',
+  '–': '-',
+  '—': '-',
+  '…': '...',
+};
 
 /**
  * `text` with every character outside GSM-7 replaced by its nearest GSM-7 form where there is one (`ç` → `c`,
@@ -97,12 +107,16 @@ function cutOf(chars: string[], fits: (piece: string) => boolean): string {
  * around the body (title, navigation), so the navigation lines are counted before the body is cut, never appended
  * after.
  */
-export function paginate(body: string, frame: (page: string, index: number, isLast: boolean) => string): string[] {
+export function paginate(
+  body: string,
+  frame: (page: string, index: number, isLast: boolean) => string,
+): string[] {
   const pages: string[] = [];
   let current = '';
   const fitting = (text: string): boolean => fitsOnScreen(screenText(text));
   const fits = (candidate: string): boolean =>
-    fitting(frame(candidate.trimEnd(), pages.length, false)) && fitting(frame(candidate.trimEnd(), pages.length, true));
+    fitting(frame(candidate.trimEnd(), pages.length, false)) &&
+    fitting(frame(candidate.trimEnd(), pages.length, true));
   const turnPage = (): void => {
     if (current.trim() !== '') pages.push(current.trimEnd());
     current = '';

@@ -1,5 +1,18 @@
-import { errorResponse, jsonContent, MESSAGE_ERROR_SCHEMA, OpenApiJson, queryParameter, schemaRef } from '@dmrv/contracts';
-import { ORDER_STATUSES, ORDER_TRANSITIONS, TICKET_CATEGORIES, TICKET_STATUSES, TICKET_TRANSITIONS } from '../orders/order-rules';
+import {
+  errorResponse,
+  jsonContent,
+  MESSAGE_ERROR_SCHEMA,
+  OpenApiJson,
+  queryParameter,
+  schemaRef,
+} from '@dmrv/contracts';
+import {
+  ORDER_STATUSES,
+  ORDER_TRANSITIONS,
+  TICKET_CATEGORIES,
+  TICKET_STATUSES,
+  TICKET_TRANSITIONS,
+} from '../orders/order-rules';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from './operator-queries';
 import { OPERATOR_PARAMETER_MAX_LENGTH as MAX } from './parameter-limits';
 
@@ -8,21 +21,46 @@ const transitionsText = (transitions: Record<string, readonly string[]>): string
     .map(([from, to]) => `${from} → ${to.length > 0 ? to.join(' | ') : '(final)'}`)
     .join('; ');
 
-const timestamps = { createdAt: { type: 'string', format: 'date-time' }, updatedAt: { type: 'string', format: 'date-time' } };
+const timestamps = {
+  createdAt: { type: 'string', format: 'date-time' },
+  updatedAt: { type: 'string', format: 'date-time' },
+};
 
 const listParameters = (statuses: readonly string[]): OpenApiJson[] => [
-  queryParameter('status', 'Only this status', { type: 'string', enum: [...statuses], maxLength: MAX.status }),
-  queryParameter('phone', 'Only what this phone number (E.164) sent', { type: 'string', pattern: '^\\+\\d{7,15}$', maxLength: MAX.phone }),
-  queryParameter('from', 'Created at or after (YYYY-MM-DD or ISO 8601 date-time with zone)', { type: 'string', maxLength: MAX.from }),
-  queryParameter('to', 'Created before (a bare date includes that day)', { type: 'string', maxLength: MAX.to }),
+  queryParameter('status', 'Only this status', {
+    type: 'string',
+    enum: [...statuses],
+    maxLength: MAX.status,
+  }),
+  queryParameter('phone', 'Only what this phone number (E.164) sent', {
+    type: 'string',
+    pattern: '^\\+\\d{7,15}$',
+    maxLength: MAX.phone,
+  }),
+  queryParameter('from', 'Created at or after (YYYY-MM-DD or ISO 8601 date-time with zone)', {
+    type: 'string',
+    maxLength: MAX.from,
+  }),
+  queryParameter('to', 'Created before (a bare date includes that day)', {
+    type: 'string',
+    maxLength: MAX.to,
+  }),
   queryParameter('cursor', '`nextCursor` of the previous page', { type: 'string', maxLength: MAX.cursor }),
-  queryParameter('limit', `Items per page, 1–${LIST_LIMIT_MAX}`, { type: 'integer', minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT }),
+  queryParameter('limit', `Items per page, 1–${LIST_LIMIT_MAX}`, {
+    type: 'integer',
+    minimum: 1,
+    maximum: LIST_LIMIT_MAX,
+    default: LIST_LIMIT_DEFAULT,
+  }),
 ];
 
 const pageSchema = (item: string): OpenApiJson => ({
   type: 'object',
   required: ['items', 'nextCursor'],
-  properties: { items: { type: 'array', items: schemaRef(item) }, nextCursor: { type: 'string', nullable: true } },
+  properties: {
+    items: { type: 'array', items: schemaRef(item) },
+    nextCursor: { type: 'string', nullable: true },
+  },
 });
 
 const FAILURES = {
@@ -32,7 +70,11 @@ const FAILURES = {
   '503': errorResponse('PostgreSQL is unavailable'),
 };
 
-function resource(name: 'order' | 'ticket', statuses: readonly string[], transitions: Record<string, readonly string[]>): OpenApiJson {
+function resource(
+  name: 'order' | 'ticket',
+  statuses: readonly string[],
+  transitions: Record<string, readonly string[]>,
+): OpenApiJson {
   const Item = name === 'order' ? 'Order' : 'Ticket';
   const numberName = `${name}Number` as const;
   return {
@@ -42,7 +84,10 @@ function resource(name: 'order' | 'ticket', statuses: readonly string[], transit
         operationId: `list${Item}s`,
         summary: `${Item}s, newest first`,
         parameters: listParameters(statuses),
-        responses: { '200': { description: 'One page', content: jsonContent(schemaRef(`${Item}Page`)) }, ...FAILURES },
+        responses: {
+          '200': { description: 'One page', content: jsonContent(schemaRef(`${Item}Page`)) },
+          ...FAILURES,
+        },
       },
     },
     [`/api/ussd/${name}s/{${numberName}}`]: {
@@ -51,7 +96,14 @@ function resource(name: 'order' | 'ticket', statuses: readonly string[], transit
         operationId: `update${Item}Status`,
         summary: `Move a ${name} to another status`,
         description: `Allowed: ${transitionsText(transitions)}.`,
-        parameters: [{ name: numberName, in: 'path', required: true, schema: { type: 'string', maxLength: MAX[numberName] } }],
+        parameters: [
+          {
+            name: numberName,
+            in: 'path',
+            required: true,
+            schema: { type: 'string', maxLength: MAX[numberName] },
+          },
+        ],
         requestBody: {
           required: true,
           content: jsonContent({
@@ -86,14 +138,30 @@ export function buildOperatorOpenApiDocument(): OpenApiJson {
     servers: [{ url: '/', description: 'this gateway' }],
     tags: [{ name: 'Operators', description: 'Orders and tickets of the programme staff' }],
     security: [{ operatorToken: [] }],
-    paths: { ...resource('order', ORDER_STATUSES, ORDER_TRANSITIONS), ...resource('ticket', TICKET_STATUSES, TICKET_TRANSITIONS) },
+    paths: {
+      ...resource('order', ORDER_STATUSES, ORDER_TRANSITIONS),
+      ...resource('ticket', TICKET_STATUSES, TICKET_TRANSITIONS),
+    },
     components: {
       securitySchemes: { operatorToken: { type: 'apiKey', in: 'header', name: 'x-operator-token' } },
       schemas: {
         Error: MESSAGE_ERROR_SCHEMA,
         Order: {
           type: 'object',
-          required: ['orderNumber', 'customerId', 'phoneNumber', 'productCode', 'quantity', 'unitPriceMinor', 'totalMinor', 'currency', 'deliveryPoint', 'status', 'createdAt', 'updatedAt'],
+          required: [
+            'orderNumber',
+            'customerId',
+            'phoneNumber',
+            'productCode',
+            'quantity',
+            'unitPriceMinor',
+            'totalMinor',
+            'currency',
+            'deliveryPoint',
+            'status',
+            'createdAt',
+            'updatedAt',
+          ],
           properties: {
             orderNumber: { type: 'string', example: 'F000042' },
             customerId: { type: 'string', example: 'C1A2B3C4D' },
@@ -110,7 +178,16 @@ export function buildOperatorOpenApiDocument(): OpenApiJson {
         },
         Ticket: {
           type: 'object',
-          required: ['ticketNumber', 'customerId', 'phoneNumber', 'category', 'note', 'status', 'createdAt', 'updatedAt'],
+          required: [
+            'ticketNumber',
+            'customerId',
+            'phoneNumber',
+            'category',
+            'note',
+            'status',
+            'createdAt',
+            'updatedAt',
+          ],
           properties: {
             ticketNumber: { type: 'string', example: 'T000007' },
             customerId: { type: 'string' },

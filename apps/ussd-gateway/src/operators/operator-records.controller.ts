@@ -1,7 +1,18 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Query, UseGuards } from '@nestjs/common';
 import { DomainError, NotFoundError } from '@dmrv/errors';
-import { idOfNumber, ORDER_STATUSES, ORDER_TRANSITIONS, TICKET_STATUSES, TICKET_TRANSITIONS } from '../orders/order-rules';
-import { OperatorRecordsRepository, OrderRecord, StatusChange, TicketRecord } from '../orders/orders.repository';
+import {
+  idOfNumber,
+  ORDER_STATUSES,
+  ORDER_TRANSITIONS,
+  TICKET_STATUSES,
+  TICKET_TRANSITIONS,
+} from '../orders/order-rules';
+import {
+  OperatorRecordsRepository,
+  OrderRecord,
+  StatusChange,
+  TicketRecord,
+} from '../orders/orders.repository';
 import { buildOperatorOpenApiDocument } from './operator-openapi';
 import { cursorOf, parseListQuery, parseStatusUpdate } from './operator-queries';
 import { refuseOverlong } from './parameter-limits';
@@ -56,7 +67,11 @@ export class OperatorRecordsController {
     const to = parseStatusUpdate(body, ORDER_STATUSES);
     const id = idOfNumber('F', number);
     if (id === null) throw new NotFoundError(`order ${number.slice(0, 20)} not found`);
-    return outcome(await this.records.moveOrder(id, to, sourcesOf(ORDER_TRANSITIONS, to)), `order ${number}`, to);
+    return outcome(
+      await this.records.moveOrder(id, to, sourcesOf(ORDER_TRANSITIONS, to)),
+      `order ${number}`,
+      to,
+    );
   }
 
   @Get('tickets')
@@ -72,7 +87,11 @@ export class OperatorRecordsController {
     const to = parseStatusUpdate(body, TICKET_STATUSES);
     const id = idOfNumber('T', number);
     if (id === null) throw new NotFoundError(`ticket ${number.slice(0, 20)} not found`);
-    return outcome(await this.records.moveTicket(id, to, sourcesOf(TICKET_TRANSITIONS, to)), `ticket ${number}`, to);
+    return outcome(
+      await this.records.moveTicket(id, to, sourcesOf(TICKET_TRANSITIONS, to)),
+      `ticket ${number}`,
+      to,
+    );
   }
 
   @Get('openapi.json')

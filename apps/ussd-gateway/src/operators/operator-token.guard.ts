@@ -16,7 +16,9 @@ export class OperatorTokenGuard implements CanActivate {
   constructor(private readonly config: UssdConfig) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const request = context.switchToHttp().getRequest<{ method: string; url: string; headers: Record<string, unknown> }>();
+    const request = context
+      .switchToHttp()
+      .getRequest<{ method: string; url: string; headers: Record<string, unknown> }>();
     const expected = this.config.OPERATOR_TOKEN;
     if (!expected) throw new NotFoundException(`Cannot ${request.method} ${request.url.split('?')[0]}`);
     const presented = request.headers[OPERATOR_TOKEN_HEADER];

@@ -5,7 +5,10 @@ import { orderNumber, ticketNumber } from './order-rules';
 import { OrdersRepository } from './orders.repository';
 
 /** The effects of the household menus (order fuel, my orders, report a problem). */
-export type HouseholdEffect = Extract<Effect, { type: 'loadCatalogue' | 'placeOrder' | 'loadOrders' | 'createTicket' }>;
+export type HouseholdEffect = Extract<
+  Effect,
+  { type: 'loadCatalogue' | 'placeOrder' | 'loadOrders' | 'createTicket' }
+>;
 
 /** Orders shown on "My orders": a handset pages through them, and older ones are an operator's business. */
 export const MY_ORDERS_SHOWN = 10;
@@ -32,26 +35,52 @@ export class HouseholdsService {
   async perform(effect: HouseholdEffect, caller: HouseholdCaller): Promise<EffectResult> {
     switch (effect.type) {
       case 'loadCatalogue': {
-        const [products, lastDeliveryPoint] = await Promise.all([this.orders.activeProducts(), this.orders.lastDeliveryPoint(effect.customerId)]);
+        const [products, lastDeliveryPoint] = await Promise.all([
+          this.orders.activeProducts(),
+          this.orders.lastDeliveryPoint(effect.customerId),
+        ]);
         return { type: 'catalogueLoaded', products, lastDeliveryPoint };
       }
       case 'placeOrder': {
         caller.signal.throwIfAborted();
-        const placed = await this.orders.placeOrder({ ...effect, phoneNumber: caller.phoneNumber, key: caller.key });
-        if (placed) this.logger.info({ customerId: effect.customerId, orderNumber: orderNumber(placed.id) }, 'order placed');
+        const placed = await this.orders.placeOrder({
+          ...effect,
+          phoneNumber: caller.phoneNumber,
+          key: caller.key,
+        });
+        if (placed)
+          this.logger.info(
+            { customerId: effect.customerId, orderNumber: orderNumber(placed.id) },
+            'order placed',
+          );
         return {
           type: 'orderPlaced',
-          order: placed && { orderNumber: orderNumber(placed.id), totalMinor: placed.totalMinor, currency: placed.currency },
+          order: placed && {
+            orderNumber: orderNumber(placed.id),
+            totalMinor: placed.totalMinor,
+            currency: placed.currency,
+          },
         };
       }
       case 'loadOrders': {
         const lines = await this.orders.recentOrders(effect.customerId, MY_ORDERS_SHOWN);
-        return { type: 'ordersLoaded', orders: lines.map(({ id, ...line }) => ({ orderNumber: orderNumber(id), ...line })) };
+        return {
+          type: 'ordersLoaded',
+          orders: lines.map(({ id, ...line }) => ({ orderNumber: orderNumber(id), ...line })),
+        };
       }
       case 'createTicket': {
         caller.signal.throwIfAborted();
-        const id = await this.orders.createTicket({ ...effect, phoneNumber: caller.phoneNumber, key: caller.key });
-        if (id !== null) this.logger.info({ customerId: effect.customerId, ticketNumber: ticketNumber(id) }, 'ticket opened');
+        const id = await this.orders.createTicket({
+          ...effect,
+          phoneNumber: caller.phoneNumber,
+          key: caller.key,
+        });
+        if (id !== null)
+          this.logger.info(
+            { customerId: effect.customerId, ticketNumber: ticketNumber(id) },
+            'ticket opened',
+          );
         return { type: 'ticketCreated', ticketNumber: id === null ? null : ticketNumber(id) };
       }
     }

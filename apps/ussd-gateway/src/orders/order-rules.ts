@@ -25,7 +25,11 @@ export const TICKET_TRANSITIONS: Readonly<Record<TicketStatus, readonly TicketSt
   closed: [],
 };
 
-export function canMove<S extends string>(transitions: Readonly<Record<S, readonly S[]>>, from: S, to: S): boolean {
+export function canMove<S extends string>(
+  transitions: Readonly<Record<S, readonly S[]>>,
+  from: S,
+  to: S,
+): boolean {
   return transitions[from].includes(to);
 }
 

@@ -91,12 +91,27 @@ export class OrdersRepository {
         WHERE a.customer_id = $1 AND p.code = $3 AND p.active
        ON CONFLICT (idempotency_key) DO NOTHING
        RETURNING id, total_minor, currency`,
-      [order.customerId, order.phoneNumber, order.productCode, order.quantity, order.deliveryPoint, order.key],
+      [
+        order.customerId,
+        order.phoneNumber,
+        order.productCode,
+        order.quantity,
+        order.deliveryPoint,
+        order.key,
+      ],
     );
     // A statement of its own: it sees the row a concurrent retry committed, which the INSERT's snapshot did not.
-    const rows = placed.length > 0 ? placed : await this.dataSource.query('SELECT id, total_minor, currency FROM ussd_orders WHERE idempotency_key = $1', [order.key]);
+    const rows =
+      placed.length > 0
+        ? placed
+        : await this.dataSource.query(
+            'SELECT id, total_minor, currency FROM ussd_orders WHERE idempotency_key = $1',
+            [order.key],
+          );
     const row = rows[0] as Record<string, unknown> | undefined;
-    return row ? { id: Number(row.id), totalMinor: Number(row.total_minor), currency: String(row.currency) } : null;
+    return row
+      ? { id: Number(row.id), totalMinor: Number(row.total_minor), currency: String(row.currency) }
+      : null;
   }
 
   /** The account's latest orders, newest first. */
@@ -126,7 +141,10 @@ export class OrdersRepository {
        RETURNING id`,
       [ticket.customerId, ticket.phoneNumber, ticket.category, ticket.note, ticket.key],
     );
-    const rows = created.length > 0 ? created : await this.dataSource.query('SELECT id FROM ussd_tickets WHERE idempotency_key = $1', [ticket.key]);
+    const rows =
+      created.length > 0
+        ? created
+        : await this.dataSource.query('SELECT id FROM ussd_tickets WHERE idempotency_key = $1', [ticket.key]);
     const row = (rows as Array<{ id: string }>)[0];
     return row ? Number(row.id) : null;
   }
@@ -160,7 +178,10 @@ export interface TicketRecord {
   updatedAt: string;
 }
 
-export type StatusChange<R> = { kind: 'changed'; record: R } | { kind: 'missing' } | { kind: 'refused'; current: string };
+export type StatusChange<R> =
+  | { kind: 'changed'; record: R }
+  | { kind: 'missing' }
+  | { kind: 'refused'; current: string };
 
 const iso = (value: unknown): string => new Date(value as string).toISOString();
 
@@ -192,7 +213,8 @@ const ticketRecordOf = (row: Record<string, unknown>): TicketRecord => ({
 
 const ORDER_COLUMNS = `o.id, a.customer_id, o.phone_number, o.product_code, o.quantity, o.unit_price_minor, o.total_minor, o.currency,
   o.delivery_point, o.status, o.created_at, o.updated_at`;
-const TICKET_COLUMNS = 'o.id, a.customer_id, o.phone_number, o.category, o.note, o.status, o.created_at, o.updated_at';
+const TICKET_COLUMNS =
+  'o.id, a.customer_id, o.phone_number, o.category, o.note, o.status, o.created_at, o.updated_at';
 
 /**
  * What operators read and change. Lists go newest first by id, keyset-paged (`before`), so a page never repeats or
@@ -214,24 +236,43 @@ export class OperatorRecordsRepository {
     return { rows: rows.slice(0, query.limit).map(ticketRecordOf), more: rows.length > query.limit };
   }
 
-  async moveOrder(id: number, to: OrderStatus, allowedFrom: readonly OrderStatus[]): Promise<StatusChange<OrderRecord>> {
+  async moveOrder(
+    id: number,
+    to: OrderStatus,
+    allowedFrom: readonly OrderStatus[],
+  ): Promise<StatusChange<OrderRecord>> {
     const change = await this.move('ussd_orders', ORDER_COLUMNS, id, to, allowedFrom);
     return change.kind === 'changed' ? { kind: 'changed', record: orderRecordOf(change.row) } : change;
   }
 
-  async moveTicket(id: number, to: TicketStatus, allowedFrom: readonly TicketStatus[]): Promise<StatusChange<TicketRecord>> {
+  async moveTicket(
+    id: number,
+    to: TicketStatus,
+    allowedFrom: readonly TicketStatus[],
+  ): Promise<StatusChange<TicketRecord>> {
     const change = await this.move('ussd_tickets', TICKET_COLUMNS, id, to, allowedFrom);
     return change.kind === 'changed' ? { kind: 'changed', record: ticketRecordOf(change.row) } : change;
   }
 
-  private list(table: 'ussd_orders' | 'ussd_tickets', columns: string, query: ListQuery<string>): Promise<Array<Record<string, unknown>>> {
+  private list(
+    table: 'ussd_orders' | 'ussd_tickets',
+    columns: string,
+    query: ListQuery<string>,
+  ): Promise<Array<Record<string, unknown>>> {
     return this.dataSource.query(
       `SELECT ${columns} FROM ${table} o JOIN ussd_accounts a ON a.id = o.account_id
         WHERE ($1::varchar IS NULL OR o.status = $1) AND ($2::varchar IS NULL OR o.phone_number = $2)
           AND ($3::timestamptz IS NULL OR o.created_at >= $3) AND ($4::timestamptz IS NULL OR o.created_at < $4)
           AND ($5::bigint IS NULL OR o.id < $5)
         ORDER BY o.id DESC LIMIT $6`,
-      [query.status ?? null, query.phoneNumber ?? null, query.from ?? null, query.to ?? null, query.before ?? null, query.limit + 1],
+      [
+        query.status ?? null,
+        query.phoneNumber ?? null,
+        query.from ?? null,
+        query.to ?? null,
+        query.before ?? null,
+        query.limit + 1,
+      ],
     );
   }
 
@@ -241,7 +282,11 @@ export class OperatorRecordsRepository {
     id: number,
     to: string,
     allowedFrom: readonly string[],
-  ): Promise<{ kind: 'changed'; row: Record<string, unknown> } | { kind: 'missing' } | { kind: 'refused'; current: string }> {
+  ): Promise<
+    | { kind: 'changed'; row: Record<string, unknown> }
+    | { kind: 'missing' }
+    | { kind: 'refused'; current: string }
+  > {
     const [moved]: Array<Record<string, unknown>> = await this.dataSource.query(
       `WITH moved AS (
          UPDATE ${table} SET status = $2, updated_at = now() WHERE id = $1 AND status = ANY($3::varchar[]) RETURNING *
@@ -250,7 +295,10 @@ export class OperatorRecordsRepository {
       [id, to, [...allowedFrom]],
     );
     if (moved) return { kind: 'changed', row: moved };
-    const [current]: Array<{ status: string }> = await this.dataSource.query(`SELECT status FROM ${table} WHERE id = $1`, [id]);
+    const [current]: Array<{ status: string }> = await this.dataSource.query(
+      `SELECT status FROM ${table} WHERE id = $1`,
+      [id],
+    );
     return current ? { kind: 'refused', current: current.status } : { kind: 'missing' };
   }
 }

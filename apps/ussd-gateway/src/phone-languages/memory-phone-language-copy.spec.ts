@@ -1,7 +1,9 @@
 import { MemoryPhoneLanguageCopyStore } from './memory-phone-language-copy';
 import { describePhoneLanguageCopyContract } from './phone-language-copy.contract';
 
-describePhoneLanguageCopyContract('MemoryPhoneLanguageCopyStore', () => ({ isolated: (now) => new MemoryPhoneLanguageCopyStore(now) }));
+describePhoneLanguageCopyContract('MemoryPhoneLanguageCopyStore', () => ({
+  isolated: (now) => new MemoryPhoneLanguageCopyStore(now),
+}));
 
 describe('MemoryPhoneLanguageCopyStore', () => {
   it('loses the whole copy, marks included, when it expires', async () => {

@@ -38,7 +38,8 @@ export class MemoryPhoneLanguageCopyStore extends PhoneLanguageCopyStore {
   async fillPhoneLanguages(token: string, entries: ReadonlyArray<PhoneLanguageEntry>): Promise<boolean> {
     this.expire();
     if (this.filling?.token !== token) return false;
-    for (const { phoneNumber, language } of entries) if (!this.phoneLanguages.has(phoneNumber)) this.phoneLanguages.set(phoneNumber, language);
+    for (const { phoneNumber, language } of entries)
+      if (!this.phoneLanguages.has(phoneNumber)) this.phoneLanguages.set(phoneNumber, language);
     this.filling.at = this.now();
     return true;
   }

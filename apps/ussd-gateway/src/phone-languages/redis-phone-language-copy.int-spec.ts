@@ -11,7 +11,8 @@ for (const protocol of [3, 2] as const) {
     const redis = new Redis(TEST_REDIS_URL, { protocol });
     let isolated = 0;
     return {
-      isolated: (now) => new RedisPhoneLanguageCopyStore(redis, `${namespace.keyPrefix}isolated${(isolated += 1)}:`, now),
+      isolated: (now) =>
+        new RedisPhoneLanguageCopyStore(redis, `${namespace.keyPrefix}isolated${(isolated += 1)}:`, now),
       close: async () => {
         await namespace.cleanup();
         redis.disconnect();
@@ -34,7 +35,7 @@ describe('RedisPhoneLanguageCopyStore', () => {
     redis.disconnect();
   });
 
-    const copyKey = (prefix: string): string => `${prefix}phone-languages`;
+  const copyKey = (prefix: string): string => `${prefix}phone-languages`;
 
   it('is one hash that expires as a whole, from its creation (never refreshed by a read), reset by a completed fill', async () => {
     const prefix = `${namespace.keyPrefix}copy-ttl:`;
@@ -55,11 +56,15 @@ describe('RedisPhoneLanguageCopyStore', () => {
     const prefix = `${namespace.keyPrefix}copy-lost:`;
     const copy = new RedisPhoneLanguageCopyStore(redis, prefix);
     const token = await copy.beginPhoneLanguageFill(60_000, 600);
-    await expect(copy.fillPhoneLanguages(token!, [{ phoneNumber: '+254700000001', language: 'fr' }])).resolves.toBe(true);
+    await expect(
+      copy.fillPhoneLanguages(token!, [{ phoneNumber: '+254700000001', language: 'fr' }]),
+    ).resolves.toBe(true);
     await redis.del(copyKey(prefix));
     // A change written after the loss makes the hash again, without the fill's mark.
     await copy.rememberPhoneLanguage('+254700000002', 'sw', 600);
-    await expect(copy.fillPhoneLanguages(token!, [{ phoneNumber: '+254700000003', language: 'en' }])).resolves.toBe(false);
+    await expect(
+      copy.fillPhoneLanguages(token!, [{ phoneNumber: '+254700000003', language: 'en' }]),
+    ).resolves.toBe(false);
     await expect(copy.completePhoneLanguageFill(token!, 600)).resolves.toBe(false);
     expect(await copy.readPhoneLanguage('+254700000001')).toEqual({ kind: 'unknown' });
     expect(await copy.readPhoneLanguage('+254700000002')).toEqual({ kind: 'chosen', language: 'sw' });
@@ -70,20 +75,20 @@ describe('RedisPhoneLanguageCopyStore', () => {
     const proxy = await startFaultProxy({ port: Number(new URL(TEST_REDIS_URL).port || 6379) });
     const client = createRedisClient(`redis://${proxy.host}:${proxy.port}/0`, 500);
     try {
-    await once(client, 'ready');
-    const cut = new RedisPhoneLanguageCopyStore(client, prefix);
-    await cut.rememberPhoneLanguage('+254700000001', 'en', 600);
-    proxy.setMode({ kind: 'reset' });
-    await new Promise((resolve) => client.once('close', resolve));
-    await expect(cut.rememberPhoneLanguage('+254700000001', 'fr', 600)).rejects.toThrow();
-    expect(await redis.hget(copyKey(prefix), '+254700000001')).toBe('en');
-    proxy.setMode({ kind: 'pass' });
-    await once(client, 'ready');
-    // Sent after the catch-up write on the same connection, so it sees its effect.
-    expect(await client.hget(copyKey(prefix), '+254700000001')).toBe('fr');
+      await once(client, 'ready');
+      const cut = new RedisPhoneLanguageCopyStore(client, prefix);
+      await cut.rememberPhoneLanguage('+254700000001', 'en', 600);
+      proxy.setMode({ kind: 'reset' });
+      await new Promise((resolve) => client.once('close', resolve));
+      await expect(cut.rememberPhoneLanguage('+254700000001', 'fr', 600)).rejects.toThrow();
+      expect(await redis.hget(copyKey(prefix), '+254700000001')).toBe('en');
+      proxy.setMode({ kind: 'pass' });
+      await once(client, 'ready');
+      // Sent after the catch-up write on the same connection, so it sees its effect.
+      expect(await client.hget(copyKey(prefix), '+254700000001')).toBe('fr');
     } finally {
-    client.disconnect();
-    await proxy.close();
+      client.disconnect();
+      await proxy.close();
     }
   });
 });

@@ -51,7 +51,10 @@ return 1`;
 const MAX_UNWRITTEN = 10_000;
 
 /** What `read_copy` returned, as the copy's answer. */
-export function copyOf(language: string | null | undefined, complete: string | null | undefined): PhoneLanguageCopy {
+export function copyOf(
+  language: string | null | undefined,
+  complete: string | null | undefined,
+): PhoneLanguageCopy {
   if (language) return { kind: 'chosen', language };
   return complete ? { kind: 'none' } : { kind: 'unknown' };
 }

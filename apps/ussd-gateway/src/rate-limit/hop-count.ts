@@ -18,7 +18,8 @@ export interface HopCounts {
 }
 
 /** Past either limit: the hop takes no lock and does nothing. */
-export const isRefused = ({ count, sessionCount }: HopCounts): boolean => count.isBlocked || sessionCount?.isBlocked === true;
+export const isRefused = ({ count, sessionCount }: HopCounts): boolean =>
+  count.isBlocked || sessionCount?.isBlocked === true;
 
 /**
  * Counts a hop's two hits in the caller's script (the one that locks the session: no round trip of its own):
@@ -48,7 +49,14 @@ export function hopCountArgs({ hit, sessionHit }: HopHits): number[] {
 
 /** What `count_hop` returned. */
 export function hopCountsOf(reply: number[], { sessionHit }: HopHits): HopCounts {
-  const [hits, ttlMs, blockedMs, sessionHits, sessionTtlMs, sessionBlockedMs] = reply as [number, number, number, number, number, number];
+  const [hits, ttlMs, blockedMs, sessionHits, sessionTtlMs, sessionBlockedMs] = reply as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   return {
     count: countOf(hits, ttlMs, blockedMs),
     sessionCount: sessionHit ? countOf(sessionHits, sessionTtlMs, sessionBlockedMs) : undefined,
@@ -56,9 +64,15 @@ export function hopCountsOf(reply: number[], { sessionHit }: HopHits): HopCounts
 }
 
 /** Counts a hop's hits one command each, where no script can hold them (process memory; a cluster's other slots). */
-export async function countHop(counter: Pick<ThrottlerStorage, 'increment'>, { hit, sessionHit }: HopHits): Promise<HopCounts> {
+export async function countHop(
+  counter: Pick<ThrottlerStorage, 'increment'>,
+  { hit, sessionHit }: HopHits,
+): Promise<HopCounts> {
   const increment = (counted: RateLimitHit): Promise<RateLimitCount> =>
     counter.increment(counted.key, counted.ttlMs, counted.limit, counted.blockMs, counted.name);
-  const [count, sessionCount] = await Promise.all([increment(hit), sessionHit ? increment(sessionHit) : undefined]);
+  const [count, sessionCount] = await Promise.all([
+    increment(hit),
+    sessionHit ? increment(sessionHit) : undefined,
+  ]);
   return { count, sessionCount };
 }

@@ -125,7 +125,12 @@ const policyProvider = {
       }),
     }),
   ],
-  providers: [RateLimitCounter, policyProvider, RateLimitStartupNotice, { provide: APP_GUARD, useClass: CountingThrottlerGuard }],
+  providers: [
+    RateLimitCounter,
+    policyProvider,
+    RateLimitStartupNotice,
+    { provide: APP_GUARD, useClass: CountingThrottlerGuard },
+  ],
   exports: [RateLimitCounter, RateLimitPolicy],
 })
 export class RateLimitModule {}

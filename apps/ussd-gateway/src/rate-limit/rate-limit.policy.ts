@@ -71,7 +71,13 @@ export class RateLimitPolicy {
   private readonly ttlMs: number;
 
   constructor(
-    private readonly options: { perIp: number; perPhone: number; perSession: number; windowSeconds: number; exempt: AddressList },
+    private readonly options: {
+      perIp: number;
+      perPhone: number;
+      perSession: number;
+      windowSeconds: number;
+      exempt: AddressList;
+    },
   ) {
     this.ttlMs = options.windowSeconds * 1000;
   }
@@ -101,9 +107,22 @@ export class RateLimitPolicy {
    */
   sessionHit(ip: string | undefined, phoneNumber: unknown): RateLimitHit {
     const { perIp, perPhone } = this.options;
-    if (!this.isExempt(ip)) return { name: IP_LIMIT, key: rateLimitKey(IP_LIMIT, ip ?? 'unknown'), limit: perIp, ttlMs: this.ttlMs, blockMs: this.ttlMs };
+    if (!this.isExempt(ip))
+      return {
+        name: IP_LIMIT,
+        key: rateLimitKey(IP_LIMIT, ip ?? 'unknown'),
+        limit: perIp,
+        ttlMs: this.ttlMs,
+        blockMs: this.ttlMs,
+      };
     const phone = typeof phoneNumber === 'string' ? phoneNumber.slice(0, 32) : 'unknown';
-    return { name: PHONE_LIMIT, key: rateLimitKey(PHONE_LIMIT, phone), limit: perPhone, ttlMs: this.ttlMs, blockMs: this.ttlMs };
+    return {
+      name: PHONE_LIMIT,
+      key: rateLimitKey(PHONE_LIMIT, phone),
+      limit: perPhone,
+      ttlMs: this.ttlMs,
+      blockMs: this.ttlMs,
+    };
   }
 
   /**
@@ -114,7 +133,13 @@ export class RateLimitPolicy {
   perSessionHit(sessionId: string, phoneNumber: string): RateLimitHit {
     const ttlMs = this.ttlMs;
     const who = `${sessionId.slice(0, 100)}:${phoneNumber.slice(0, 32)}`;
-    return { name: SESSION_LIMIT, key: rateLimitKey(SESSION_LIMIT, who), limit: this.options.perSession, ttlMs, blockMs: ttlMs };
+    return {
+      name: SESSION_LIMIT,
+      key: rateLimitKey(SESSION_LIMIT, who),
+      limit: this.options.perSession,
+      ttlMs,
+      blockMs: ttlMs,
+    };
   }
 
   /**

@@ -18,4 +18,3 @@ describe('AddressList', () => {
     expect(() => new AddressList([entry])).toThrow('RATE_LIMIT_EXEMPT_CIDRS');
   });
 });
-

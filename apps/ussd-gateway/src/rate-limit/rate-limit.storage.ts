@@ -31,7 +31,12 @@ const seconds = (ms: number): number => Math.max(0, Math.ceil(ms / 1000));
 
 /** What `count_hit` returns, in @nestjs/throttler's terms (seconds). */
 export function countOf(hits: number, ttlMs: number, blockedMs: number): RateLimitCount {
-  return { totalHits: hits, timeToExpire: seconds(ttlMs), isBlocked: blockedMs > 0, timeToBlockExpire: seconds(blockedMs) };
+  return {
+    totalHits: hits,
+    timeToExpire: seconds(ttlMs),
+    isBlocked: blockedMs > 0,
+    timeToBlockExpire: seconds(blockedMs),
+  };
 }
 
 /** Counters shared by every instance: fixed windows in Redis under `<prefix>rl:`. */
@@ -45,11 +50,12 @@ export class RedisRateLimitStorage implements ThrottlerStorage {
   }
 
   async increment(key: string, ttl: number, limit: number, blockDuration: number): Promise<RateLimitCount> {
-    const [hits, ttlMs, blockedMs] = (await this.incrementScript(...this.layout.rateLimit(key), ttl, limit, blockDuration)) as [
-      number,
-      number,
-      number,
-    ];
+    const [hits, ttlMs, blockedMs] = (await this.incrementScript(
+      ...this.layout.rateLimit(key),
+      ttl,
+      limit,
+      blockDuration,
+    )) as [number, number, number];
     return countOf(hits, ttlMs, blockedMs);
   }
 }

@@ -53,7 +53,10 @@ export function singleNodeLayout(prefix: string): RedisKeyLayout {
 
 export function clusterLayout(prefix: string): RedisKeyLayout {
   const tag = (sessionId: string): string => `{s${bucketOf(sessionId)}}`;
-  const indexes = Array.from({ length: SESSION_BUCKETS }, (_, bucket) => `${prefix}{s${bucket}}sessions:active`);
+  const indexes = Array.from(
+    { length: SESSION_BUCKETS },
+    (_, bucket) => `${prefix}{s${bucket}}sessions:active`,
+  );
   return {
     clustered: true,
     session: (sessionId) => `${prefix}${tag(sessionId)}session:${sessionId}`,

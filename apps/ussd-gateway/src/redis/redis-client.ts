@@ -7,7 +7,13 @@ export type RedisClient = Redis | Cluster;
 export type RedisTopology =
   | { kind: 'node'; url: string }
   | { kind: 'cluster'; nodes: string[] }
-  | { kind: 'sentinel'; sentinels: string[]; masterName: string; password?: string; sentinelPassword?: string };
+  | {
+      kind: 'sentinel';
+      sentinels: string[];
+      masterName: string;
+      password?: string;
+      sentinelPassword?: string;
+    };
 
 export function redisTopologyOf(config: {
   REDIS_URL?: string;
@@ -90,7 +96,10 @@ function createCluster(nodes: string[], commandTimeoutMs: number): Cluster {
   });
 }
 
-function createSentinelClient(topology: Extract<RedisTopology, { kind: 'sentinel' }>, commandTimeoutMs: number): Redis {
+function createSentinelClient(
+  topology: Extract<RedisTopology, { kind: 'sentinel' }>,
+  commandTimeoutMs: number,
+): Redis {
   return new Redis({
     ...connectionOptions(commandTimeoutMs),
     sentinels: topology.sentinels.map(hostAndPort),

@@ -22,7 +22,12 @@ export function observeRedisScripts(redis: RedisClient, observer: RedisScriptObs
  * call. ioredis sends EVAL the first time on each connection and falls back to it when Redis has lost its script
  * cache (a restart), so no call ever fails for want of a loaded script.
  */
-export function redisScript(redis: RedisClient, name: string, lua: string, numberOfKeys: number): RedisScript {
+export function redisScript(
+  redis: RedisClient,
+  name: string,
+  lua: string,
+  numberOfKeys: number,
+): RedisScript {
   const commands = redis as unknown as Record<string, RedisScript | undefined>;
   if (commands[name] === undefined) redis.defineCommand(name, { lua, numberOfKeys });
   const command = commands[name]!;

@@ -16,7 +16,10 @@ export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
  */
 async function firstConnection(client: RedisClient, timeoutMs: number): Promise<void> {
   if (client.status === 'ready') return;
-  await withDeadline((signal) => once(client, 'ready', { signal }), { ms: timeoutMs, what: 'the first Redis connection' }).catch(() => undefined);
+  await withDeadline((signal) => once(client, 'ready', { signal }), {
+    ms: timeoutMs,
+    what: 'the first Redis connection',
+  }).catch(() => undefined);
 }
 
 @Injectable()

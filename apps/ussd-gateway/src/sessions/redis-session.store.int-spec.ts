@@ -109,5 +109,4 @@ describe('RedisSessionStore', () => {
       await proxy.close();
     }
   });
-
 });

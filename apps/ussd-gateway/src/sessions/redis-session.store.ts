@@ -2,7 +2,14 @@ import { uniqueTokens } from '../redis/unique-tokens';
 import { keyLayoutFor, RedisKeyLayout } from '../redis/key-layout';
 import type { RedisClient } from '../redis/redis-client';
 import { redisScript } from '../redis/redis-script';
-import { LockOptions, SessionBusyError, SessionLease, SessionLockLostError, SessionRecord, SessionStore } from './session-store';
+import {
+  LockOptions,
+  SessionBusyError,
+  SessionLease,
+  SessionLockLostError,
+  SessionRecord,
+  SessionStore,
+} from './session-store';
 
 /**
  * Takes a session's lock (expiring: a crashed instance cannot wedge a session for longer than one hop budget) and
@@ -59,7 +66,12 @@ export interface LockTry<T> {
  * One try at the lock: `first` is the hop's first try (the one that may carry other work), later ones are retries
  * while another hop holds the session. The default is this store's own lock-and-read script.
  */
-export type TryLock<T> = (keys: LockKeys, token: string, lockMs: number, first: boolean) => Promise<LockTry<T>>;
+export type TryLock<T> = (
+  keys: LockKeys,
+  token: string,
+  lockMs: number,
+  first: boolean,
+) => Promise<LockTry<T>>;
 
 /** What `openWith` gives: what the first and last tries read besides the lock, and the lease (none when refused). */
 export interface LockedWith<S, T> {
@@ -139,9 +151,13 @@ export class RedisSessionStore<S = unknown> extends SessionStore<S> {
   /** Every index (one per node, one per bucket on a cluster, spread over its masters), merged by expiry. */
   async listActive(limit: number): Promise<string[]> {
     const now = this.now();
-    const indexes = await Promise.all(this.layout.indexes().map((index) => this.listIndex(index, now, limit) as Promise<string[]>));
+    const indexes = await Promise.all(
+      this.layout.indexes().map((index) => this.listIndex(index, now, limit) as Promise<string[]>),
+    );
     const entries: Array<{ id: string; expiresAt: number }> = [];
-    for (const flat of indexes) for (let at = 0; at < flat.length; at += 2) entries.push({ id: flat[at]!, expiresAt: Number(flat[at + 1]) });
+    for (const flat of indexes)
+      for (let at = 0; at < flat.length; at += 2)
+        entries.push({ id: flat[at]!, expiresAt: Number(flat[at + 1]) });
     return entries
       .sort((a, b) => a.expiresAt - b.expiresAt)
       .slice(0, limit)
@@ -150,12 +166,18 @@ export class RedisSessionStore<S = unknown> extends SessionStore<S> {
 
   /** This store's own try at the lock: the lock and the record, in one script. */
   async lockAndRead(keys: LockKeys, token: string, lockMs: number): Promise<LockTry<undefined>> {
-    const [acquired, json] = (await this.lockAndReadScript(keys.lock, keys.session, token, lockMs)) as [number, string | null | undefined];
+    const [acquired, json] = (await this.lockAndReadScript(keys.lock, keys.session, token, lockMs)) as [
+      number,
+      string | null | undefined,
+    ];
     return { acquired: acquired === 1, json, read: undefined };
   }
 
   async open(sessionId: string, options: LockOptions): Promise<SessionLease<S>> {
-    const { lease } = await this.openWith(sessionId, { ...options, tryLock: (keys, token, lockMs) => this.lockAndRead(keys, token, lockMs) });
+    const { lease } = await this.openWith(sessionId, {
+      ...options,
+      tryLock: (keys, token, lockMs) => this.lockAndRead(keys, token, lockMs),
+    });
     // The store's own try never refuses.
     return lease!;
   }
@@ -164,7 +186,10 @@ export class RedisSessionStore<S = unknown> extends SessionStore<S> {
    * Opens the session with the caller's try at the lock, so that the caller's work shares its round trip: the lock
    * (token, expiry, give-back on abort or after an outage, fenced write) stays this store's.
    */
-  async openWith<T>(sessionId: string, options: LockOptions & { tryLock: TryLock<T> }): Promise<LockedWith<S, T>> {
+  async openWith<T>(
+    sessionId: string,
+    options: LockOptions & { tryLock: TryLock<T> },
+  ): Promise<LockedWith<S, T>> {
     const { signal } = options;
     const lockKey = this.layout.lock(sessionId);
     const token = this.nextToken();
@@ -175,7 +200,8 @@ export class RedisSessionStore<S = unknown> extends SessionStore<S> {
       released = true;
       signal?.removeEventListener('abort', onAbort);
       await this.releaseLock(lockKey, token).catch(() => {
-        if (this.unreleased.size < MAX_UNRELEASED) this.unreleased.set(lockKey, { token, expiresAt: this.now() + options.waitMs * 2 });
+        if (this.unreleased.size < MAX_UNRELEASED)
+          this.unreleased.set(lockKey, { token, expiresAt: this.now() + options.waitMs * 2 });
       });
     };
     // The hop has answered "unavailable": the session is free for the aggregator's retry right away.

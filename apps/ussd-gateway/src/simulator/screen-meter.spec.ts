@@ -13,15 +13,23 @@ const gsm7Chars = rules.septets.map(([char]) => char);
 /** The measure as the page reports it, against the renderer's: the same encoding, count and limit. */
 function expectSameMeasure(text: string): void {
   const { used, limit } = screenCost(text);
-  expect({ ...meterScreen(text, { ...rules }) }).toEqual({ encoding: limit === GSM7_SCREEN_LIMIT ? 'GSM-7' : 'UCS-2', used, limit });
+  expect({ ...meterScreen(text, { ...rules }) }).toEqual({
+    encoding: limit === GSM7_SCREEN_LIMIT ? 'GSM-7' : 'UCS-2',
+    used,
+    limit,
+  });
 }
 
 describe('the simulator page measures screens as the renderer does', () => {
   it('reads the whole GSM-7 alphabet off the renderer: the 127 characters of the basic table (its 128 codes less the escape) and the 10 of the extension table', () => {
     expect(rules.septets.filter(([, septets]) => septets === 1)).toHaveLength(127);
-    expect(rules.septets.filter(([, septets]) => septets === 2).map(([char]) => char).sort().join('')).toBe(
-      [...'^{}\\[~]|€\f'].sort().join(''),
-    );
+    expect(
+      rules.septets
+        .filter(([, septets]) => septets === 2)
+        .map(([char]) => char)
+        .sort()
+        .join(''),
+    ).toBe([...'^{}\\[~]|€\f'].sort().join(''));
     expect(rules).toMatchObject({ gsm7Limit: GSM7_SCREEN_LIMIT, ucs2Limit: UCS2_SCREEN_LIMIT });
   });
 
@@ -38,10 +46,16 @@ describe('the simulator page measures screens as the renderer does', () => {
     const text = fc.oneof(
       fc.array(fc.constantFrom(...gsm7Chars), { maxLength: 200 }).map((chars) => chars.join('')),
       fc.string({ unit: 'grapheme', maxLength: 120 }),
-      fc.tuple(fc.array(fc.constantFrom(...gsm7Chars), { maxLength: 100 }), fc.string({ unit: 'binary', maxLength: 5 })).map(
-        ([chars, other]) => chars.join('') + other,
-      ),
+      fc
+        .tuple(
+          fc.array(fc.constantFrom(...gsm7Chars), { maxLength: 100 }),
+          fc.string({ unit: 'binary', maxLength: 5 }),
+        )
+        .map(([chars, other]) => chars.join('') + other),
     );
-    fc.assert(fc.property(text, (value) => expectSameMeasure(value)), { numRuns: 200 });
+    fc.assert(
+      fc.property(text, (value) => expectSameMeasure(value)),
+      { numRuns: 200 },
+    );
   });
 });

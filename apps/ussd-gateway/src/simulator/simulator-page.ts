@@ -253,7 +253,8 @@ const BODY = `
 /** JSON inside a script element: `<` escaped, so no value can close the element. */
 const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
 
-const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+const sha256 = (text: string): string =>
+  `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /** The whole page, built once: one HTML document with its style and script inline, no other asset. */
 export function simulatorPage(rules: ScreenMeterRules, defaults: SimulatorDefaults): SimulatorPage {

@@ -5,7 +5,11 @@ import { SIMULATOR_PAGE, SimulatorController } from './simulator.controller';
 import { simulatorPage } from './simulator-page';
 
 /** What the page's fields hold at first: a Kenyan test number and network (Safaricom), any service code. */
-export const SIMULATOR_DEFAULTS = { serviceCode: '*384#', phoneNumber: '+254700000001', networkCode: '63902' };
+export const SIMULATOR_DEFAULTS = {
+  serviceCode: '*384#',
+  phoneNumber: '+254700000001',
+  networkCode: '63902',
+};
 
 /** What start-up says about the simulator in `environment`, if anything. */
 export function simulatorStartupWarning(environment: string): string | undefined {

@@ -50,7 +50,8 @@ export class StatusController {
   ): Promise<UssdHealthRecord> {
     const readiness = await this.readiness.check();
     const status =
-      deciding === 'every dependency' && Object.values(readiness.checks).some((check) => check.status !== 'up')
+      deciding === 'every dependency' &&
+      Object.values(readiness.checks).some((check) => check.status !== 'up')
         ? 'error'
         : readiness.status;
     const state = (name: string): 'connected' | 'disconnected' | undefined => {

@@ -35,7 +35,14 @@ import { UssdMetrics } from './ussd-metrics';
           help: 'Whether each dependency answered this scrape within its probe deadline (1) or not (0): database, redis',
           labelNames: ['dependency'],
           collect: async (gauge) => {
-            const answered = await Promise.all(probes.map((probe) => checkWithin(probe).then(() => 1, () => 0)));
+            const answered = await Promise.all(
+              probes.map((probe) =>
+                checkWithin(probe).then(
+                  () => 1,
+                  () => 0,
+                ),
+              ),
+            );
             probes.forEach((probe, index) => gauge.set({ dependency: probe.name }, answered[index]!));
           },
         });

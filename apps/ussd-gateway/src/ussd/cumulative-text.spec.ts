@@ -4,12 +4,16 @@ import { deriveNewInputs as derive, markOf, splitInputs } from './cumulative-tex
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex');
 const deriveNewInputs = (consumed: string | null, text: string) => {
   const derived = derive(consumed === null ? null : markOf(consumed, digest), text, digest);
-  return derived.kind === 'inputs' ? { kind: 'inputs', inputs: derived.inputs.map((input) => input.value) } : derived;
+  return derived.kind === 'inputs'
+    ? { kind: 'inputs', inputs: derived.inputs.map((input) => input.value) }
+    : derived;
 };
 /** Each new input with the text up to and including it (what the idempotency key of its effects is made from). */
 const prefixes = (consumed: string | null, text: string) => {
   const derived = derive(consumed === null ? null : markOf(consumed, digest), text, digest);
-  return derived.kind === 'inputs' ? derived.inputs.map((input) => [input.value, text.slice(0, input.through)]) : [];
+  return derived.kind === 'inputs'
+    ? derived.inputs.map((input) => [input.value, text.slice(0, input.through)])
+    : [];
 };
 
 describe('cumulative text', () => {
@@ -29,7 +33,10 @@ describe('cumulative text', () => {
     expect(deriveNewInputs(null, '')).toEqual({ kind: 'inputs', inputs: [] });
     expect(deriveNewInputs(null, '2*2')).toEqual({ kind: 'inputs', inputs: ['2', '2'] });
     expect(deriveNewInputs('', '1')).toEqual({ kind: 'inputs', inputs: ['1'] });
-    expect(deriveNewInputs('2*2*Jane Smith', '2*2*Jane Smith*00')).toEqual({ kind: 'inputs', inputs: ['00'] });
+    expect(deriveNewInputs('2*2*Jane Smith', '2*2*Jane Smith*00')).toEqual({
+      kind: 'inputs',
+      inputs: ['00'],
+    });
     expect(deriveNewInputs('1', '1**')).toEqual({ kind: 'inputs', inputs: ['*'] });
     expect(deriveNewInputs('1*2', '1*2')).toEqual({ kind: 'inputs', inputs: [] });
   });

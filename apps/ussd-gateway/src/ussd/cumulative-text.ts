@@ -46,11 +46,20 @@ export function markOf(text: string, digest: TextDigest): ConsumedMark {
  * The inputs a request adds to what the session has already consumed. Never "the last segment": a hop may carry
  * more than one new input (a dial-string shortcut on the first request), and an input may itself be `*`.
  */
-export function deriveNewInputs(consumed: ConsumedMark | null, text: string, digest: TextDigest): DerivedInputs {
+export function deriveNewInputs(
+  consumed: ConsumedMark | null,
+  text: string,
+  digest: TextDigest,
+): DerivedInputs {
   if (consumed === null) return { kind: 'inputs', inputs: text === '' ? [] : inputsOf(text, 0) };
-  if (text.length === consumed.length && digest(text) === consumed.digest) return { kind: 'inputs', inputs: [] };
+  if (text.length === consumed.length && digest(text) === consumed.digest)
+    return { kind: 'inputs', inputs: [] };
   if (consumed.length === 0) return { kind: 'inputs', inputs: inputsOf(text, 0) };
   const continues =
-    text.length > consumed.length && text[consumed.length] === '*' && digest(text.slice(0, consumed.length)) === consumed.digest;
-  return continues ? { kind: 'inputs', inputs: inputsOf(text.slice(consumed.length + 1), consumed.length + 1) } : { kind: 'outOfStep' };
+    text.length > consumed.length &&
+    text[consumed.length] === '*' &&
+    digest(text.slice(0, consumed.length)) === consumed.digest;
+  return continues
+    ? { kind: 'inputs', inputs: inputsOf(text.slice(consumed.length + 1), consumed.length + 1) }
+    : { kind: 'outOfStep' };
 }

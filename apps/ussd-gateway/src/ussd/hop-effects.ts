@@ -83,7 +83,13 @@ export class HopEffects {
         return { type: 'loaded', account: await this.accounts.details(effect.customerId) };
       case 'replacePin':
         return busyWhenShed(async () => {
-          const pinVersion = await this.accounts.replacePin(effect.customerId, effect.heldPin, key(), effect.expectedPinVersion, deadline.signal);
+          const pinVersion = await this.accounts.replacePin(
+            effect.customerId,
+            effect.heldPin,
+            key(),
+            effect.expectedPinVersion,
+            deadline.signal,
+          );
           return { type: 'replaced', pinVersion };
         });
       case 'setLanguage':
@@ -94,7 +100,11 @@ export class HopEffects {
       case 'placeOrder':
       case 'loadOrders':
       case 'createTicket':
-        return this.households.perform(effect, { phoneNumber: request.phoneNumber, key: key(), signal: deadline.signal });
+        return this.households.perform(effect, {
+          phoneNumber: request.phoneNumber,
+          key: key(),
+          signal: deadline.signal,
+        });
     }
   }
 }

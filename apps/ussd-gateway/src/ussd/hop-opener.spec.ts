@@ -16,6 +16,8 @@ describe('SequentialHopOpener', () => {
     const hit = unlimitedHit('10.0.0.1');
     const { lease } = await opener.open('r', { waitMs: 100, hit });
     await lease!.release();
-    await expect(counter.increment(hit.key, hit.ttlMs, hit.limit, hit.blockMs)).resolves.toMatchObject({ totalHits: 2 });
+    await expect(counter.increment(hit.key, hit.ttlMs, hit.limit, hit.blockMs)).resolves.toMatchObject({
+      totalHits: 2,
+    });
   });
 });

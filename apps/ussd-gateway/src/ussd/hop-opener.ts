@@ -53,7 +53,10 @@ export class SequentialHopOpener extends HopOpener {
     super();
   }
 
-  async open(sessionId: string, { waitMs, signal, hit, sessionHit, phoneNumber }: OpenOptions): Promise<OpenedHop> {
+  async open(
+    sessionId: string,
+    { waitMs, signal, hit, sessionHit, phoneNumber }: OpenOptions,
+  ): Promise<OpenedHop> {
     signal?.throwIfAborted();
     const counts = await countHop(this.counter, { hit, sessionHit });
     if (isRefused(counts)) return counts;

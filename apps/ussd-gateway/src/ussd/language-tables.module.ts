@@ -13,16 +13,26 @@ import { Languages, loadLanguages } from '../menus/languages';
 @Global()
 @Module({})
 export class LanguageTablesModule {
-  static forRoot(config: Pick<UssdConfig, 'CONTENT_FILE' | 'LANGUAGE_BY_COUNTRY_CODE' | 'DEFAULT_LANGUAGE'>): DynamicModule {
+  static forRoot(
+    config: Pick<UssdConfig, 'CONTENT_FILE' | 'LANGUAGE_BY_COUNTRY_CODE' | 'DEFAULT_LANGUAGE'>,
+  ): DynamicModule {
     const shipped = loadLanguages();
     const languages = shipped.withInfoTexts(loadContent(config.CONTENT_FILE, shipped.codes));
     const providers: ValueProvider[] = [
       { provide: Languages, useValue: languages },
       {
         provide: CountryLanguages,
-        useValue: parseCountryLanguages(config.LANGUAGE_BY_COUNTRY_CODE, config.DEFAULT_LANGUAGE, languages.codes),
+        useValue: parseCountryLanguages(
+          config.LANGUAGE_BY_COUNTRY_CODE,
+          config.DEFAULT_LANGUAGE,
+          languages.codes,
+        ),
       },
     ];
-    return { module: LanguageTablesModule, providers, exports: providers.map((provider) => provider.provide) };
+    return {
+      module: LanguageTablesModule,
+      providers,
+      exports: providers.map((provider) => provider.provide),
+    };
   }
 }

@@ -60,12 +60,18 @@ export class PhoneLanguages {
   private fillInBackground(): void {
     if (this.filling) return;
     this.fill().catch((error: unknown) =>
-      this.logger.warn({ err: error }, 'the phone-language copy could not be filled: dials keep reading PostgreSQL'),
+      this.logger.warn(
+        { err: error },
+        'the phone-language copy could not be filled: dials keep reading PostgreSQL',
+      ),
     );
   }
 
   private async fillOnce(): Promise<boolean> {
-    const token = await this.store.beginPhoneLanguageFill(PHONE_LANGUAGE_FILL_STALE_MS, PHONE_LANGUAGE_COPY_TTL_SECONDS);
+    const token = await this.store.beginPhoneLanguageFill(
+      PHONE_LANGUAGE_FILL_STALE_MS,
+      PHONE_LANGUAGE_COPY_TTL_SECONDS,
+    );
     if (token === null) return false;
     let after = '';
     for (;;) {

@@ -1,6 +1,19 @@
 import type { MenuState } from '../menus/menu-machine';
-import { copyOf, READ_COPY_LUA, RedisPhoneLanguageCopyStore } from '../phone-languages/redis-phone-language-copy';
-import { COUNT_HOP_LUA, countHop, HopCounts, HopHits, hopCountArgs, hopCountKeys, hopCountsOf, isRefused } from '../rate-limit/hop-count';
+import {
+  copyOf,
+  READ_COPY_LUA,
+  RedisPhoneLanguageCopyStore,
+} from '../phone-languages/redis-phone-language-copy';
+import {
+  COUNT_HOP_LUA,
+  countHop,
+  HopCounts,
+  HopHits,
+  hopCountArgs,
+  hopCountKeys,
+  hopCountsOf,
+  isRefused,
+} from '../rate-limit/hop-count';
 import { RedisRateLimitStorage } from '../rate-limit/rate-limit.storage';
 import type { RedisClient } from '../redis/redis-client';
 import { redisScript } from '../redis/redis-script';
@@ -56,7 +69,10 @@ export class RedisHopOpener extends HopOpener {
     this.lockAndReadCopy = redisScript(redis, 'ussdLockAndReadCopy', LOCK_AND_READ_COPY, 3);
   }
 
-  async open(sessionId: string, { waitMs, signal, hit, sessionHit, phoneNumber }: OpenOptions): Promise<OpenedHop> {
+  async open(
+    sessionId: string,
+    { waitMs, signal, hit, sessionHit, phoneNumber }: OpenOptions,
+  ): Promise<OpenedHop> {
     const hits: HopHits = { hit, sessionHit };
     const clustered = this.sessions.layout.clustered;
     // On a cluster the copy lives in a slot of its own: read after the lock, on dials only.
@@ -66,17 +82,26 @@ export class RedisHopOpener extends HopOpener {
       signal,
       tryLock: (keys, token, lockMs, isFirst) => {
         if (!isFirst) return this.retry(keys, token, lockMs, phone);
-        return clustered ? this.firstOnCluster(keys, token, lockMs, hits) : this.firstOnNode(keys, token, lockMs, hits, phone);
+        return clustered
+          ? this.firstOnCluster(keys, token, lockMs, hits)
+          : this.firstOnNode(keys, token, lockMs, hits, phone);
       },
     });
     const counts = first.counts!;
     if (!lease) return counts;
     if (lease.record !== null || phoneNumber === undefined) return { ...counts, lease };
-    if (clustered) return withPhoneLanguage({ ...counts, lease }, () => this.copy.readPhoneLanguage(phoneNumber));
+    if (clustered)
+      return withPhoneLanguage({ ...counts, lease }, () => this.copy.readPhoneLanguage(phoneNumber));
     return { ...counts, lease, phoneLanguage: copyOf(last.copy?.[0], last.copy?.[1]) };
   }
 
-  private async firstOnNode(keys: LockKeys, token: string, lockMs: number, hits: HopHits, phone: string): Promise<LockTry<HopRead>> {
+  private async firstOnNode(
+    keys: LockKeys,
+    token: string,
+    lockMs: number,
+    hits: HopHits,
+    phone: string,
+  ): Promise<LockTry<HopRead>> {
     const [acquired, reply, json, copy] = (await this.countLockAndRead(
       keys.lock,
       keys.session,
@@ -91,8 +116,16 @@ export class RedisHopOpener extends HopOpener {
     return { acquired: acquired === 1, json, refused: isRefused(counts), read: { counts, copy } };
   }
 
-  private async firstOnCluster(keys: LockKeys, token: string, lockMs: number, hits: HopHits): Promise<LockTry<HopRead>> {
-    const [counted, locked] = await Promise.allSettled([countHop(this.counter, hits), this.sessions.lockAndRead(keys, token, lockMs)]);
+  private async firstOnCluster(
+    keys: LockKeys,
+    token: string,
+    lockMs: number,
+    hits: HopHits,
+  ): Promise<LockTry<HopRead>> {
+    const [counted, locked] = await Promise.allSettled([
+      countHop(this.counter, hits),
+      this.sessions.lockAndRead(keys, token, lockMs),
+    ]);
     // Both settle first: a lock taken beside a failed count is given back by the session store.
     if (counted.status === 'rejected') throw counted.reason;
     if (locked.status === 'rejected') throw locked.reason;
@@ -100,13 +133,21 @@ export class RedisHopOpener extends HopOpener {
     return { ...locked.value, refused: isRefused(counts), read: { counts } };
   }
 
-  private async retry(keys: LockKeys, token: string, lockMs: number, phone: string): Promise<LockTry<HopRead>> {
+  private async retry(
+    keys: LockKeys,
+    token: string,
+    lockMs: number,
+    phone: string,
+  ): Promise<LockTry<HopRead>> {
     if (phone === '') return { ...(await this.sessions.lockAndRead(keys, token, lockMs)), read: {} };
-    const [acquired, json, copy] = (await this.lockAndReadCopy(keys.lock, keys.session, this.copy.key, token, lockMs, phone)) as [
-      number,
-      string | null | undefined,
-      CopyReply | undefined,
-    ];
+    const [acquired, json, copy] = (await this.lockAndReadCopy(
+      keys.lock,
+      keys.session,
+      this.copy.key,
+      token,
+      lockMs,
+      phone,
+    )) as [number, string | null | undefined, CopyReply | undefined];
     return { acquired: acquired === 1, json, read: { copy } };
   }
 }

@@ -25,7 +25,10 @@ export function redisSessionRooms(redis: RedisClient, prefix: string, now?: () =
 }
 
 /** The zero-config rooms (no Redis): process memory, hops counted in `counter` (the one the other endpoints use). */
-export function memorySessionRooms(counter: Pick<ThrottlerStorage, 'increment'>, now?: () => number): SessionRooms {
+export function memorySessionRooms(
+  counter: Pick<ThrottlerStorage, 'increment'>,
+  now?: () => number,
+): SessionRooms {
   const sessions = new MemorySessionStore<MenuState>(now);
   const copy = new MemoryPhoneLanguageCopyStore(now);
   return { sessions, copy, opener: new SequentialHopOpener(sessions, copy, counter) };

@@ -30,9 +30,15 @@ describe('parseUssdRequest', () => {
   });
 
   it('names every failing field, and every field of a body that is not an object', () => {
-    expect(parseUssdRequest({ text: 5 })).toEqual({ valid: false, invalidFields: ['sessionId', 'serviceCode', 'phoneNumber', 'text'] });
+    expect(parseUssdRequest({ text: 5 })).toEqual({
+      valid: false,
+      invalidFields: ['sessionId', 'serviceCode', 'phoneNumber', 'text'],
+    });
     for (const body of [null, undefined, 'text', 42, [valid]]) {
-      expect(parseUssdRequest(body)).toEqual({ valid: false, invalidFields: ['sessionId', 'serviceCode', 'phoneNumber', 'text'] });
+      expect(parseUssdRequest(body)).toEqual({
+        valid: false,
+        invalidFields: ['sessionId', 'serviceCode', 'phoneNumber', 'text'],
+      });
     }
   });
 
@@ -40,8 +46,13 @@ describe('parseUssdRequest', () => {
     expect(parseUssdRequest({ ...valid, text: '😀'.repeat(182) })).toMatchObject({ valid: true });
     expect(parseUssdRequest({ ...valid, text: '😀'.repeat(183) })).toMatchObject({ valid: false });
     expect(parseUssdRequest({ ...valid, sessionId: '😀'.repeat(100) })).toMatchObject({ valid: true });
-    expect(parseUssdRequest({ ...valid, sessionId: '😀'.repeat(101) })).toEqual({ valid: false, invalidFields: ['sessionId'] });
-    expect(parseUssdRequest({ ...valid, sessionId: 'x'.repeat(100), text: '1'.repeat(182) })).toMatchObject({ valid: true });
+    expect(parseUssdRequest({ ...valid, sessionId: '😀'.repeat(101) })).toEqual({
+      valid: false,
+      invalidFields: ['sessionId'],
+    });
+    expect(parseUssdRequest({ ...valid, sessionId: 'x'.repeat(100), text: '1'.repeat(182) })).toMatchObject({
+      valid: true,
+    });
     expect(parseUssdRequest({ ...valid, sessionId: '😀' })).toMatchObject({ valid: true });
   });
 });

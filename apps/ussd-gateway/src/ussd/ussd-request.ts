@@ -33,11 +33,14 @@ const FIELDS = Object.keys(RULES) as Array<keyof UssdSessionRequest>;
 /** Whether a session id could belong to a session: one the session request's own rule accepts. */
 export const isSessionId = (value: unknown): value is string => RULES.sessionId(value);
 
-export type ParsedUssdRequest = { valid: true; request: UssdSessionRequest } | { valid: false; invalidFields: string[] };
+export type ParsedUssdRequest =
+  | { valid: true; request: UssdSessionRequest }
+  | { valid: false; invalidFields: string[] };
 
 /** A request body (JSON or form, any shape) as a session request, or the names of the fields that fail. */
 export function parseUssdRequest(body: unknown): ParsedUssdRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { valid: false, invalidFields: FIELDS };
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return { valid: false, invalidFields: FIELDS };
   const fields = body as Record<string, unknown>;
   const invalidFields = FIELDS.filter((name) => !RULES[name](fields[name]));
   if (invalidFields.length > 0) return { valid: false, invalidFields };

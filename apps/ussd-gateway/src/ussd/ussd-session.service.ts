@@ -174,7 +174,12 @@ export class UssdSessionService {
       return {
         value: {
           reply: remembered.reply,
-          report: { outcome: 'replay', screen: existing.state.screen, language: existing.state.language, started: false },
+          report: {
+            outcome: 'replay',
+            screen: existing.state.screen,
+            language: existing.state.language,
+            started: false,
+          },
         },
         save: existing.status === 'active' ? existing : undefined,
       };
@@ -222,7 +227,11 @@ export class UssdSessionService {
     }
     for (const input of derived.inputs) {
       if (isEnded(state)) break;
-      const next = await this.effects.apply(state, input.value, { request, through: input.through, deadline });
+      const next = await this.effects.apply(state, input.value, {
+        request,
+        through: input.through,
+        deadline,
+      });
       ({ state, standing: pinVersion } = afterStep(state, next, pinVersion));
     }
     const screen = this.renderer.render(state);

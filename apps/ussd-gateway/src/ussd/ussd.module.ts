@@ -38,9 +38,17 @@ const SESSION_ROOMS = Symbol('SessionRooms');
     OperatorTokenGuard,
     SessionEventsService,
     SessionEventsRepository,
-    { provide: SessionEventMetrics, inject: [Metrics], useFactory: (metrics: Metrics) => new SessionEventMetrics(metrics) },
+    {
+      provide: SessionEventMetrics,
+      inject: [Metrics],
+      useFactory: (metrics: Metrics) => new SessionEventMetrics(metrics),
+    },
     // Languages and CountryLanguages come from LanguageTablesModule, read before any connection opens.
-    { provide: MenuRenderer, inject: [Languages], useFactory: (languages: Languages) => new MenuRenderer(languages) },
+    {
+      provide: MenuRenderer,
+      inject: [Languages],
+      useFactory: (languages: Languages) => new MenuRenderer(languages),
+    },
     {
       provide: SESSION_ROOMS,
       inject: [REDIS_CLIENT, UssdConfig, RateLimitCounter],
@@ -48,7 +56,11 @@ const SESSION_ROOMS = Symbol('SessionRooms');
         redis ? redisSessionRooms(redis, config.REDIS_KEY_PREFIX) : memorySessionRooms(counter),
     },
     { provide: SessionStore, inject: [SESSION_ROOMS], useFactory: (rooms: SessionRooms) => rooms.sessions },
-    { provide: PhoneLanguageCopyStore, inject: [SESSION_ROOMS], useFactory: (rooms: SessionRooms) => rooms.copy },
+    {
+      provide: PhoneLanguageCopyStore,
+      inject: [SESSION_ROOMS],
+      useFactory: (rooms: SessionRooms) => rooms.copy,
+    },
     { provide: HopOpener, inject: [SESSION_ROOMS], useFactory: (rooms: SessionRooms) => rooms.opener },
   ],
 })

@@ -131,7 +131,15 @@ export const REGISTRY_PARAMETER_MAX_LENGTH = {
 } as const;
 
 /** The fixed order in which a fuel combination is written. */
-export const FUEL_TYPES = ['LPG', 'Electricity', 'Ethanol', 'Biogas', 'Kerosene', 'Charcoal', 'Biomass'] as const;
+export const FUEL_TYPES = [
+  'LPG',
+  'Electricity',
+  'Ethanol',
+  'Biogas',
+  'Kerosene',
+  'Charcoal',
+  'Biomass',
+] as const;
 export type FuelType = (typeof FUEL_TYPES)[number];
 
 export const HOUSEHOLD_DENSITIES = ['low', 'medium', 'high'] as const;

@@ -34,7 +34,8 @@ export class TouchUpdatedAt1732240100000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    for (const table of RECORD_TABLES) await queryRunner.query(`DROP TRIGGER IF EXISTS ${table}_touch_updated_at ON ${table}`);
+    for (const table of RECORD_TABLES)
+      await queryRunner.query(`DROP TRIGGER IF EXISTS ${table}_touch_updated_at ON ${table}`);
     await queryRunner.query('DROP FUNCTION IF EXISTS registry_touch_updated_at()');
   }
 }

@@ -35,7 +35,8 @@ export class RecordChangeNotifications1732240400000 implements MigrationInterfac
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    for (const table of RECORD_TABLES) await queryRunner.query(`DROP TRIGGER IF EXISTS ${table}_notify_records ON ${table}`);
+    for (const table of RECORD_TABLES)
+      await queryRunner.query(`DROP TRIGGER IF EXISTS ${table}_notify_records ON ${table}`);
     await queryRunner.query('DROP FUNCTION IF EXISTS registry_notify_record_change()');
   }
 }

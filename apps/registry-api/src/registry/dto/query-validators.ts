@@ -4,7 +4,11 @@ import { isCalendarDate, isPlainText, isTimestamp } from '../../domain/calendar'
 import { parseCombination } from '../../domain/fuel-combination';
 import { parsePeriod } from '../../domain/period';
 
-function rule(name: string, test: (value: unknown) => boolean, message: (args: ValidationArguments) => string) {
+function rule(
+  name: string,
+  test: (value: unknown) => boolean,
+  message: (args: ValidationArguments) => string,
+) {
   return (options?: ValidationOptions): PropertyDecorator =>
     (target: object, propertyName: string | symbol) =>
       registerDecorator({
@@ -28,7 +32,9 @@ export function MaxChars(max: number): PropertyDecorator {
       target: target.constructor,
       propertyName: propertyName as string,
       constraints: [max],
-      options: { message: (args: ValidationArguments) => `${args.property} must be at most ${max} characters` },
+      options: {
+        message: (args: ValidationArguments) => `${args.property} must be at most ${max} characters`,
+      },
       validator: { validate: (value: unknown) => typeof value !== 'string' || value.length <= max },
     });
 }
@@ -71,7 +77,8 @@ export const IsFuelCombination = rule(
       return false;
     }
   },
-  (args) => `${args.property} must be fuels among LPG, Electricity, Ethanol, Biogas, Kerosene, Charcoal, Biomass joined by " + "`,
+  (args) =>
+    `${args.property} must be fuels among LPG, Electricity, Ethanol, Biogas, Kerosene, Charcoal, Biomass joined by " + "`,
 );
 
 export const IsUtcDateTime = rule(
@@ -82,5 +89,7 @@ export const IsUtcDateTime = rule(
 
 /** Query values arrive as strings; a non-integer string is left as is so the validator names the parameter. */
 export function ToInteger(): PropertyDecorator {
-  return Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d{1,9}$/.test(value) ? Number(value) : value));
+  return Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && /^-?\d{1,9}$/.test(value) ? Number(value) : value,
+  );
 }

@@ -1,7 +1,19 @@
-import { REGISTRY_PAGE_LIMIT_DEFAULT, REGISTRY_PAGE_LIMIT_MAX, REGISTRY_PARAMETER_MAX_LENGTH as MAX } from '@dmrv/contracts';
+import {
+  REGISTRY_PAGE_LIMIT_DEFAULT,
+  REGISTRY_PAGE_LIMIT_MAX,
+  REGISTRY_PARAMETER_MAX_LENGTH as MAX,
+} from '@dmrv/contracts';
 import { IsDefined, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import type { RecordResource, SelectorKind } from '../record-resources';
-import { IsCalendarDate, IsFuelCombination, IsPeriod, IsPlainText, IsUtcDateTime, MaxChars, ToInteger } from './query-validators';
+import {
+  IsCalendarDate,
+  IsFuelCombination,
+  IsPeriod,
+  IsPlainText,
+  IsUtcDateTime,
+  MaxChars,
+  ToInteger,
+} from './query-validators';
 
 // Query parameters of every endpoint (those of the record resources are derived from their declarations in
 // record-resources.ts). The global pipe rejects any parameter not declared here (400 naming it):
@@ -165,7 +177,8 @@ export interface RecordQueryClasses {
 export function recordQueryClasses(resource: RecordResource<unknown>): RecordQueryClasses {
   const prefix = resource.endpoint.operationId.replace(/^get/, '');
   class Selectors extends RecordQuery {}
-  for (const [name, selector] of Object.entries(resource.selectors)) decorate(Selectors.prototype, name, SELECTOR_RULES[selector.kind](name));
+  for (const [name, selector] of Object.entries(resource.selectors))
+    decorate(Selectors.prototype, name, SELECTOR_RULES[selector.kind](name));
   class List extends Collection(Selectors) {}
   Object.defineProperty(Selectors, 'name', { value: `${prefix}Query` });
   Object.defineProperty(List, 'name', { value: `${prefix}ListQuery` });

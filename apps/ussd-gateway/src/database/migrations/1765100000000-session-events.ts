@@ -30,7 +30,9 @@ export class SessionEvents1765100000000 implements MigrationInterface {
         CONSTRAINT ck_ussd_session_events_counts CHECK (duration_ms >= 0 AND hops_count >= 0)
       )`);
     await runner.query('CREATE INDEX ix_ussd_session_events_status_id ON ussd_session_events (status, id)');
-    await runner.query('CREATE INDEX ix_ussd_session_events_phone_id ON ussd_session_events (phone_number, id)');
+    await runner.query(
+      'CREATE INDEX ix_ussd_session_events_phone_id ON ussd_session_events (phone_number, id)',
+    );
   }
 
   async down(runner: QueryRunner): Promise<void> {

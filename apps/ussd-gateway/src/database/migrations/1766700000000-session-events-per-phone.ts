@@ -16,7 +16,11 @@ export class SessionEventsPerPhone1766700000000 implements MigrationInterface {
   }
 
   async down(runner: QueryRunner): Promise<void> {
-    await runner.query('ALTER TABLE ussd_session_events DROP CONSTRAINT uq_ussd_session_events_session_phone');
-    await runner.query('ALTER TABLE ussd_session_events ADD CONSTRAINT uq_ussd_session_events_session_id UNIQUE (session_id)');
+    await runner.query(
+      'ALTER TABLE ussd_session_events DROP CONSTRAINT uq_ussd_session_events_session_phone',
+    );
+    await runner.query(
+      'ALTER TABLE ussd_session_events ADD CONSTRAINT uq_ussd_session_events_session_id UNIQUE (session_id)',
+    );
   }
 }

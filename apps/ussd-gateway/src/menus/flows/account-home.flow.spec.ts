@@ -4,14 +4,27 @@ import { defaults, renderer, text, walk } from './flow-spec-kit';
 describe('the signed-in menu, details, PIN change and log-out', () => {
   it('logs in, shows details, changes the PIN and logs out', () => {
     const home = walk(['2', '1', 'c0a1b2c3d', '24680']);
-    expect(home).toEqual({ screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane', pinVersion: 1 } });
+    expect(home).toEqual({
+      screen: 'accountHome',
+      auth: { customerId: 'C0A1B2C3D', firstName: 'Jane', pinVersion: 1 },
+    });
     expect(walk(['1'], defaults, home)).toMatchObject({ screen: 'accountDetails', auth: home.auth });
     const changed = walk(['2', '24680', '97531', '97531'], defaults, home);
     // The session that changed the PIN keeps itself signed in under the new version.
-    expect(changed).toMatchObject({ screen: 'accountHome', notice: { kind: 'pinChanged' }, auth: { pinVersion: 2 } });
+    expect(changed).toMatchObject({
+      screen: 'accountHome',
+      notice: { kind: 'pinChanged' },
+      auth: { pinVersion: 2 },
+    });
     // Another session's change came first: nothing written, and the session ends saying so.
-    const stale = walk(['2', '24680', '97531', '97531'], { ...defaults, replacePin: { type: 'replaced', pinVersion: null } }, home);
-    expect(text(stale)).toBe('END Your PIN was not changed: it was changed in another session. Please dial again and log in.');
+    const stale = walk(
+      ['2', '24680', '97531', '97531'],
+      { ...defaults, replacePin: { type: 'replaced', pinVersion: null } },
+      home,
+    );
+    expect(text(stale)).toBe(
+      'END Your PIN was not changed: it was changed in another session. Please dial again and log in.',
+    );
     const out = walk(['3'], defaults, home);
     expect(out).toEqual({ screen: 'preMenu', notice: { kind: 'loggedOut' } });
     expect(walk(['00', '2'], defaults, home).screen).toBe('accountHome');
@@ -19,18 +32,28 @@ describe('the signed-in menu, details, PIN change and log-out', () => {
 
   it('keeps a signed-in screen on one handset screen whatever the name, paging the options when the name takes the room', () => {
     const home = (firstName: string, notice?: MenuState['notice'], page?: number): string =>
-      renderer.render({ screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName }, notice, page }).text;
+      renderer.render({ screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName }, notice, page })
+        .text;
     expect(home('Jane')).toMatch(/^Welcome, Jane\n/);
     expect(home('Ọlá', { kind: 'pinChanged' })).toMatch(/^Your PIN has been changed\.\nWelcome, Ola\n/);
     // A name without a GSM-7 form makes the screen UCS-2 (80 characters): the name stays, the options go on with 98.
-    expect(home('Александра')).toBe('Welcome, Александра\n1. Account details\n2. Change PIN\n98. More\n0. Back\n*. Exit');
-    expect(home('Александра', undefined, 1)).toBe('3. Log out\n4. Order fuel\n5. My orders\n6. Report a stove problem\n0. Back\n*. Exit');
+    expect(home('Александра')).toBe(
+      'Welcome, Александра\n1. Account details\n2. Change PIN\n98. More\n0. Back\n*. Exit',
+    );
+    expect(home('Александра', undefined, 1)).toBe(
+      '3. Log out\n4. Order fuel\n5. My orders\n6. Report a stove problem\n0. Back\n*. Exit',
+    );
     // A hint and the name do not both fit beside an option: the hint wins, the pages stay as they are.
-    expect(home('Александра', { kind: 'pinChanged' })).toBe('Your PIN has been changed.\nWelcome\n1. Account details\n2. Change PIN\n98. More\n0. Back\n*. Exit');
+    expect(home('Александра', { kind: 'pinChanged' })).toBe(
+      'Your PIN has been changed.\nWelcome\n1. Account details\n2. Change PIN\n98. More\n0. Back\n*. Exit',
+    );
     expect(home('Александра', { kind: 'invalidChoice' }, 1)).toBe(
       'Invalid choice. Try again.\n3. Log out\n4. Order fuel\n5. My orders\n6. Report a stove problem\n0. Back\n*. Exit',
     );
-    const signedIn: MenuState = { screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName: 'Александра' } };
+    const signedIn: MenuState = {
+      screen: 'accountHome',
+      auth: { customerId: 'C0A1B2C3D', firstName: 'Александра' },
+    };
     expect(renderer.pageCount(signedIn)).toBe(2);
     const second = walk(['98'], defaults, signedIn);
     expect(second).toMatchObject({ screen: 'accountHome', page: 1 });
@@ -41,14 +64,24 @@ describe('the signed-in menu, details, PIN change and log-out', () => {
     expect(walk(['6'], defaults, signedIn).screen).toBe('reportCategory');
     expect(walk(['6'], defaults, second).screen).toBe('reportCategory');
     expect(walk(['6', '0'], defaults, second)).toEqual({ screen: 'accountHome', auth: signedIn.auth });
-    expect(walk(['98'], defaults, { ...signedIn, auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }).notice).toEqual({ kind: 'invalidChoice' });
+    expect(
+      walk(['98'], defaults, { ...signedIn, auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }).notice,
+    ).toEqual({ kind: 'invalidChoice' });
   });
 
   it('pages the details between lines, then between words; only a word longer than a page is cut (issue 32)', () => {
     const pagesOf = (fullName: string, email: string | null): string[] => {
       const details = { customerId: 'C0A1B2C3D', fullName, email, phoneNumber: '+254*******78' };
-      const state: MenuState = { screen: 'accountDetails', auth: { customerId: 'C0A1B2C3D', firstName: 'Александра' }, details, page: 0 };
-      return Array.from({ length: renderer.pageCount(state) }, (_, page) => renderer.render({ ...state, page }).text);
+      const state: MenuState = {
+        screen: 'accountDetails',
+        auth: { customerId: 'C0A1B2C3D', firstName: 'Александра' },
+        details,
+        page: 0,
+      };
+      return Array.from(
+        { length: renderer.pageCount(state) },
+        (_, page) => renderer.render({ ...state, page }).text,
+      );
     };
     const more = '98. More\n0. Back\n00. Main menu\n*. Exit';
     const last = '0. Back\n00. Main menu\n*. Exit';
@@ -59,7 +92,12 @@ describe('the signed-in menu, details, PIN change and log-out', () => {
       `Your account\nПетрова\n${more}`,
       `Your account\nE-mail: none\nPhone: +254*******78\n${last}`,
     ]);
-    expect(pagesOf('Александра Владимировна Петрова-Сидорова', 'aleksandra.vladimirovna.petrova@example-domain.org')).toEqual([
+    expect(
+      pagesOf(
+        'Александра Владимировна Петрова-Сидорова',
+        'aleksandra.vladimirovna.petrova@example-domain.org',
+      ),
+    ).toEqual([
       `Your account\nCustomer ID: C0A1B2C3D\nName:\n${more}`,
       `Your account\nАлександра\n${more}`,
       `Your account\nВладимировна\n${more}`,
@@ -75,11 +113,30 @@ describe('the signed-in menu, details, PIN change and log-out', () => {
 
   it.each<[MenuState, Partial<MenuState>]>([
     [{ screen: 'accountHome', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }, { screen: 'preMenu' }],
-    [{ screen: 'accountHome', page: 1, auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }, { screen: 'accountHome', page: 0 }],
-    [{ screen: 'accountDetails', page: 0, auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }, { screen: 'accountHome' }],
-    [{ screen: 'changePinOld', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }, { screen: 'accountHome' }],
-    [{ screen: 'changePinNew', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }, { screen: 'accountHome' }],
-    [{ screen: 'changePinConfirm', draft: { heldPin: 'held-pin' }, auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } }, { screen: 'changePinNew' }],
+    [
+      { screen: 'accountHome', page: 1, auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } },
+      { screen: 'accountHome', page: 0 },
+    ],
+    [
+      { screen: 'accountDetails', page: 0, auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } },
+      { screen: 'accountHome' },
+    ],
+    [
+      { screen: 'changePinOld', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } },
+      { screen: 'accountHome' },
+    ],
+    [
+      { screen: 'changePinNew', auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' } },
+      { screen: 'accountHome' },
+    ],
+    [
+      {
+        screen: 'changePinConfirm',
+        draft: { heldPin: 'held-pin' },
+        auth: { customerId: 'C0A1B2C3D', firstName: 'Jane' },
+      },
+      { screen: 'changePinNew' },
+    ],
   ])('goes back with 0 from %j', (from, to) => {
     expect(applyInput(from, '0', renderer).state).toMatchObject(to);
   });

@@ -1,10 +1,29 @@
 import { isPinShaped, isTrivialPin } from '../menu-rules';
 import { enterOrder, showOrders } from './order.flow';
-import { afterVerify, end, Flow, go, heldPinOf, lasting, MenuState, nextPage, numbered, previousPage, prompt, requireValue, stay } from './flow';
+import {
+  afterVerify,
+  end,
+  Flow,
+  go,
+  heldPinOf,
+  lasting,
+  MenuState,
+  nextPage,
+  numbered,
+  previousPage,
+  prompt,
+  requireValue,
+  stay,
+} from './flow';
 
 /** The signed-in menu, the account's details, changing the PIN and logging out. */
 
-export type AccountHomeScreen = 'accountHome' | 'accountDetails' | 'changePinOld' | 'changePinNew' | 'changePinConfirm';
+export type AccountHomeScreen =
+  | 'accountHome'
+  | 'accountDetails'
+  | 'changePinOld'
+  | 'changePinNew'
+  | 'changePinConfirm';
 
 export interface AccountDetails {
   customerId: string;
@@ -40,7 +59,14 @@ export const accountHomeFlow: Flow<AccountHomeScreen> = {
       if (paged) return paged;
       if (input === '1') return { state, effect: { type: 'loadAccount', customerId: auth.customerId } };
       if (input === '2') return go(state, 'changePinOld');
-      if (input === '3') return { state: { screen: 'preMenu', ...lasting({ language: state.language }), notice: { kind: 'loggedOut' } } };
+      if (input === '3')
+        return {
+          state: {
+            screen: 'preMenu',
+            ...lasting({ language: state.language }),
+            notice: { kind: 'loggedOut' },
+          },
+        };
       if (input === '4') return { state, effect: { type: 'loadCatalogue', customerId: auth.customerId } };
       if (input === '5') return { state, effect: { type: 'loadOrders', customerId: auth.customerId } };
       if (input === '6') return go(state, 'reportCategory');
@@ -58,7 +84,12 @@ export const accountHomeFlow: Flow<AccountHomeScreen> = {
       const name = state.auth?.firstName ?? '';
       return {
         kind: 'greeted',
-        greetings: [...new Set([language.text('accountHome.welcome', { name }), language.text('accountHome.welcome', { name: withoutAccents(name) })])],
+        greetings: [
+          ...new Set([
+            language.text('accountHome.welcome', { name }),
+            language.text('accountHome.welcome', { name: withoutAccents(name) }),
+          ]),
+        ],
         plain: t('accountHome.welcomePlain'),
         options: numbered(HOME_OPTIONS.map((key) => t(key))),
         nav: [nav.back, nav.exit],
@@ -67,7 +98,8 @@ export const accountHomeFlow: Flow<AccountHomeScreen> = {
     },
   },
   accountDetails: {
-    input: (state, input, context) => nextPage(state, input, context) ?? stay(state, { kind: 'invalidChoice' }),
+    input: (state, input, context) =>
+      nextPage(state, input, context) ?? stay(state, { kind: 'invalidChoice' }),
     back: (state) => previousPage(state, () => go(state, 'accountHome')),
     view(state, { language }) {
       const details = state.details;
@@ -75,7 +107,9 @@ export const accountHomeFlow: Flow<AccountHomeScreen> = {
         ? [
             language.text('accountDetails.customerId', { value: details.customerId }),
             language.text('accountDetails.name', { value: details.fullName }),
-            language.text('accountDetails.email', { value: details.email ?? language.text('accountDetails.noEmail') }),
+            language.text('accountDetails.email', {
+              value: details.email ?? language.text('accountDetails.noEmail'),
+            }),
             language.text('accountDetails.phone', { value: details.phoneNumber }),
           ].join('\n')
         : '';
@@ -86,7 +120,10 @@ export const accountHomeFlow: Flow<AccountHomeScreen> = {
     fixed: true,
     input(state, input) {
       if (!isPinShaped(input)) return stay(state, { kind: 'invalidPin' });
-      return { state, effect: { type: 'verifyPin', customerId: requireValue(state.auth, 'auth').customerId, pin: input } };
+      return {
+        state,
+        effect: { type: 'verifyPin', customerId: requireValue(state.auth, 'auth').customerId, pin: input },
+      };
     },
     back: (state) => go(state, 'accountHome'),
     result(state, result) {
@@ -125,11 +162,21 @@ export const accountHomeFlow: Flow<AccountHomeScreen> = {
       if (result.type === 'matched') {
         const heldPin = heldPinOf(state);
         if (!result.match) return go(state, 'changePinNew', { notice: { kind: 'pinMismatch' } });
-        return { state, effect: { type: 'replacePin', customerId: auth().customerId, heldPin, expectedPinVersion: auth().pinVersion ?? null } };
+        return {
+          state,
+          effect: {
+            type: 'replacePin',
+            customerId: auth().customerId,
+            heldPin,
+            expectedPinVersion: auth().pinVersion ?? null,
+          },
+        };
       }
       if (result.type === 'replaced') {
         if (result.pinVersion === null) return end(state, { kind: 'pinNotChanged' });
-        return go({ ...state, auth: { ...auth(), pinVersion: result.pinVersion } }, 'accountHome', { notice: { kind: 'pinChanged' } });
+        return go({ ...state, auth: { ...auth(), pinVersion: result.pinVersion } }, 'accountHome', {
+          notice: { kind: 'pinChanged' },
+        });
       }
       // As a log-in shed for load ends: the session closes on a text that says nothing was done and to dial again.
       if (result.type === 'hashBusy') return end(state, { kind: 'pinHashBusyChange' });

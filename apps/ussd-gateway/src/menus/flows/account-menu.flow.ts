@@ -20,14 +20,22 @@ export const accountMenuFlow: Flow<AccountMenuScreen> = {
     back: (state) => go(state, 'preMenu'),
     view: (_state, { t, nav }) => ({
       kind: 'menu',
-      menus: [{ lines: [t('accountMenu.title')], options: numbered([t('accountMenu.login'), t('accountMenu.create')]), nav: [nav.back, nav.exit] }],
+      menus: [
+        {
+          lines: [t('accountMenu.title')],
+          options: numbered([t('accountMenu.login'), t('accountMenu.create')]),
+          nav: [nav.back, nav.exit],
+        },
+      ],
     }),
   },
   loginCustomerId: {
     fixed: true,
     input(state, input) {
       const customerId = normalizeCustomerId(input);
-      return customerId ? go(state, 'loginPin', { loginCustomerId: customerId }) : stay(state, { kind: 'invalidCustomerId' });
+      return customerId
+        ? go(state, 'loginPin', { loginCustomerId: customerId })
+        : stay(state, { kind: 'invalidCustomerId' });
     },
     back: (state) => go(state, 'accountMenu'),
     view: (_state, kit) => prompt(kit, 'loginCustomerId.prompt'),
@@ -35,7 +43,14 @@ export const accountMenuFlow: Flow<AccountMenuScreen> = {
   loginPin: {
     input(state, input) {
       if (!isPinShaped(input)) return stay(state, { kind: 'invalidPin' });
-      return { state, effect: { type: 'verifyPin', customerId: requireValue(state.loginCustomerId, 'loginCustomerId'), pin: input } };
+      return {
+        state,
+        effect: {
+          type: 'verifyPin',
+          customerId: requireValue(state.loginCustomerId, 'loginCustomerId'),
+          pin: input,
+        },
+      };
     },
     back: (state) => go(state, 'loginCustomerId'),
     result(state, result) {
@@ -45,13 +60,23 @@ export const accountMenuFlow: Flow<AccountMenuScreen> = {
         state: {
           screen: 'accountHome',
           ...lasting({ language: outcome.language ?? state.language }),
-          auth: { customerId: requireValue(state.loginCustomerId, 'loginCustomerId'), firstName: outcome.firstName, pinVersion: outcome.pinVersion },
+          auth: {
+            customerId: requireValue(state.loginCustomerId, 'loginCustomerId'),
+            firstName: outcome.firstName,
+            pinVersion: outcome.pinVersion,
+          },
         },
       }));
     },
     view: (state, { language, nav }) => ({
       kind: 'menu',
-      menus: [{ lines: [language.text('loginPin.prompt', { customerId: state.loginCustomerId ?? '' })], options: [], nav: nav.deep }],
+      menus: [
+        {
+          lines: [language.text('loginPin.prompt', { customerId: state.loginCustomerId ?? '' })],
+          options: [],
+          nav: nav.deep,
+        },
+      ],
     }),
   },
 };

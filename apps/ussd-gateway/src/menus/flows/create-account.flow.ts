@@ -10,7 +10,9 @@ export const createAccountFlow: Flow<CreateAccountScreen> = {
     fixed: true,
     input(state, input) {
       const fullName = normalizeFullName(input);
-      return fullName ? go(state, 'createEmail', { draft: { fullName } }) : stay(state, { kind: 'invalidName' });
+      return fullName
+        ? go(state, 'createEmail', { draft: { fullName } })
+        : stay(state, { kind: 'invalidName' });
     },
     back: (state) => go(state, 'accountMenu'),
     view: (_state, kit) => prompt(kit, 'createName.prompt'),
@@ -23,10 +25,15 @@ export const createAccountFlow: Flow<CreateAccountScreen> = {
       const fullName = requireValue(state.draft?.fullName, 'draft.fullName');
       if (input === MAIN_MENU) return go(state, 'createPin', { draft: { fullName, email: null } });
       const email = normalizeEmail(input);
-      return email ? go(state, 'createPin', { draft: { fullName, email } }) : stay(state, { kind: 'invalidEmail' });
+      return email
+        ? go(state, 'createPin', { draft: { fullName, email } })
+        : stay(state, { kind: 'invalidEmail' });
     },
     back: (state) => go(state, 'createName', { draft: {} }),
-    view: (_state, { t, nav }) => ({ kind: 'menu', menus: [{ lines: [t('createEmail.prompt')], options: [nav.skip], nav: [nav.back, nav.exit] }] }),
+    view: (_state, { t, nav }) => ({
+      kind: 'menu',
+      menus: [{ lines: [t('createEmail.prompt')], options: [nav.skip], nav: [nav.back, nav.exit] }],
+    }),
   },
   createPin: {
     fixed: true,
@@ -48,18 +55,32 @@ export const createAccountFlow: Flow<CreateAccountScreen> = {
       if (!isPinShaped(input)) return stay(state, { kind: 'invalidPin' });
       return { state, effect: { type: 'matchPin', pin: input, heldPin: heldPinOf(state) } };
     },
-    back: (state) => go(state, 'createPin', { draft: { fullName: state.draft?.fullName, email: state.draft?.email } }),
+    back: (state) =>
+      go(state, 'createPin', { draft: { fullName: state.draft?.fullName, email: state.draft?.email } }),
     result(state, result) {
       if (result.type === 'matched') {
         const heldPin = heldPinOf(state);
         if (!result.match) {
-          return go(state, 'createPin', { draft: { fullName: state.draft?.fullName, email: state.draft?.email }, notice: { kind: 'pinMismatch' } });
+          return go(state, 'createPin', {
+            draft: { fullName: state.draft?.fullName, email: state.draft?.email },
+            notice: { kind: 'pinMismatch' },
+          });
         }
         const fullName = requireValue(state.draft?.fullName, 'draft.fullName');
-        return { state, effect: { type: 'createAccount', fullName, email: state.draft?.email ?? null, heldPin, language: state.language ?? null } };
+        return {
+          state,
+          effect: {
+            type: 'createAccount',
+            fullName,
+            email: state.draft?.email ?? null,
+            heldPin,
+            language: state.language ?? null,
+          },
+        };
       }
       // The session ends on the new Customer ID: it is what the subscriber must write down before anything else.
-      if (result.type === 'created') return end(state, { kind: 'accountCreated', customerId: result.customerId });
+      if (result.type === 'created')
+        return end(state, { kind: 'accountCreated', customerId: result.customerId });
       // As a log-in shed for load ends: the session closes on a text that says nothing was done and to dial again.
       if (result.type === 'hashBusy') return end(state, { kind: 'pinHashBusyCreate' });
       return undefined;

@@ -1,4 +1,13 @@
-import { CatalogueItem, Effect, EffectResult, initialState, MenuState, Step, applyEffectResult, applyInput } from '../menu-machine';
+import {
+  CatalogueItem,
+  Effect,
+  EffectResult,
+  initialState,
+  MenuState,
+  Step,
+  applyEffectResult,
+  applyInput,
+} from '../menu-machine';
 import { loadLanguages } from '../languages';
 import { MenuRenderer } from '../menu-renderer';
 
@@ -23,7 +32,10 @@ export const defaults: Partial<Record<Effect['type'], EffectResult>> = {
   matchPin: { type: 'matched', match: true },
   createAccount: { type: 'created', customerId: 'C0A1B2C3D' },
   verifyPin: { type: 'verified', outcome: { kind: 'ok', firstName: 'Jane', language: null, pinVersion: 1 } },
-  loadAccount: { type: 'loaded', account: { customerId: 'C0A1B2C3D', fullName: 'Jane Smith', email: null, phoneNumber: '+254700000001' } },
+  loadAccount: {
+    type: 'loaded',
+    account: { customerId: 'C0A1B2C3D', fullName: 'Jane Smith', email: null, phoneNumber: '+254700000001' },
+  },
   replacePin: { type: 'replaced', pinVersion: 2 },
   loadCatalogue: { type: 'catalogueLoaded', products: [], lastDeliveryPoint: null },
   placeOrder: { type: 'orderPlaced', order: { orderNumber: 'F000042', totalMinor: 50_000, currency: 'KES' } },
@@ -46,4 +58,3 @@ export const CATALOGUE: CatalogueItem[] = [
   // A kind no content file names yet: shown by its code.
   { code: 'charcoal-12', kind: 'charcoal', sizeKg: 12.5, priceMinor: 9_999_999, currency: 'KES' },
 ];
-

@@ -72,13 +72,25 @@ export interface SessionBasics {
   farewell?: Farewell;
 }
 
-export interface MenuState extends SessionBasics, PreMenuState, AccountMenuState, AccountHomeState, OrderFlowState, ReportState {}
+export interface MenuState
+  extends SessionBasics,
+    PreMenuState,
+    AccountMenuState,
+    AccountHomeState,
+    OrderFlowState,
+    ReportState {}
 
 export type Effect =
   | { type: 'holdPin'; pin: string }
   | { type: 'matchPin'; pin: string; heldPin: string }
   /** `language`: the session's, kept as the account's until it chooses another (null: the default). */
-  | { type: 'createAccount'; fullName: string; email: string | null; heldPin: string; language: string | null }
+  | {
+      type: 'createAccount';
+      fullName: string;
+      email: string | null;
+      heldPin: string;
+      language: string | null;
+    }
   | { type: 'verifyPin'; customerId: string; pin: string }
   | { type: 'loadAccount'; customerId: string }
   /** Written only over `expectedPinVersion`, the version the old PIN was checked against (null: unconditionally). */
@@ -157,7 +169,14 @@ export type ScreenView =
    * Options under a greeting: on one screen when that fits, else paged with the greeting on the first page only.
    * `greetings` best first; `plain` is what shows under a hint that leaves no room for a better one.
    */
-  | { kind: 'greeted'; greetings: string[]; plain: string; options: string[]; nav: string[]; hints: readonly PlainHint[] };
+  | {
+      kind: 'greeted';
+      greetings: string[];
+      plain: string;
+      options: string[];
+      nav: string[];
+      hints: readonly PlainHint[];
+    };
 
 /** What a screen's view is built with: the session's language and the navigation lines in it. */
 export interface ViewKit {
@@ -196,7 +215,10 @@ function withoutTransient(state: MenuState): MenuState {
 
 /** What a session keeps whatever happens to the screens: the language, and who is signed in. */
 export function lasting(state: Pick<MenuState, 'language' | 'auth'>): Pick<MenuState, 'language' | 'auth'> {
-  return { ...(state.language ? { language: state.language } : {}), ...(state.auth ? { auth: state.auth } : {}) };
+  return {
+    ...(state.language ? { language: state.language } : {}),
+    ...(state.auth ? { auth: state.auth } : {}),
+  };
 }
 
 export const stay = (state: MenuState, notice: Notice, keep: Partial<MenuState> = {}): Step => ({
@@ -221,22 +243,36 @@ export function previousPage(state: MenuState, otherwise: () => Step): Step {
   return otherwise();
 }
 
-export const numbered = (labels: string[]): string[] => labels.map((label, index) => `${index + 1}. ${label}`);
+export const numbered = (labels: string[]): string[] =>
+  labels.map((label, index) => `${index + 1}. ${label}`);
 
 /** A screen asking for one value: its prompt and the full navigation. */
-export const prompt = (kit: ViewKit, key: MessageKey): ScreenView => ({ kind: 'menu', menus: [{ lines: [kit.t(key)], options: [], nav: kit.nav.deep }] });
+export const prompt = (kit: ViewKit, key: MessageKey): ScreenView => ({
+  kind: 'menu',
+  menus: [{ lines: [kit.t(key)], options: [], nav: kit.nav.deep }],
+});
 
 /** A PIN check's outcome on any screen that asked for one; `ok` is the screen's own. */
-export function afterVerify(state: MenuState, outcome: VerifyOutcome, ok: (outcome: Extract<VerifyOutcome, { kind: 'ok' }>) => Step): Step {
+export function afterVerify(
+  state: MenuState,
+  outcome: VerifyOutcome,
+  ok: (outcome: Extract<VerifyOutcome, { kind: 'ok' }>) => Step,
+): Step {
   switch (outcome.kind) {
     case 'ok':
       return ok(outcome);
     case 'wrong':
       // Signed in, the account is known to the subscriber; at log-in the Customer ID may be what is wrong.
-      if (state.screen !== 'loginPin') return stay(state, { kind: 'wrongPin', attemptsLeft: outcome.attemptsLeft });
+      if (state.screen !== 'loginPin')
+        return stay(state, { kind: 'wrongPin', attemptsLeft: outcome.attemptsLeft });
       return stay(state, { kind: 'wrongCredentials', attemptsLeft: outcome.attemptsLeft });
     case 'locked':
-      return end(state, outcome.justNow ? { kind: 'lockedNow', minutes: outcome.minutes } : { kind: 'locked', minutes: outcome.minutes });
+      return end(
+        state,
+        outcome.justNow
+          ? { kind: 'lockedNow', minutes: outcome.minutes }
+          : { kind: 'locked', minutes: outcome.minutes },
+      );
     case 'busy':
       return stay(state, { kind: 'pinBusy' });
     case 'overloaded':

@@ -11,12 +11,27 @@ import { reportFlow, ReportScreen } from './report.flow';
  * The flows of the menu machine, each in its own file with its own spec. A screen belongs to exactly one flow, which
  * names it in its screen type and gives it a spec; this file lists flows, never screens.
  */
-export type FlowScreen = PreMenuScreen | LanguageScreen | AccountMenuScreen | CreateAccountScreen | AccountHomeScreen | OrderScreen | ReportScreen;
+export type FlowScreen =
+  | PreMenuScreen
+  | LanguageScreen
+  | AccountMenuScreen
+  | CreateAccountScreen
+  | AccountHomeScreen
+  | OrderScreen
+  | ReportScreen;
 
 /** `ended`: the session is over (an END text); it takes no input and belongs to no flow. */
 export type ScreenId = FlowScreen | 'ended';
 
-const FLOWS = [preMenuFlow, languageFlow, accountMenuFlow, createAccountFlow, accountHomeFlow, orderFlow, reportFlow] as const;
+const FLOWS = [
+  preMenuFlow,
+  languageFlow,
+  accountMenuFlow,
+  createAccountFlow,
+  accountHomeFlow,
+  orderFlow,
+  reportFlow,
+] as const;
 
 /** Every screen's spec by id: the type fails to compile while a screen of a flow's type has no spec. */
 export const SCREEN_SPECS: Record<FlowScreen, ScreenSpec> = {

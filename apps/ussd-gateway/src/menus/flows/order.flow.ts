@@ -1,7 +1,25 @@
 import type { Language } from '../languages';
-import { MAX_ORDER_QUANTITY, normalizeDeliveryPoint, OrderStatus, parseQuantity } from '../../orders/order-rules';
+import {
+  MAX_ORDER_QUANTITY,
+  normalizeDeliveryPoint,
+  OrderStatus,
+  parseQuantity,
+} from '../../orders/order-rules';
 import { isPinShaped } from '../menu-rules';
-import { afterVerify, EffectResult, end, Flow, go, MenuState, nextPage, numbered, previousPage, requireValue, stay, Step } from './flow';
+import {
+  afterVerify,
+  EffectResult,
+  end,
+  Flow,
+  go,
+  MenuState,
+  nextPage,
+  numbered,
+  previousPage,
+  requireValue,
+  stay,
+  Step,
+} from './flow';
 
 /** Ordering fuel (product, quantity, delivery point, PIN) and the latest orders. */
 
@@ -29,14 +47,25 @@ export interface OrderSummary {
 export interface OrderFlowState {
   /** The catalogue as it was when the order flow began, and the order being put together. */
   catalogue?: CatalogueItem[];
-  order?: { lastDeliveryPoint: string | null; productCode?: string; quantity?: number; deliveryPoint?: string };
+  order?: {
+    lastDeliveryPoint: string | null;
+    productCode?: string;
+    quantity?: number;
+    deliveryPoint?: string;
+  };
   orders?: OrderSummary[];
 }
 
 /** The way in from the signed-in menu, once the catalogue is loaded. */
-export function enterOrder(state: MenuState, result: Extract<EffectResult, { type: 'catalogueLoaded' }>): Step {
+export function enterOrder(
+  state: MenuState,
+  result: Extract<EffectResult, { type: 'catalogueLoaded' }>,
+): Step {
   if (result.products.length === 0) return stay(state, { kind: 'noProducts' });
-  return go(state, 'orderProduct', { catalogue: result.products, order: { lastDeliveryPoint: result.lastDeliveryPoint } });
+  return go(state, 'orderProduct', {
+    catalogue: result.products,
+    order: { lastDeliveryPoint: result.lastDeliveryPoint },
+  });
 }
 
 /** The way in to "My orders", once they are loaded. */
@@ -50,7 +79,11 @@ function orderSoFar(state: MenuState, steps: 0 | 1 | 2): Partial<MenuState> {
   const kept = [order.productCode, order.quantity, order.deliveryPoint].slice(0, steps);
   return {
     catalogue: state.catalogue,
-    order: { lastDeliveryPoint: order.lastDeliveryPoint, productCode: kept[0] as string | undefined, quantity: kept[1] as number | undefined },
+    order: {
+      lastDeliveryPoint: order.lastDeliveryPoint,
+      productCode: kept[0] as string | undefined,
+      quantity: kept[1] as number | undefined,
+    },
   };
 }
 
@@ -71,7 +104,10 @@ export const orderFlow: Flow<OrderScreen> = {
       if (paged) return paged;
       const product = /^\d{1,2}$/.test(input) ? state.catalogue?.[Number(input) - 1] : undefined;
       if (!product) return stay(state, { kind: 'invalidChoice' });
-      return go(state, 'orderQuantity', { catalogue: state.catalogue, order: { ...requireValue(state.order, 'order'), productCode: product.code } });
+      return go(state, 'orderQuantity', {
+        catalogue: state.catalogue,
+        order: { ...requireValue(state.order, 'order'), productCode: product.code },
+      });
     },
     back: (state) => previousPage(state, () => go(state, 'accountHome')),
     view: (state, { language, t, nav }) => ({
@@ -96,32 +132,51 @@ export const orderFlow: Flow<OrderScreen> = {
     input(state, input) {
       const quantity = parseQuantity(input);
       if (quantity === null) return stay(state, { kind: 'invalidQuantity' });
-      return go(state, 'orderDelivery', { catalogue: state.catalogue, order: { ...requireValue(state.order, 'order'), quantity } });
+      return go(state, 'orderDelivery', {
+        catalogue: state.catalogue,
+        order: { ...requireValue(state.order, 'order'), quantity },
+      });
     },
     back: (state) => go(state, 'orderProduct', orderSoFar(state, 0)),
     view: (state, { language, nav }) => ({
       kind: 'menu',
-      menus: [{ lines: [chosenProduct(state, language), language.text('order.quantityPrompt', { max: MAX_ORDER_QUANTITY })], options: [], nav: nav.deep }],
+      menus: [
+        {
+          lines: [
+            chosenProduct(state, language),
+            language.text('order.quantityPrompt', { max: MAX_ORDER_QUANTITY }),
+          ],
+          options: [],
+          nav: nav.deep,
+        },
+      ],
     }),
   },
   orderDelivery: {
     input(state, input) {
       const order = requireValue(state.order, 'order');
-      const deliveryPoint = input === '1' && order.lastDeliveryPoint ? order.lastDeliveryPoint : normalizeDeliveryPoint(input);
+      const deliveryPoint =
+        input === '1' && order.lastDeliveryPoint ? order.lastDeliveryPoint : normalizeDeliveryPoint(input);
       if (deliveryPoint === null) return stay(state, { kind: 'invalidDeliveryPoint' });
       return go(state, 'orderConfirm', { catalogue: state.catalogue, order: { ...order, deliveryPoint } });
     },
     back: (state) => go(state, 'orderQuantity', orderSoFar(state, 1)),
     view(state, { t, nav }) {
       const last = state.order?.lastDeliveryPoint;
-      return { kind: 'menu', menus: [{ lines: [t('order.deliveryPrompt')], options: last ? [`1. ${last}`] : [], nav: nav.deep }] };
+      return {
+        kind: 'menu',
+        menus: [{ lines: [t('order.deliveryPrompt')], options: last ? [`1. ${last}`] : [], nav: nav.deep }],
+      };
     },
   },
   orderConfirm: {
     input(state, input) {
       // The existing guarded PIN check (attempt reservation, lockout) confirms; the order is placed once it says ok.
       if (!isPinShaped(input)) return stay(state, { kind: 'invalidPin' });
-      return { state, effect: { type: 'verifyPin', customerId: requireValue(state.auth, 'auth').customerId, pin: input } };
+      return {
+        state,
+        effect: { type: 'verifyPin', customerId: requireValue(state.auth, 'auth').customerId, pin: input },
+      };
     },
     back: (state) => go(state, 'orderDelivery', orderSoFar(state, 2)),
     result(state, result) {
@@ -149,13 +204,26 @@ export const orderFlow: Flow<OrderScreen> = {
       const product = state.catalogue?.find((item) => item.code === order?.productCode);
       const quantity = order?.quantity ?? 0;
       const total = product ? language.amount(product.priceMinor * quantity, product.currency) : '';
-      const values = { quantity, product: chosenProduct(state, language), total, point: order?.deliveryPoint ?? '' };
+      const values = {
+        quantity,
+        product: chosenProduct(state, language),
+        total,
+        point: order?.deliveryPoint ?? '',
+      };
       // Without the delivery point (the subscriber just typed it) when the whole does not fit, as in UCS-2.
-      return { kind: 'menu', menus: (['order.confirm', 'order.confirmShort'] as const).map((key) => ({ lines: [language.text(key, values)], options: [], nav: nav.deep })) };
+      return {
+        kind: 'menu',
+        menus: (['order.confirm', 'order.confirmShort'] as const).map((key) => ({
+          lines: [language.text(key, values)],
+          options: [],
+          nav: nav.deep,
+        })),
+      };
     },
   },
   myOrders: {
-    input: (state, input, context) => nextPage(state, input, context) ?? stay(state, { kind: 'invalidChoice' }),
+    input: (state, input, context) =>
+      nextPage(state, input, context) ?? stay(state, { kind: 'invalidChoice' }),
     back: (state) => previousPage(state, () => go(state, 'accountHome')),
     view(state, { language }) {
       const lines = (state.orders ?? []).map((order) =>
@@ -167,7 +235,11 @@ export const orderFlow: Flow<OrderScreen> = {
           status: language.text(`status.${order.status}`),
         }),
       );
-      return { kind: 'text', title: language.text('orders.title'), body: lines.length > 0 ? lines.join('\n') : language.text('orders.none') };
+      return {
+        kind: 'text',
+        title: language.text('orders.title'),
+        body: lines.length > 0 ? lines.join('\n') : language.text('orders.none'),
+      };
     },
   },
 };

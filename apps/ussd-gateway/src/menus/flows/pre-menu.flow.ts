@@ -9,7 +9,11 @@ export interface PreMenuState {
   topic?: InfoTopic;
 }
 
-const TOPIC_TITLES = { about: 'knowMore.about', pricing: 'knowMore.pricing', delivery: 'knowMore.delivery' } as const;
+const TOPIC_TITLES = {
+  about: 'knowMore.about',
+  pricing: 'knowMore.pricing',
+  delivery: 'knowMore.delivery',
+} as const;
 
 export const preMenuFlow: Flow<PreMenuScreen> = {
   preMenu: {
@@ -23,7 +27,13 @@ export const preMenuFlow: Flow<PreMenuScreen> = {
     back: (state) => go(state, 'preMenu'),
     view: (_state, { t, nav }) => ({
       kind: 'menu',
-      menus: [{ lines: [t('preMenu.title')], options: numbered([t('preMenu.knowMore'), t('preMenu.account'), t('preMenu.language')]), nav: [nav.exit] }],
+      menus: [
+        {
+          lines: [t('preMenu.title')],
+          options: numbered([t('preMenu.knowMore'), t('preMenu.account'), t('preMenu.language')]),
+          nav: [nav.exit],
+        },
+      ],
     }),
   },
   knowMore: {
@@ -35,16 +45,27 @@ export const preMenuFlow: Flow<PreMenuScreen> = {
     back: (state) => go(state, 'preMenu'),
     view: (_state, { t, nav }) => ({
       kind: 'menu',
-      menus: [{ lines: [t('knowMore.title')], options: numbered([t('knowMore.about'), t('knowMore.pricing'), t('knowMore.delivery')]), nav: [nav.back, nav.exit] }],
+      menus: [
+        {
+          lines: [t('knowMore.title')],
+          options: numbered([t('knowMore.about'), t('knowMore.pricing'), t('knowMore.delivery')]),
+          nav: [nav.back, nav.exit],
+        },
+      ],
     }),
   },
   info: {
     fixed: true,
-    input: (state, input, context) => nextPage(state, input, context) ?? stay(state, { kind: 'invalidChoice' }),
+    input: (state, input, context) =>
+      nextPage(state, input, context) ?? stay(state, { kind: 'invalidChoice' }),
     back: (state) => previousPage(state, () => go(state, 'knowMore')),
     view(state, { language }) {
       const topic = state.topic ?? 'about';
-      return { kind: 'text', title: language.text(TOPIC_TITLES[topic]), body: language.text(`info.${topic}`) };
+      return {
+        kind: 'text',
+        title: language.text(TOPIC_TITLES[topic]),
+        body: language.text(`info.${topic}`),
+      };
     },
   },
 };

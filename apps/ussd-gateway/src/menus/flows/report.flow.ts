@@ -22,12 +22,20 @@ export const reportFlow: Flow<ReportScreen> = {
     fixed: true,
     input(state, input) {
       const category = /^[1-9]$/.test(input) ? TICKET_CATEGORIES[Number(input) - 1] : undefined;
-      return category ? go(state, 'reportNote', { report: { category } }) : stay(state, { kind: 'invalidChoice' });
+      return category
+        ? go(state, 'reportNote', { report: { category } })
+        : stay(state, { kind: 'invalidChoice' });
     },
     back: (state) => go(state, 'accountHome'),
     view: (_state, { t, nav }) => ({
       kind: 'menu',
-      menus: [{ lines: [t('report.title')], options: numbered(TICKET_CATEGORIES.map((category) => t(CATEGORY_LABELS[category]))), nav: nav.deep }],
+      menus: [
+        {
+          lines: [t('report.title')],
+          options: numbered(TICKET_CATEGORIES.map((category) => t(CATEGORY_LABELS[category]))),
+          nav: nav.deep,
+        },
+      ],
     }),
   },
   reportNote: {
@@ -38,7 +46,15 @@ export const reportFlow: Flow<ReportScreen> = {
       const note = input === MAIN_MENU ? null : normalizeNote(input);
       if (note === null && input !== MAIN_MENU) return stay(state, { kind: 'invalidNote' });
       const category = requireValue(state.report, 'report').category;
-      return { state, effect: { type: 'createTicket', customerId: requireValue(state.auth, 'auth').customerId, category, note } };
+      return {
+        state,
+        effect: {
+          type: 'createTicket',
+          customerId: requireValue(state.auth, 'auth').customerId,
+          category,
+          note,
+        },
+      };
     },
     back: (state) => go(state, 'reportCategory'),
     result(state, result) {
@@ -48,7 +64,13 @@ export const reportFlow: Flow<ReportScreen> = {
     },
     view: (_state, { language, nav }) => ({
       kind: 'menu',
-      menus: [{ lines: [language.text('report.notePrompt', { max: TICKET_NOTE_MAX })], options: [nav.skip], nav: [nav.back, nav.exit] }],
+      menus: [
+        {
+          lines: [language.text('report.notePrompt', { max: TICKET_NOTE_MAX })],
+          options: [nav.skip],
+          nav: [nav.back, nav.exit],
+        },
+      ],
     }),
   },
 };
