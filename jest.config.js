@@ -25,8 +25,8 @@ const shared = {
   },
   transformIgnorePatterns: [`/node_modules/(?!(\\.pnpm/[^/]+/node_modules/)?${ESM_ONLY_PACKAGES}/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
-  // The published client libraries (libs/chain-client, libs/http-client-kit) write relative imports as `./x.js`, as
-  // their ES module build needs; here they name the .ts source beside them.
+  // The published client libraries (libs/chain-client, libs/registry-client, libs/http-client-kit) write relative
+  // imports as `./x.js`, as their ES module build needs; here they name the .ts source beside them.
   moduleNameMapper: { '^@dmrv/([a-z-]+)$': '<rootDir>/libs/$1/src', '^(\\.{1,2}/.+)\\.js$': '$1' },
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   setupFiles: ['<rootDir>/libs/testing/src/jest-setup.ts'],

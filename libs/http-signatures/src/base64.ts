@@ -1,4 +1,4 @@
-// Base64 through btoa/atob, which browsers, Deno, workers and Node (16+) all have: no Buffer.
+// Base64 through btoa/atob, which browsers, Deno, workers and Node (16+) all have: no Node-only API.
 
 export function toBase64(bytes: Uint8Array): string {
   let binary = '';
