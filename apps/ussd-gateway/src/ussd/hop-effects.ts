@@ -5,7 +5,7 @@ import { PinHashBusyError } from '../accounts/pin-hash-gate';
 import { MenuRenderer } from '../menus/menu-renderer';
 import { applyEffectResult, applyInput, Effect, EffectResult, MenuState } from '../menus/menu-machine';
 import { HouseholdsService } from '../orders/households.service';
-import { UssdMetrics } from '../telemetry/ussd-metrics';
+import { HopMetrics } from './hop-metrics';
 import { PhoneLanguages } from './phone-languages';
 import { SessionDigests } from './session-digests';
 
@@ -39,7 +39,7 @@ export class HopEffects {
     private readonly renderer: MenuRenderer,
     private readonly accounts: AccountsService,
     private readonly digests: SessionDigests,
-    private readonly metrics: UssdMetrics,
+    private readonly metrics: HopMetrics,
     private readonly households: HouseholdsService,
     private readonly phoneLanguages: PhoneLanguages,
   ) {}

@@ -10,13 +10,14 @@ import { CountryLanguages, languageOfPhone } from '../menus/country-languages';
 import { MenuRenderer } from '../menus/menu-renderer';
 import { afterStep, heldToPinVersion, initialState, isEnded, lockedOut } from '../menus/menu-machine';
 import { RateLimitCounter } from '../rate-limit/rate-limit.module';
+import { RateLimitMetrics } from '../rate-limit/rate-limit.metrics';
 import { RateLimitHit, RateLimitPolicy } from '../rate-limit/rate-limit.policy';
 import type { RateLimitCount } from '../rate-limit/rate-limit.storage';
 import type { PhoneLanguageCopy } from '../phone-languages/phone-language-copy';
 import { MAX_REMEMBERED_REPLIES, runOnLease } from '../sessions/session-store';
-import { HopReport, sessionOutcomeOf, UssdMetrics } from '../telemetry/ussd-metrics';
 import { ConsumedMark, deriveNewInputs, markOf } from './cumulative-text';
 import { HopEffects } from './hop-effects';
+import { HopMetrics, HopReport, sessionOutcomeOf } from './hop-metrics';
 import { HopOpener, UssdSessionRecord } from './hop-opener';
 import { PhoneLanguages } from './phone-languages';
 import { SessionDigests } from './session-digests';
@@ -67,7 +68,8 @@ export class UssdSessionService {
     private readonly limits: RateLimitPolicy,
     private readonly counter: RateLimitCounter,
     @InjectPinoLogger(UssdSessionService.name) private readonly logger: PinoLogger,
-    private readonly metrics: UssdMetrics,
+    private readonly metrics: HopMetrics,
+    private readonly refusals: RateLimitMetrics,
     private readonly countryLanguages: CountryLanguages,
     private readonly phoneLanguages: PhoneLanguages,
   ) {
@@ -119,7 +121,7 @@ export class UssdSessionService {
   private admit(hit: RateLimitHit, count: RateLimitCount, caller: HopCaller): void {
     caller.setHeaders(this.limits.headers(hit, count));
     if (count.isBlocked) {
-      this.metrics.rateLimited(hit.name);
+      this.refusals.rateLimited(hit.name);
       this.metrics.hopFailed('rate_limited');
       throw this.limits.refusal(hit);
     }

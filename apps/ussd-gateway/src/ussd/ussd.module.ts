@@ -13,11 +13,14 @@ import { OrdersModule } from '../orders/orders.module';
 import { OperatorRecordsController } from '../operators/operator-records.controller';
 import { OperatorsController } from '../operators/operators.controller';
 import { RateLimitCounter } from '../rate-limit/rate-limit.module';
+import { RateLimitMetrics } from '../rate-limit/rate-limit.metrics';
 import type { RedisClient } from '../redis/redis-client';
 import { REDIS_CLIENT } from '../redis/redis.module';
 import { PhoneLanguageCopyStore } from '../phone-languages/phone-language-copy';
 import { SessionStore } from '../sessions/session-store';
+import { UssdMetrics } from '../telemetry/ussd-metrics';
 import { HopEffects } from './hop-effects';
+import { HopMetrics } from './hop-metrics';
 import { HopOpener } from './hop-opener';
 import { PhoneLanguages } from './phone-languages';
 import { SessionDigests } from './session-digests';
@@ -38,6 +41,9 @@ const SESSION_ROOMS = Symbol('SessionRooms');
     OperatorTokenGuard,
     SessionEventsService,
     SessionEventsRepository,
+    { provide: HopMetrics, inject: [Metrics], useFactory: (metrics: Metrics) => new HopMetrics(metrics) },
+    // What events/ still injects for its refusals (see telemetry/ussd-metrics.ts).
+    { provide: UssdMetrics, useExisting: RateLimitMetrics },
     {
       provide: SessionEventMetrics,
       inject: [Metrics],
