@@ -14,7 +14,6 @@ const SIZE_PENDING = [
   'apps/registry-api/src/openapi/openapi-document.ts',
   'apps/ussd-gateway/src/accounts/accounts.repository.ts',
   'apps/ussd-gateway/src/operators/operator-openapi.ts',
-  'apps/ussd-gateway/src/ussd/ussd-session.service.ts',
   'tools/local-chain-node/src/chain-node.ts',
   'tools/local-chain-node/src/handlers.ts',
   'tools/local-chain-node/src/reflection.ts',

@@ -3,7 +3,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppExceptionFilter, ErrorRenderer } from '@dmrv/errors';
 import { httpExecutionContext } from '@dmrv/http-kit';
-import { HopCaller, UssdSessionService } from './ussd-session.service';
+import type { HopCaller } from './hop-caller';
+import { UssdSessionService } from './ussd-session.service';
 
 export const USSD_PATH = '/api/ussd';
 const TEXT_PLAIN = 'text/plain; charset=utf-8';

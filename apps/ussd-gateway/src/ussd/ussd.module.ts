@@ -19,11 +19,14 @@ import { REDIS_CLIENT } from '../redis/redis.module';
 import { PhoneLanguageCopyStore } from '../phone-languages/phone-language-copy';
 import { SessionStore } from '../sessions/session-store';
 import { UssdMetrics } from '../telemetry/ussd-metrics';
+import { HopAdmission } from './hop-admission';
 import { HopEffects } from './hop-effects';
 import { HopMetrics } from './hop-metrics';
 import { HopOpener } from './hop-opener';
+import { HopResume } from './hop-resume';
 import { PhoneLanguages } from './phone-languages';
 import { SessionDigests } from './session-digests';
+import { SessionHop } from './session-hop';
 import { memorySessionRooms, redisSessionRooms, SessionRooms } from './session-rooms';
 import { UssdSessionService } from './ussd-session.service';
 
@@ -35,6 +38,9 @@ const SESSION_ROOMS = Symbol('SessionRooms');
   controllers: [OperatorsController, SessionEventsController, OperatorRecordsController],
   providers: [
     UssdSessionService,
+    SessionHop,
+    HopAdmission,
+    HopResume,
     HopEffects,
     PhoneLanguages,
     SessionDigests,
