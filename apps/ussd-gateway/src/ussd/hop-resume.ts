@@ -45,7 +45,8 @@ export class HopResume {
     phoneLanguage: PhoneLanguageCopy | undefined,
   ): Promise<ResumedSession> {
     const now = new Date().toISOString();
-    const record = existing ?? (await this.opened(request, phoneLanguage, now));
+    const record =
+      existing ?? this.opened(request, await this.languageOf(request.phoneNumber, phoneLanguage), now);
     let state = record.state;
     let pinVersion: number | null = null;
     if (state.auth && inputs.length > 0) {
@@ -59,16 +60,13 @@ export class HopResume {
     return { record, state, pinVersion, now };
   }
 
-  private async opened(
-    request: UssdSessionRequest,
-    phoneLanguage: PhoneLanguageCopy | undefined,
-    now: string,
-  ): Promise<UssdSessionRecord> {
+  /** A new session's record: nothing consumed yet, the main menu in `language`. */
+  private opened(request: UssdSessionRequest, language: string, now: string): UssdSessionRecord {
     return {
       sessionId: request.sessionId,
       phoneNumber: request.phoneNumber,
       serviceCode: request.serviceCode,
-      state: initialState(await this.languageOf(request.phoneNumber, phoneLanguage)),
+      state: initialState(language),
       consumed: this.nothingConsumed,
       status: 'active',
       replies: [],
