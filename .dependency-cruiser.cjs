@@ -28,6 +28,7 @@ const APP_LAYERS = {
     ['phone-languages', 'sessions', 'rate-limit', 'telemetry'],
     ['redis', 'database'],
     ['config'],
+    ['domain'],
   ],
   'protocol-gateway': [
     ['.'],

@@ -21,6 +21,6 @@ export async function bootstrap(
     formBodies: true,
     errorRenderer: renderUssdError,
   });
-  installUssdRoute(app);
+  installUssdRoute(app, renderUssdError);
   return { app, config };
 }

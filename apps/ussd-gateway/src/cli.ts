@@ -2,6 +2,8 @@ import { IsDefined, IsString, Matches } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { ConfigValidationError, loadConfig } from '@dmrv/config';
 import { AccountsRepository } from './accounts/accounts.repository';
+import { PhonesRepository } from './accounts/phones.repository';
+import { PinGuardsRepository } from './accounts/pin-guards.repository';
 import { AccountsService } from './accounts/accounts.service';
 import { pinVaultFromConfig } from './accounts/pin-vault';
 import { UssdConfig } from './config/ussd.config';
@@ -28,7 +30,7 @@ export interface CliIo {
 
 const silentLogger = { info: () => undefined, warn: () => undefined } as unknown as ConstructorParameters<
   typeof AccountsService
->[3];
+>[5];
 
 async function rewrapPins(io: CliIo): Promise<void> {
   const config = loadConfig('ussd-gateway', UssdConfig, io.env);
@@ -37,6 +39,8 @@ async function rewrapPins(io: CliIo): Promise<void> {
   try {
     const service = new AccountsService(
       new AccountsRepository(dataSource),
+      new PinGuardsRepository(dataSource),
+      new PhonesRepository(dataSource),
       pinVaultFromConfig(config),
       config,
       silentLogger,

@@ -1,14 +1,9 @@
 import crypto, { randomBytes } from 'node:crypto';
 import type { PinoLogger } from '@dmrv/logging';
 import { UssdConfig } from '../config/ussd.config';
-import {
-  AccountForLogin,
-  AccountRow,
-  AccountsRepository,
-  CustomerIdTakenError,
-  NewAccount,
-  PinAttempt,
-} from './accounts.repository';
+import { AccountRow, AccountsRepository, CustomerIdTakenError, NewAccount } from './accounts.repository';
+import type { PhonesRepository } from './phones.repository';
+import type { AccountForLogin, PinAttempt, PinGuardsRepository } from './pin-guards.repository';
 import { AccountsService } from './accounts.service';
 import { PinVault } from './pin-vault';
 
@@ -16,8 +11,15 @@ const logger = { info: jest.fn(), warn: jest.fn() } as unknown as PinoLogger;
 const config = Object.assign(new UssdConfig(), { PIN_MAX_ATTEMPTS: 3, PIN_LOCKOUT_SECONDS: 900 });
 const attempt = { key: 'attempt-key', sessionId: 'session-1', phoneNumber: '+254700000001' };
 
-function fakeRepository(overrides: Partial<AccountsRepository>): AccountsRepository {
-  return overrides as AccountsRepository;
+type Repositories = [AccountsRepository, PinGuardsRepository, PhonesRepository];
+/** A class's public methods (an intersection of classes with private fields would be `never`). */
+type Methods<T> = { [K in keyof T]: T[K] };
+
+/** The service's three repositories, each answering with `overrides` (a test names only the methods it needs). */
+function fakeRepository(
+  overrides: Partial<Methods<AccountsRepository> & Methods<PinGuardsRepository> & Methods<PhonesRepository>>,
+): Repositories {
+  return [overrides, overrides, overrides] as unknown as Repositories;
 }
 
 const row: AccountRow & { language: string | null; pinVersion: number } = {
@@ -51,7 +53,7 @@ describe('AccountsService', () => {
         return account.customerId;
       },
     });
-    const service = new AccountsService(repository, vault, config, logger);
+    const service = new AccountsService(...repository, vault, config, logger);
     const customerId = await service.create(
       { phoneNumber: '+254700000001', fullName: 'Jane', email: null, heldPin: vault.hold('24680') },
       'hop-key',
@@ -71,7 +73,7 @@ describe('AccountsService', () => {
         return account.customerId;
       },
     });
-    const service = new AccountsService(repository, vault, config, logger);
+    const service = new AccountsService(...repository, vault, config, logger);
     const scrypt = jest.spyOn(crypto, 'scrypt');
     try {
       const heldPin = service.hold('24680');
@@ -97,7 +99,7 @@ describe('AccountsService', () => {
     const changePin = jest.fn();
     const reservePinAttempt = jest.fn();
     const service = new AccountsService(
-      fakeRepository({ create, changePin, reservePinAttempt }),
+      ...fakeRepository({ create, changePin, reservePinAttempt }),
       vault,
       config,
       logger,
@@ -127,7 +129,7 @@ describe('AccountsService', () => {
         return { kind: 'replaced' as const, pinVersion: 2 };
       },
     });
-    const service = new AccountsService(repository, vault, config, logger);
+    const service = new AccountsService(...repository, vault, config, logger);
     const scrypt = jest.spyOn(crypto, 'scrypt');
     try {
       await expect(service.replacePin('C0A1B2C3D', service.hold('97531'), 'change-key', 1)).resolves.toBe(2);
@@ -148,7 +150,7 @@ describe('AccountsService', () => {
       recordRightPin: async () => undefined,
       rewrapPin: async (_id: string, pinHash: string, keyId: string) => void rewrapped.push([pinHash, keyId]),
     });
-    const service = new AccountsService(repository, vault, config, logger);
+    const service = new AccountsService(...repository, vault, config, logger);
     await expect(service.verify('C0A1B2C3D', '24680', attempt)).resolves.toEqual({
       kind: 'ok',
       firstName: 'Jane',
@@ -167,7 +169,7 @@ describe('AccountsService', () => {
       reservePinAttempt: async () => reserved({ ...row, pinHash: sealed }, 2, 7),
       recordRightPin,
     });
-    const service = new AccountsService(repository, vault, config, logger);
+    const service = new AccountsService(...repository, vault, config, logger);
     await service.verify('C0A1B2C3D', '24680', attempt);
     await service.verify('C0A1B2C3D', '24680', { ...attempt, phoneNumber: '+254711000111' });
     expect(recordRightPin.mock.calls).toEqual([
@@ -195,7 +197,7 @@ describe('AccountsService', () => {
       recordRightPin,
       confirmLock,
     });
-    const service = new AccountsService(repository, vault, config, logger);
+    const service = new AccountsService(...repository, vault, config, logger);
     const scrypt = jest.spyOn(crypto, 'scrypt');
     try {
       await expect(service.verify('CFFFFFFFF', '00000', attempt)).resolves.toEqual({
@@ -231,7 +233,7 @@ describe('AccountsService', () => {
       async (): Promise<PinAttempt> => answers.shift() ?? { kind: 'pending' },
     );
     const service = new AccountsService(
-      fakeRepository({ reservePinAttempt, recordRightPin: async () => undefined }),
+      ...fakeRepository({ reservePinAttempt, recordRightPin: async () => undefined }),
       vault,
       config,
       logger,
@@ -245,7 +247,7 @@ describe('AccountsService', () => {
     expect(reservePinAttempt).toHaveBeenCalledTimes(3);
 
     const hurried = new AccountsService(
-      fakeRepository({ reservePinAttempt }),
+      ...fakeRepository({ reservePinAttempt }),
       vault,
       Object.assign(new UssdConfig(), { ...config, HOP_TIMEOUT_MS: 100 }),
       logger,
@@ -261,7 +263,7 @@ describe('AccountsService', () => {
 
   it('refuses a locked Customer ID without hashing', async () => {
     const service = new AccountsService(
-      fakeRepository({ reservePinAttempt: async () => ({ kind: 'locked', lockSecondsLeft: 61 }) }),
+      ...fakeRepository({ reservePinAttempt: async () => ({ kind: 'locked', lockSecondsLeft: 61 }) }),
       vault,
       config,
       logger,
@@ -281,7 +283,7 @@ describe('AccountsService', () => {
 
   it('shows the account phone masked', async () => {
     const service = new AccountsService(
-      fakeRepository({ findByCustomerId: async () => ({ ...row, phoneNumber: '+254712345678' }) }),
+      ...fakeRepository({ findByCustomerId: async () => ({ ...row, phoneNumber: '+254712345678' }) }),
       vault,
       config,
       logger,

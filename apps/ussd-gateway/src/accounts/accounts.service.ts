@@ -6,7 +6,9 @@ import type { AdmissionPass } from '@dmrv/rate-limit';
 import { dependencyTimeouts } from '../config/dependency-timeouts';
 import { UssdConfig } from '../config/ussd.config';
 import type { AccountDetails, VerifyOutcome } from '../menus/menu-machine';
-import { AccountsRepository, CustomerIdTakenError, PinAttempt } from './accounts.repository';
+import { AccountsRepository, CustomerIdTakenError } from './accounts.repository';
+import { PhonesRepository } from './phones.repository';
+import { PinAttempt, PinGuardsRepository } from './pin-guards.repository';
 import { maskPhoneNumber } from './phone-mask';
 import { PinHashBusyError, PinHashGate, pinHashGateFromConfig } from './pin-hash-gate';
 import { PinVault } from './pin-vault';
@@ -42,6 +44,8 @@ export class AccountsService {
 
   constructor(
     private readonly accounts: AccountsRepository,
+    private readonly guards: PinGuardsRepository,
+    private readonly phones: PhonesRepository,
     private readonly vault: PinVault,
     private readonly config: UssdConfig,
     @InjectPinoLogger(AccountsService.name) private readonly logger: PinoLogger,
@@ -151,7 +155,7 @@ export class AccountsService {
               sessionId: attempt.sessionId,
               attemptKey: attempt.key,
             };
-      await this.accounts.recordRightPin(customerId, reservation.ticket, maxAttempts, otherPhone);
+      await this.guards.recordRightPin(customerId, reservation.ticket, maxAttempts, otherPhone);
       if (otherPhone) this.logger.info({ customerId }, 'log-in from a phone other than the account’s');
       if (account.pinKeyId !== this.vault.currentKeyId) {
         await this.accounts.rewrapPin(
@@ -169,7 +173,7 @@ export class AccountsService {
     }
     if (reservation.position >= maxAttempts) {
       signal?.throwIfAborted();
-      await this.accounts.confirmLock(customerId, reservation.ticket);
+      await this.guards.confirmLock(customerId, reservation.ticket);
       this.logger.warn({ customerId }, 'customer id locked after too many wrong PINs');
       return { kind: 'locked', minutes: minutesOf(this.config.PIN_LOCKOUT_SECONDS), justNow: true };
     }
@@ -185,7 +189,7 @@ export class AccountsService {
     const waitUntil = Date.now() + dependencyTimeouts(this.config.HOP_TIMEOUT_MS).pinAttemptWaitMs;
     for (let pause = PIN_WAIT_FIRST_MS; ; pause = Math.min(pause * 2, PIN_WAIT_LONGEST_MS)) {
       signal?.throwIfAborted();
-      const reservation = await this.accounts.reservePinAttempt(
+      const reservation = await this.guards.reservePinAttempt(
         customerId,
         key,
         this.config.PIN_MAX_ATTEMPTS,
@@ -198,7 +202,7 @@ export class AccountsService {
 
   /** Minutes until the lock of `customerId` ends; 0 when it is not locked. */
   async lockMinutesLeft(customerId: string): Promise<number> {
-    const seconds = await this.accounts.lockSecondsLeft(customerId);
+    const seconds = await this.guards.lockSecondsLeft(customerId);
     return seconds > 0 ? minutesOf(seconds) : 0;
   }
 
@@ -207,7 +211,7 @@ export class AccountsService {
    * PIN version (null: no such account).
    */
   async signedInStanding(customerId: string): Promise<{ lockMinutes: number; pinVersion: number | null }> {
-    const { lockSecondsLeft, pinVersion } = await this.accounts.signedInStanding(customerId);
+    const { lockSecondsLeft, pinVersion } = await this.guards.signedInStanding(customerId);
     return { lockMinutes: lockSecondsLeft > 0 ? minutesOf(lockSecondsLeft) : 0, pinVersion };
   }
 
@@ -252,7 +256,7 @@ export class AccountsService {
 
   /** The language last chosen on this phone, or null when it never chose one. */
   phoneLanguage(phoneNumber: string): Promise<string | null> {
-    return this.accounts.phoneLanguage(phoneNumber);
+    return this.phones.phoneLanguage(phoneNumber);
   }
 
   /** Phones that chose a language, in phone-number order after `after` (for the copy in the session store). */
@@ -260,12 +264,12 @@ export class AccountsService {
     after: string,
     limit: number,
   ): Promise<Array<{ phoneNumber: string; language: string }>> {
-    return this.accounts.phoneLanguagesAfter(after, limit);
+    return this.phones.phoneLanguagesAfter(after, limit);
   }
 
   /** Remembers a chosen language for the phone and, when signed in, for the account. */
   rememberLanguage(phoneNumber: string, customerId: string | null, language: string): Promise<void> {
-    return this.accounts.rememberLanguage(phoneNumber, customerId, language);
+    return this.phones.rememberLanguage(phoneNumber, customerId, language);
   }
 
   /** Re-encrypts every PIN sealed under a retired key; returns how many were rewrapped. */

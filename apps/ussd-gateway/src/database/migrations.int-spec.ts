@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { EmbeddedPostgres, spawnEmbeddedPostgres } from '@dmrv/embedded-postgres';
 import { createTestDatabase, TestDatabase } from '@dmrv/testing';
 import { AccountsRepository, CustomerIdTakenError } from '../accounts/accounts.repository';
+import { PinGuardsRepository } from '../accounts/pin-guards.repository';
 import { PinVault } from '../accounts/pin-vault';
 import { dataSourceOptions, MIGRATIONS } from './data-source';
 import { CreateAccounts1763780000000 } from './migrations/1763780000000-create-accounts';
@@ -22,6 +23,7 @@ describe.each([
   let embedded: EmbeddedPostgres | undefined;
   let dataSource: DataSource;
   let repository: AccountsRepository;
+  let guards: PinGuardsRepository;
   const vault = new PinVault({ id: 'k1', key: randomBytes(32) });
 
   beforeAll(async () => {
@@ -39,6 +41,7 @@ describe.each([
     dataSource = new DataSource(dataSourceOptions(url, 2));
     await dataSource.initialize();
     repository = new AccountsRepository(dataSource);
+    guards = new PinGuardsRepository(dataSource);
   });
 
   afterAll(async () => {
@@ -92,60 +95,60 @@ describe.each([
 
   it('reserves PIN attempts to a lock, for a Customer ID with or without an account, and replays a retried attempt', async () => {
     for (const customerId of ['C0A1B2C3D', 'CFFFFFFF1']) {
-      const first = await repository.reservePinAttempt(customerId, `${customerId}-a`, 3, 600);
+      const first = await guards.reservePinAttempt(customerId, `${customerId}-a`, 3, 600);
       expect(first).toMatchObject({ kind: 'reserved', ticket: 1, position: 1 });
-      expect(await repository.reservePinAttempt(customerId, `${customerId}-a`, 3, 600)).toEqual(first);
-      expect(await repository.reservePinAttempt(customerId, `${customerId}-b`, 3, 600)).toMatchObject({
+      expect(await guards.reservePinAttempt(customerId, `${customerId}-a`, 3, 600)).toEqual(first);
+      expect(await guards.reservePinAttempt(customerId, `${customerId}-b`, 3, 600)).toMatchObject({
         kind: 'reserved',
         ticket: 2,
         position: 2,
       });
-      expect(await repository.reservePinAttempt(customerId, `${customerId}-c`, 3, 600)).toMatchObject({
+      expect(await guards.reservePinAttempt(customerId, `${customerId}-c`, 3, 600)).toMatchObject({
         kind: 'reserved',
         ticket: 3,
         position: 3,
       });
       // Locked by the third attempt at once, pending while its PIN is being checked: later ones wait for it.
-      expect(await repository.reservePinAttempt(customerId, `${customerId}-d`, 3, 600)).toEqual({
+      expect(await guards.reservePinAttempt(customerId, `${customerId}-d`, 3, 600)).toEqual({
         kind: 'pending',
       });
-      expect(await repository.lockSecondsLeft(customerId)).toBe(0);
+      expect(await guards.lockSecondsLeft(customerId)).toBe(0);
       // Its PIN was wrong: the lock is settled.
-      await repository.confirmLock(customerId, 3);
-      expect(await repository.lockSecondsLeft(customerId)).toBeGreaterThan(590);
-      const refused = await repository.reservePinAttempt(customerId, `${customerId}-d`, 3, 600);
+      await guards.confirmLock(customerId, 3);
+      expect(await guards.lockSecondsLeft(customerId)).toBeGreaterThan(590);
+      const refused = await guards.reservePinAttempt(customerId, `${customerId}-d`, 3, 600);
       expect(refused).toMatchObject({ kind: 'locked' });
       expect((refused as { lockSecondsLeft: number }).lockSecondsLeft).toBeGreaterThan(590);
       // The attempt that locked, replayed, is its own reservation again, not a refusal.
-      expect(await repository.reservePinAttempt(customerId, `${customerId}-c`, 3, 600)).toMatchObject({
+      expect(await guards.reservePinAttempt(customerId, `${customerId}-c`, 3, 600)).toMatchObject({
         kind: 'reserved',
         ticket: 3,
         position: 3,
       });
     }
-    const known = await repository.reservePinAttempt('C0A1B2C3E', 'e-1', 3, 600);
+    const known = await guards.reservePinAttempt('C0A1B2C3E', 'e-1', 3, 600);
     expect(known).toMatchObject({
       kind: 'reserved',
       account: { fullName: 'Second Account', phoneNumber: '+254700000001', pinKeyId: 'k1' },
     });
-    expect(await repository.reservePinAttempt('CFFFFFFF2', 'f-1', 3, 600)).toMatchObject({
+    expect(await guards.reservePinAttempt('CFFFFFFF2', 'f-1', 3, 600)).toMatchObject({
       kind: 'reserved',
       account: null,
     });
   });
 
   it('clears with a right PIN only the attempts reserved up to it, and lifts the lock it no longer justifies', async () => {
-    const reserve = async (key: string) => repository.reservePinAttempt('C0A1B2C3E', key, 3, 600);
+    const reserve = async (key: string) => guards.reservePinAttempt('C0A1B2C3E', key, 3, 600);
     // 'e-1' (ticket 1) is already reserved above.
     const second = await reserve('e-2');
     const third = await reserve('e-3');
     expect(third).toMatchObject({ ticket: 3, position: 3 });
     expect(await reserve('e-x')).toEqual({ kind: 'pending' });
     // The second attempt was the right PIN: the lock goes, the third attempt still counts.
-    await repository.recordRightPin('C0A1B2C3E', (second as { ticket: number }).ticket, 3, null);
+    await guards.recordRightPin('C0A1B2C3E', (second as { ticket: number }).ticket, 3, null);
     expect(await reserve('e-4')).toMatchObject({ ticket: 4, position: 2 });
-    await repository.recordRightPin('C0A1B2C3E', 4, 3, null);
-    await repository.recordRightPin('C0A1B2C3E', 2, 3, null);
+    await guards.recordRightPin('C0A1B2C3E', 4, 3, null);
+    await guards.recordRightPin('C0A1B2C3E', 2, 3, null);
     expect(await reserve('e-5')).toMatchObject({ ticket: 5, position: 1 });
   });
 
@@ -157,8 +160,8 @@ describe.each([
       sessionId: 'session-9',
       attemptKey: 'visit-1',
     };
-    await repository.recordRightPin('C0A1B2C3E', 5, 3, visit);
-    await repository.recordRightPin('C0A1B2C3E', 5, 3, visit);
+    await guards.recordRightPin('C0A1B2C3E', 5, 3, visit);
+    await guards.recordRightPin('C0A1B2C3E', 5, 3, visit);
     const rows: Array<{ phone_number: string; session_id: string }> = await dataSource.query(
       'SELECT phone_number, session_id FROM ussd_other_phone_logins WHERE account_id = $1',
       [account!.id],
@@ -181,7 +184,7 @@ describe.each([
     expect(await repository.changePin('C0A1B2C3E', 'change-3', found!.pinHash, 'k1', 1)).toEqual({
       kind: 'stale',
     });
-    expect(await repository.signedInStanding('C0A1B2C3E')).toEqual({ lockSecondsLeft: 0, pinVersion: 2 });
+    expect(await guards.signedInStanding('C0A1B2C3E')).toEqual({ lockSecondsLeft: 0, pinVersion: 2 });
     expect(await repository.changePin('CFFFFFFF3', 'change-2', newHash, 'k1', 1)).toEqual({
       kind: 'missing',
     });
@@ -231,14 +234,14 @@ describe('the pin-guard migration on a database with accounts', () => {
     const after = new DataSource(dataSourceOptions(database.url, 1));
     await after.initialize();
     try {
-      const repository = new AccountsRepository(after);
+      const guards = new PinGuardsRepository(after);
       // Two wrong PINs carried over: the next one locks.
-      expect(await repository.reservePinAttempt('C00000001', 'a', 3, 600)).toMatchObject({
+      expect(await guards.reservePinAttempt('C00000001', 'a', 3, 600)).toMatchObject({
         kind: 'reserved',
         position: 3,
       });
-      expect(await repository.lockSecondsLeft('C00000002')).toBeGreaterThan(500);
-      expect(await repository.reservePinAttempt('C00000003', 'b', 3, 600)).toMatchObject({
+      expect(await guards.lockSecondsLeft('C00000002')).toBeGreaterThan(500);
+      expect(await guards.reservePinAttempt('C00000003', 'b', 3, 600)).toMatchObject({
         kind: 'reserved',
         position: 1,
       });

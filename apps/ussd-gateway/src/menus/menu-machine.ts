@@ -1,5 +1,6 @@
-import { BACK, end, EXIT, go, MachineContext, MAIN_MENU, MenuState, Step, EffectResult } from './flows/flow';
-import { FlowScreen, SCREEN_SPECS, ScreenId } from './flows/flows';
+import { BACK, end, EXIT, go, MAIN_MENU } from './flows/flow';
+import type { EffectResult, FlowScreen, MachineContext, MenuState, ScreenId, Step } from './flows/flow-types';
+import { SCREEN_SPECS } from './flows/flows';
 import { isPinShaped } from './menu-rules';
 
 /**
@@ -9,20 +10,21 @@ import { isPinShaped } from './menu-rules';
  * and applies what every screen shares: `*`, `0`, `00` (see README).
  */
 
-export type { AccountDetails } from './flows/account-home.flow';
-export type { CatalogueItem, OrderSummary } from './flows/order.flow';
 export type {
+  AccountDetails,
+  CatalogueItem,
   Effect,
   EffectResult,
   Farewell,
   MachineContext,
   MenuState,
   Notice,
+  OrderSummary,
+  ScreenId,
   Step,
   VerifyOutcome,
-} from './flows/flow';
+} from './flows/flow-types';
 export { BACK, EXIT, MAIN_MENU, MORE } from './flows/flow';
-export type { ScreenId } from './flows/flows';
 
 export const SCREENS: readonly ScreenId[] = [...(Object.keys(SCREEN_SPECS) as FlowScreen[]), 'ended'];
 

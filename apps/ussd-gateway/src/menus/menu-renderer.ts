@@ -1,5 +1,5 @@
 import { Language, Languages, MessageKey } from './languages';
-import { DELIVERY_POINT_MAX, MAX_ORDER_QUANTITY, TICKET_NOTE_MAX } from '../orders/order-rules';
+import { DELIVERY_POINT_MAX, MAX_ORDER_QUANTITY, TICKET_NOTE_MAX } from '../domain/order-rules';
 import type {
   Farewell,
   MachineContext,
@@ -8,7 +8,7 @@ import type {
   PlainHint,
   ScreenView,
   ViewKit,
-} from './flows/flow';
+} from './flows/flow-types';
 import { SCREEN_SPECS } from './flows/flows';
 import { fitsOnScreen, paginate, screenText } from './screen-text';
 

@@ -2,6 +2,7 @@ import type { RedisClient } from '../redis/redis-client';
 import { uniqueTokens } from '../redis/unique-tokens';
 import { keyLayoutFor } from '../redis/key-layout';
 import { redisScript } from '../redis/redis-script';
+import { ReplayWhenReady } from '../redis/replay-when-ready';
 import { PhoneLanguageCopy, PhoneLanguageCopyStore, PhoneLanguageEntry } from './phone-language-copy';
 
 // The copy is one hash: a field per phone that chose a language (E.164, so never a mark's name), the complete mark
@@ -69,7 +70,7 @@ export class RedisPhoneLanguageCopyStore extends PhoneLanguageCopyStore {
   private readonly completeFill;
   private readonly nextToken = uniqueTokens();
   /** Language changes committed in PostgreSQL whose copy could not be written (Redis unreachable): written on 'ready'. */
-  private readonly unwritten = new Map<string, { language: string; ttlSeconds: number }>();
+  private readonly unwritten: ReplayWhenReady<{ language: string; ttlSeconds: number }>;
 
   constructor(
     private readonly redis: RedisClient,
@@ -82,23 +83,18 @@ export class RedisPhoneLanguageCopyStore extends PhoneLanguageCopyStore {
     this.beginFill = redisScript(redis, 'ussdBeginPhoneLanguageFill', BEGIN_FILL, 1);
     this.fillBatch = redisScript(redis, 'ussdFillPhoneLanguages', FILL_BATCH, 1);
     this.completeFill = redisScript(redis, 'ussdCompletePhoneLanguageFill', COMPLETE_FILL, 1);
-    redis.on('ready', () => void this.writeLeftovers());
-  }
-
-  private async writeLeftovers(): Promise<void> {
-    for (const [phoneNumber, { language, ttlSeconds }] of [...this.unwritten]) {
-      this.unwritten.delete(phoneNumber);
-      await this.rememberPhoneLanguage(phoneNumber, language, ttlSeconds).catch(() => undefined);
-    }
+    this.unwritten = new ReplayWhenReady(redis, MAX_UNWRITTEN, (phoneNumber, { language, ttlSeconds }) =>
+      this.rememberPhoneLanguage(phoneNumber, language, ttlSeconds),
+    );
   }
 
   async rememberPhoneLanguage(phoneNumber: string, language: string, ttlSeconds: number): Promise<void> {
     try {
       await this.rememberLanguage(this.key, phoneNumber, language, ttlSeconds);
-      this.unwritten.delete(phoneNumber);
+      this.unwritten.forget(phoneNumber);
     } catch (error) {
       // PostgreSQL has the change already; the copy catches up as soon as Redis answers again (or with its expiry).
-      if (this.unwritten.size < MAX_UNWRITTEN) this.unwritten.set(phoneNumber, { language, ttlSeconds });
+      this.unwritten.keep(phoneNumber, { language, ttlSeconds });
       throw error;
     }
   }

@@ -2,12 +2,13 @@ import { ExecutionContext, Global, Inject, Injectable, Logger, Module, OnModuleI
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerGuard, ThrottlerLimitDetail, ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
 import { withDeadline } from '@dmrv/deadline';
+import { Metrics } from '@dmrv/metrics';
 import { MemoryRateLimitStorage } from '@dmrv/rate-limit';
 import { UssdConfig } from '../config/ussd.config';
 import type { RedisClient } from '../redis/redis-client';
 import { REDIS_CLIENT } from '../redis/redis.module';
-import { UssdMetrics } from '../telemetry/ussd-metrics';
 import { AddressList } from './address-list';
+import { RateLimitMetrics } from './rate-limit.metrics';
 import { IP_LIMIT, RateLimitHit, RateLimitPolicy, rateLimitKey } from './rate-limit.policy';
 import { RateLimitCount, RedisRateLimitStorage } from './rate-limit.storage';
 
@@ -59,7 +60,7 @@ export class RateLimitCounter implements ThrottlerStorage {
 /** @nestjs/throttler's guard, counting its refusals (the session endpoint counts its own). */
 @Injectable()
 class CountingThrottlerGuard extends ThrottlerGuard {
-  @Inject(UssdMetrics) private readonly metrics!: UssdMetrics;
+  @Inject(RateLimitMetrics) private readonly metrics!: RateLimitMetrics;
 
   protected override throwThrottlingException(
     context: ExecutionContext,
@@ -128,9 +129,14 @@ const policyProvider = {
   providers: [
     RateLimitCounter,
     policyProvider,
+    {
+      provide: RateLimitMetrics,
+      inject: [Metrics],
+      useFactory: (metrics: Metrics) => new RateLimitMetrics(metrics),
+    },
     RateLimitStartupNotice,
     { provide: APP_GUARD, useClass: CountingThrottlerGuard },
   ],
-  exports: [RateLimitCounter, RateLimitPolicy],
+  exports: [RateLimitCounter, RateLimitPolicy, RateLimitMetrics],
 })
 export class RateLimitModule {}

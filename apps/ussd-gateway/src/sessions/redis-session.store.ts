@@ -2,6 +2,7 @@ import { uniqueTokens } from '../redis/unique-tokens';
 import { keyLayoutFor, RedisKeyLayout } from '../redis/key-layout';
 import type { RedisClient } from '../redis/redis-client';
 import { redisScript } from '../redis/redis-script';
+import { ReplayWhenReady } from '../redis/replay-when-ready';
 import {
   LockOptions,
   SessionBusyError,
@@ -97,7 +98,7 @@ export class RedisSessionStore<S = unknown> extends SessionStore<S> {
    * again, so the aggregator's retry does not find its session busy until the lock expires. Token-checked, so a
    * lock taken since by another hop is left alone.
    */
-  private readonly unreleased = new Map<string, { token: string; expiresAt: number }>();
+  private readonly unreleased: ReplayWhenReady<{ token: string; expiresAt: number }>;
 
   constructor(
     private readonly redis: RedisClient,
@@ -110,15 +111,9 @@ export class RedisSessionStore<S = unknown> extends SessionStore<S> {
     this.releaseLock = redisScript(redis, 'ussdReleaseLock', RELEASE_LOCK, 1);
     this.lockAndReadScript = redisScript(redis, 'ussdLockAndRead', LOCK_AND_READ, 2);
     this.writeAndUnlock = redisScript(redis, 'ussdWriteAndUnlock', WRITE_AND_UNLOCK, 3);
-    redis.on('ready', () => void this.releaseLeftovers());
-  }
-
-  private async releaseLeftovers(): Promise<void> {
-    const now = this.now();
-    for (const [lockKey, { token, expiresAt }] of [...this.unreleased]) {
-      this.unreleased.delete(lockKey);
-      if (expiresAt > now) await this.releaseLock(lockKey, token).catch(() => undefined);
-    }
+    this.unreleased = new ReplayWhenReady(redis, MAX_UNRELEASED, async (lockKey, { token, expiresAt }) => {
+      if (expiresAt > this.now()) await this.releaseLock(lockKey, token);
+    });
   }
 
   async get(sessionId: string): Promise<SessionRecord<S> | null> {
@@ -200,8 +195,7 @@ export class RedisSessionStore<S = unknown> extends SessionStore<S> {
       released = true;
       signal?.removeEventListener('abort', onAbort);
       await this.releaseLock(lockKey, token).catch(() => {
-        if (this.unreleased.size < MAX_UNRELEASED)
-          this.unreleased.set(lockKey, { token, expiresAt: this.now() + options.waitMs * 2 });
+        this.unreleased.keep(lockKey, { token, expiresAt: this.now() + options.waitMs * 2 });
       });
     };
     // The hop has answered "unavailable": the session is free for the aggregator's retry right away.

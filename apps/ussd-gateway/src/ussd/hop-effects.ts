@@ -3,9 +3,19 @@ import type { UssdSessionRequest } from '@dmrv/contracts';
 import { AccountsService } from '../accounts/accounts.service';
 import { PinHashBusyError } from '../accounts/pin-hash-gate';
 import { MenuRenderer } from '../menus/menu-renderer';
-import { applyEffectResult, applyInput, Effect, EffectResult, MenuState } from '../menus/menu-machine';
+import {
+  afterStep,
+  applyEffectResult,
+  applyInput,
+  Effect,
+  EffectResult,
+  isEnded,
+  MenuState,
+} from '../menus/menu-machine';
 import { HouseholdsService } from '../orders/households.service';
-import { UssdMetrics } from '../telemetry/ussd-metrics';
+import { HopMetrics } from './hop-metrics';
+import type { PositionedInput } from './cumulative-text';
+import type { ResumedSession } from './hop-resume';
 import { PhoneLanguages } from './phone-languages';
 import { SessionDigests } from './session-digests';
 
@@ -32,22 +42,37 @@ export interface EffectContext {
   deadline: { readonly signal: AbortSignal; throwIfAborted(): void };
 }
 
-/** Runs one input through the menu machine, performing the account work it asks for before the next step. */
+/** Runs a hop's inputs through the menu machine, performing the account work each asks for before the next step. */
 @Injectable()
 export class HopEffects {
   constructor(
     private readonly renderer: MenuRenderer,
     private readonly accounts: AccountsService,
     private readonly digests: SessionDigests,
-    private readonly metrics: UssdMetrics,
+    private readonly metrics: HopMetrics,
     private readonly households: HouseholdsService,
     private readonly phoneLanguages: PhoneLanguages,
   ) {}
 
-  async apply(state: MenuState, input: string, context: EffectContext): Promise<MenuState> {
-    let step = applyInput(state, input, this.renderer);
-    while (step.effect) step = applyEffectResult(step.state, await this.perform(step.effect, context));
-    return step.state;
+  /**
+   * The hop's new inputs in turn, from `resumed` (stopping at the end of the session), each held to the account's PIN
+   * version as it stands (see afterStep). `deadline` is the hop's.
+   */
+  async applyAll(
+    resumed: Pick<ResumedSession, 'state' | 'pinVersion'>,
+    inputs: readonly PositionedInput[],
+    request: UssdSessionRequest,
+    deadline: EffectContext['deadline'],
+  ): Promise<MenuState> {
+    let { state, pinVersion } = resumed;
+    for (const input of inputs) {
+      if (isEnded(state)) break;
+      const context: EffectContext = { request, through: input.through, deadline };
+      let step = applyInput(state, input.value, this.renderer);
+      while (step.effect) step = applyEffectResult(step.state, await this.perform(step.effect, context));
+      ({ state, standing: pinVersion } = afterStep(state, step.state, pinVersion));
+    }
+    return state;
   }
 
   private async perform(effect: Effect, context: EffectContext): Promise<EffectResult> {

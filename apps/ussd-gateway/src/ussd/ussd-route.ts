@@ -1,10 +1,10 @@
 import { HttpAdapterHost } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppExceptionFilter } from '@dmrv/errors';
+import { AppExceptionFilter, ErrorRenderer } from '@dmrv/errors';
 import { httpExecutionContext } from '@dmrv/http-kit';
-import { renderUssdError } from '../ussd-error.renderer';
-import { HopCaller, UssdSessionService } from './ussd-session.service';
+import type { HopCaller } from './hop-caller';
+import { UssdSessionService } from './ussd-session.service';
 
 export const USSD_PATH = '/api/ussd';
 const TEXT_PLAIN = 'text/plain; charset=utf-8';
@@ -15,11 +15,12 @@ const TEXT_PLAIN = 'text/plain; charset=utf-8';
  * which it does not use — it is not throttled by the guard (the service counts its hits in the Redis round trip that
  * locks the session), validates its body itself (ussd-request.ts) and answers text. What every route gets stays:
  * Fastify's hooks (request id, access line, HTTP metrics, trace span), the body parsers, and the app's one error
- * filter, which renders whatever the hop throws exactly as it does for the other routes.
+ * filter's renderer (`renderErrors`, the app's, given by bootstrap), so whatever the hop throws is rendered exactly as
+ * it is for the other routes.
  */
-export function installUssdRoute(app: NestFastifyApplication): void {
+export function installUssdRoute(app: NestFastifyApplication, renderErrors: ErrorRenderer): void {
   const sessions = app.get(UssdSessionService);
-  const errors = new AppExceptionFilter(app.get(HttpAdapterHost), renderUssdError);
+  const errors = new AppExceptionFilter(app.get(HttpAdapterHost), renderErrors);
   app
     .getHttpAdapter()
     .getInstance()

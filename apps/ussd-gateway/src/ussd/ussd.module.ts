@@ -13,14 +13,20 @@ import { OrdersModule } from '../orders/orders.module';
 import { OperatorRecordsController } from '../operators/operator-records.controller';
 import { OperatorsController } from '../operators/operators.controller';
 import { RateLimitCounter } from '../rate-limit/rate-limit.module';
+import { RateLimitMetrics } from '../rate-limit/rate-limit.metrics';
 import type { RedisClient } from '../redis/redis-client';
 import { REDIS_CLIENT } from '../redis/redis.module';
 import { PhoneLanguageCopyStore } from '../phone-languages/phone-language-copy';
 import { SessionStore } from '../sessions/session-store';
+import { UssdMetrics } from '../telemetry/ussd-metrics';
+import { HopAdmission } from './hop-admission';
 import { HopEffects } from './hop-effects';
+import { HopMetrics } from './hop-metrics';
 import { HopOpener } from './hop-opener';
+import { HopResume } from './hop-resume';
 import { PhoneLanguages } from './phone-languages';
 import { SessionDigests } from './session-digests';
+import { SessionHop } from './session-hop';
 import { memorySessionRooms, redisSessionRooms, SessionRooms } from './session-rooms';
 import { UssdSessionService } from './ussd-session.service';
 
@@ -32,12 +38,18 @@ const SESSION_ROOMS = Symbol('SessionRooms');
   controllers: [OperatorsController, SessionEventsController, OperatorRecordsController],
   providers: [
     UssdSessionService,
+    SessionHop,
+    HopAdmission,
+    HopResume,
     HopEffects,
     PhoneLanguages,
     SessionDigests,
     OperatorTokenGuard,
     SessionEventsService,
     SessionEventsRepository,
+    { provide: HopMetrics, inject: [Metrics], useFactory: (metrics: Metrics) => new HopMetrics(metrics) },
+    // What events/ still injects for its refusals (see telemetry/ussd-metrics.ts).
+    { provide: UssdMetrics, useExisting: RateLimitMetrics },
     {
       provide: SessionEventMetrics,
       inject: [Metrics],

@@ -1,13 +1,10 @@
-import { isPinShaped, isTrivialPin } from '../menu-rules';
+import { isPinShaped } from '../menu-rules';
 import { enterOrder, showOrders } from './order.flow';
 import {
   afterVerify,
   end,
-  Flow,
   go,
-  heldPinOf,
   lasting,
-  MenuState,
   nextPage,
   numbered,
   previousPage,
@@ -15,26 +12,10 @@ import {
   requireValue,
   stay,
 } from './flow';
+import type { AccountHomeScreen, Flow } from './flow-types';
+import { confirmPinScreen, newPinScreen, NewPinScreens } from './new-pin';
 
 /** The signed-in menu, the account's details, changing the PIN and logging out. */
-
-export type AccountHomeScreen =
-  | 'accountHome'
-  | 'accountDetails'
-  | 'changePinOld'
-  | 'changePinNew'
-  | 'changePinConfirm';
-
-export interface AccountDetails {
-  customerId: string;
-  fullName: string;
-  email: string | null;
-  phoneNumber: string;
-}
-
-export interface AccountHomeState {
-  details?: AccountDetails;
-}
 
 /** 1–3 kept where they were before ordering existed: subscribers and scripts know them by number. */
 const HOME_OPTIONS = [
@@ -50,6 +31,36 @@ const HOME_OPTIONS = [
 function withoutAccents(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '');
 }
+
+const NEW_PIN: NewPinScreens = {
+  enter: { screen: 'changePinNew', prompt: 'changePinNew.prompt', back: (state) => go(state, 'accountHome') },
+  confirm: { screen: 'changePinConfirm', prompt: 'changePinConfirm.prompt' },
+  kept: () => ({}),
+  matched(state, heldPin) {
+    const auth = requireValue(state.auth, 'auth');
+    return {
+      state,
+      effect: {
+        type: 'replacePin',
+        customerId: auth.customerId,
+        heldPin,
+        expectedPinVersion: auth.pinVersion ?? null,
+      },
+    };
+  },
+  written(state, result) {
+    if (result.type === 'replaced') {
+      if (result.pinVersion === null) return end(state, { kind: 'pinNotChanged' });
+      const auth = requireValue(state.auth, 'auth');
+      return go({ ...state, auth: { ...auth, pinVersion: result.pinVersion } }, 'accountHome', {
+        notice: { kind: 'pinChanged' },
+      });
+    }
+    // As a log-in shed for load ends: the session closes on a text that says nothing was done and to dial again.
+    if (result.type === 'hashBusy') return end(state, { kind: 'pinHashBusyChange' });
+    return undefined;
+  },
+};
 
 export const accountHomeFlow: Flow<AccountHomeScreen> = {
   accountHome: {
@@ -136,52 +147,6 @@ export const accountHomeFlow: Flow<AccountHomeScreen> = {
     },
     view: (_state, kit) => prompt(kit, 'changePinOld.prompt'),
   },
-  changePinNew: {
-    fixed: true,
-    input(state, input) {
-      if (!isPinShaped(input)) return stay(state, { kind: 'invalidPin' });
-      if (isTrivialPin(input)) return stay(state, { kind: 'trivialPin' });
-      return { state, effect: { type: 'holdPin', pin: input } };
-    },
-    back: (state) => go(state, 'accountHome'),
-    result(state, result) {
-      if (result.type !== 'held') return undefined;
-      return go(state, 'changePinConfirm', { draft: { heldPin: result.heldPin } });
-    },
-    view: (_state, kit) => prompt(kit, 'changePinNew.prompt'),
-  },
-  changePinConfirm: {
-    fixed: true,
-    input(state, input) {
-      if (!isPinShaped(input)) return stay(state, { kind: 'invalidPin' });
-      return { state, effect: { type: 'matchPin', pin: input, heldPin: heldPinOf(state) } };
-    },
-    back: (state) => go(state, 'changePinNew'),
-    result(state, result) {
-      const auth = (): NonNullable<MenuState['auth']> => requireValue(state.auth, 'auth');
-      if (result.type === 'matched') {
-        const heldPin = heldPinOf(state);
-        if (!result.match) return go(state, 'changePinNew', { notice: { kind: 'pinMismatch' } });
-        return {
-          state,
-          effect: {
-            type: 'replacePin',
-            customerId: auth().customerId,
-            heldPin,
-            expectedPinVersion: auth().pinVersion ?? null,
-          },
-        };
-      }
-      if (result.type === 'replaced') {
-        if (result.pinVersion === null) return end(state, { kind: 'pinNotChanged' });
-        return go({ ...state, auth: { ...auth(), pinVersion: result.pinVersion } }, 'accountHome', {
-          notice: { kind: 'pinChanged' },
-        });
-      }
-      // As a log-in shed for load ends: the session closes on a text that says nothing was done and to dial again.
-      if (result.type === 'hashBusy') return end(state, { kind: 'pinHashBusyChange' });
-      return undefined;
-    },
-    view: (_state, kit) => prompt(kit, 'changePinConfirm.prompt'),
-  },
+  changePinNew: newPinScreen(NEW_PIN),
+  changePinConfirm: confirmPinScreen(NEW_PIN),
 };

@@ -1,13 +1,8 @@
 import { isPinShaped, normalizeCustomerId } from '../menu-rules';
-import { afterVerify, Flow, go, lasting, numbered, prompt, requireValue, stay } from './flow';
+import { afterVerify, go, lasting, numbered, prompt, requireValue, stay } from './flow';
+import type { AccountMenuScreen, Flow } from './flow-types';
 
 /** The account menu of a subscriber not signed in, and logging in with a Customer ID and PIN. */
-
-export type AccountMenuScreen = 'accountMenu' | 'loginCustomerId' | 'loginPin';
-
-export interface AccountMenuState {
-  loginCustomerId?: string;
-}
 
 export const accountMenuFlow: Flow<AccountMenuScreen> = {
   accountMenu: {

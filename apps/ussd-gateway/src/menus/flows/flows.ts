@@ -1,28 +1,17 @@
-import { accountHomeFlow, AccountHomeScreen } from './account-home.flow';
-import { accountMenuFlow, AccountMenuScreen } from './account-menu.flow';
-import { createAccountFlow, CreateAccountScreen } from './create-account.flow';
-import type { ScreenSpec } from './flow';
-import { languageFlow, LanguageScreen } from './language.flow';
-import { orderFlow, OrderScreen } from './order.flow';
-import { preMenuFlow, PreMenuScreen } from './pre-menu.flow';
-import { reportFlow, ReportScreen } from './report.flow';
+import { accountHomeFlow } from './account-home.flow';
+import { accountMenuFlow } from './account-menu.flow';
+import { createAccountFlow } from './create-account.flow';
+import type { FlowScreen, ScreenSpec } from './flow-types';
+import { languageFlow } from './language.flow';
+import { orderFlow } from './order.flow';
+import { preMenuFlow } from './pre-menu.flow';
+import { reportFlow } from './report.flow';
 
 /**
  * The flows of the menu machine, each in its own file with its own spec. A screen belongs to exactly one flow, which
- * names it in its screen type and gives it a spec; this file lists flows, never screens.
+ * names it in its screen type (flow-types.ts) and gives it a spec; this file lists flows, never screens. Only the
+ * machine and the renderer import it: no flow does.
  */
-export type FlowScreen =
-  | PreMenuScreen
-  | LanguageScreen
-  | AccountMenuScreen
-  | CreateAccountScreen
-  | AccountHomeScreen
-  | OrderScreen
-  | ReportScreen;
-
-/** `ended`: the session is over (an END text); it takes no input and belongs to no flow. */
-export type ScreenId = FlowScreen | 'ended';
-
 const FLOWS = [
   preMenuFlow,
   languageFlow,

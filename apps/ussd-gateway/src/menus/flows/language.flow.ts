@@ -1,8 +1,7 @@
-import { Flow, go, numbered, stay } from './flow';
+import { go, numbered, stay } from './flow';
+import type { Flow, LanguageScreen } from './flow-types';
 
 /** Choosing the language every screen is shown in. */
-
-export type LanguageScreen = 'language';
 
 export const languageFlow: Flow<LanguageScreen> = {
   language: {

@@ -1,60 +1,10 @@
 import type { Language } from '../languages';
-import {
-  MAX_ORDER_QUANTITY,
-  normalizeDeliveryPoint,
-  OrderStatus,
-  parseQuantity,
-} from '../../orders/order-rules';
+import { MAX_ORDER_QUANTITY, normalizeDeliveryPoint, parseQuantity } from '../../domain/order-rules';
 import { isPinShaped } from '../menu-rules';
-import {
-  afterVerify,
-  EffectResult,
-  end,
-  Flow,
-  go,
-  MenuState,
-  nextPage,
-  numbered,
-  previousPage,
-  requireValue,
-  stay,
-  Step,
-} from './flow';
+import { afterVerify, end, go, nextPage, numbered, previousPage, requireValue, stay } from './flow';
+import type { EffectResult, Flow, MenuState, OrderScreen, Step } from './flow-types';
 
 /** Ordering fuel (product, quantity, delivery point, PIN) and the latest orders. */
-
-export type OrderScreen = 'orderProduct' | 'orderQuantity' | 'orderDelivery' | 'orderConfirm' | 'myOrders';
-
-/** A product of the fuel catalogue, as the order menu lists it (`kind` names its content key `product.<kind>`). */
-export interface CatalogueItem {
-  code: string;
-  kind: string;
-  sizeKg: number;
-  priceMinor: number;
-  currency: string;
-}
-
-/** One line of "My orders". */
-export interface OrderSummary {
-  orderNumber: string;
-  placedAt: string;
-  quantity: number;
-  kind: string;
-  sizeKg: number;
-  status: OrderStatus;
-}
-
-export interface OrderFlowState {
-  /** The catalogue as it was when the order flow began, and the order being put together. */
-  catalogue?: CatalogueItem[];
-  order?: {
-    lastDeliveryPoint: string | null;
-    productCode?: string;
-    quantity?: number;
-    deliveryPoint?: string;
-  };
-  orders?: OrderSummary[];
-}
 
 /** The way in from the signed-in menu, once the catalogue is loaded. */
 export function enterOrder(

@@ -1,13 +1,7 @@
-import type { InfoTopic } from '../content';
-import { Flow, go, nextPage, numbered, previousPage, stay } from './flow';
+import { go, nextPage, numbered, previousPage, stay } from './flow';
+import type { Flow, PreMenuScreen } from './flow-types';
 
 /** The main menu and Know More: what anyone who dials sees, signed in or not. */
-
-export type PreMenuScreen = 'preMenu' | 'knowMore' | 'info';
-
-export interface PreMenuState {
-  topic?: InfoTopic;
-}
 
 const TOPIC_TITLES = {
   about: 'knowMore.about',

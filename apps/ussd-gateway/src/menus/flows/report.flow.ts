@@ -1,14 +1,9 @@
-import { normalizeNote, TICKET_CATEGORIES, TICKET_NOTE_MAX, TicketCategory } from '../../orders/order-rules';
+import { normalizeNote, TICKET_CATEGORIES, TICKET_NOTE_MAX, TicketCategory } from '../../domain/order-rules';
 import type { MessageKey } from '../languages';
-import { end, Flow, go, MAIN_MENU, numbered, requireValue, stay } from './flow';
+import { end, go, MAIN_MENU, numbered, requireValue, stay } from './flow';
+import type { Flow, ReportScreen } from './flow-types';
 
 /** Reporting a stove problem: a category, a short note (or skip), then the ticket number. */
-
-export type ReportScreen = 'reportCategory' | 'reportNote';
-
-export interface ReportState {
-  report?: { category: TicketCategory };
-}
 
 const CATEGORY_LABELS: Record<TicketCategory, MessageKey> = {
   wont_light: 'report.wontLight',
