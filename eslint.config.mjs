@@ -9,7 +9,6 @@ const SIZE_PENDING = [
   'apps/registry-api/src/cli/data-files.ts',
   'apps/registry-api/src/database/seed.ts',
   'apps/registry-api/src/loader/entity-formats.ts',
-  'apps/registry-api/src/loader/record-readers.ts',
   'apps/registry-api/src/openapi/openapi-document.ts',
   'apps/ussd-gateway/src/accounts/accounts.repository.ts',
   'apps/ussd-gateway/src/operators/operator-openapi.ts',

@@ -1,6 +1,8 @@
 import { createReadStream } from 'node:fs';
 import type { LoadFile } from './load-files';
-import { CsvRecordReader, JsonRecord, NdjsonRecordReader, SourceRecord } from './record-readers';
+import { CsvRecordReader } from './csv-record-reader';
+import { NdjsonRecordReader } from './ndjson-record-reader';
+import { JsonRecord, SourceRecord } from './record-readers';
 import { StrictTextDecoder } from './text-decoding';
 
 /**
