@@ -1,4 +1,4 @@
-import { READING_KEYS } from '../../database/seed';
+import { READING_KEYS } from '../../database/reading-keys';
 import type { EntityFormat, EntityName } from '../entity-description';
 import { date, FUEL_ORDER, fuelType, household, householdProject, id, kilograms } from './columns';
 
