@@ -6,7 +6,6 @@ const SIZE_PENDING = [
   'apps/protocol-gateway/src/app.module.ts',
   'apps/protocol-gateway/src/openapi/openapi-document.ts',
   'apps/protocol-gateway/src/transcoding/json-printer.ts',
-  'apps/registry-api/src/cli/data-files.ts',
   'apps/registry-api/src/openapi/openapi-document.ts',
   'apps/ussd-gateway/src/accounts/accounts.repository.ts',
   'apps/ussd-gateway/src/operators/operator-openapi.ts',
