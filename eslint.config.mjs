@@ -14,7 +14,6 @@ const SIZE_PENDING = [
   'tools/local-chain-node/src/handlers.ts',
   'tools/local-chain-node/src/reflection.ts',
   'tools/local-chain-node/src/seed.ts',
-  'tools/local-stack/src/main.ts',
 ];
 
 export default tseslint.config(
