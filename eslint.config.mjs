@@ -6,18 +6,12 @@ const SIZE_PENDING = [
   'apps/protocol-gateway/src/app.module.ts',
   'apps/protocol-gateway/src/openapi/openapi-document.ts',
   'apps/protocol-gateway/src/transcoding/json-printer.ts',
-  'apps/registry-api/src/cli/data-files.ts',
-  'apps/registry-api/src/database/seed.ts',
-  'apps/registry-api/src/loader/entity-formats.ts',
-  'apps/registry-api/src/loader/importer.ts',
-  'apps/registry-api/src/loader/record-readers.ts',
   'apps/registry-api/src/openapi/openapi-document.ts',
   'apps/ussd-gateway/src/operators/operator-openapi.ts',
   'tools/local-chain-node/src/chain-node.ts',
   'tools/local-chain-node/src/handlers.ts',
   'tools/local-chain-node/src/reflection.ts',
   'tools/local-chain-node/src/seed.ts',
-  'tools/local-stack/src/main.ts',
 ];
 
 export default tseslint.config(

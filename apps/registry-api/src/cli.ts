@@ -5,7 +5,8 @@ import { createDataSource, runMigrations } from './database/data-source';
 import { refreshRollups } from './database/rollups';
 import { seedRegistry } from './database/seed';
 import { createClient, listClients, revokeClient } from './cli/clients';
-import { exportCommand, importCommand } from './cli/data-files';
+import { exportCommand } from './cli/export-command';
+import { importCommand } from './cli/import-command';
 import { signingKeyCommand } from './cli/signing-key';
 import { verifyCommand, verifyExportCommand } from './cli/verify';
 

@@ -5,7 +5,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createTestDatabase, TestDatabase } from '@dmrv/testing';
 import { createClient } from '../src/cli/clients';
 import { createDataSource, runMigrations } from '../src/database/data-source';
-import { seedRegistry, SEED_PROJECTS } from '../src/database/seed';
+import { seedRegistry } from '../src/database/seed';
+import { SEED_PROJECTS } from '../src/database/seed-data';
 import { assertCliBuilt, cli, sql } from './loader-test-kit';
 import { get, startApp, TestResponse } from './registry-test-kit';
 

@@ -1,7 +1,8 @@
 import { DataSource } from 'typeorm';
 import { createTestDatabase, TestDatabase } from '@dmrv/testing';
 import { createDataSource, runMigrations } from '../src/database/data-source';
-import { READING_KEYS, seedRegistry } from '../src/database/seed';
+import { READING_KEYS } from '../src/database/reading-keys';
+import { seedRegistry } from '../src/database/seed';
 import {
   CREDITS_CANCELLED,
   CREDITS_RETIRED,

@@ -1,5 +1,5 @@
 import { DataSource, IsNull } from 'typeorm';
-import { ApiClientEntity } from '../auth/api-client.entity';
+import { ApiClientEntity } from '../database/api-client.entity';
 import { bearerKey, generateClientCredentials, hashSecret } from '../auth/credentials';
 
 export interface CreatedClient {

@@ -1,6 +1,5 @@
 import { ArrayMaxSize, IsBoolean, IsIn, IsString, Matches } from 'class-validator';
 import { AsBoolean, DatabaseConfig, IntegerVariable, ListVariable, OptionalMatching } from '@dmrv/config';
-import type { ConnectionLimits } from '../database/data-source';
 import { RetiredKeysVariable, SigningKeyVariable } from './signing-variables';
 
 const POSTGRES_URL = /^postgres(ql)?:\/\/\S+$/;
@@ -135,6 +134,13 @@ export class RegistryConfig extends DatabaseConfig {
 
 export function apiBasePath(config: RegistryConfig): string {
   return `${config.API_BASE_PATH_PREFIX}/v1`;
+}
+
+/** How long the service lets a database connection take to open, a query to run, and a connection sit idle unprobed. */
+export interface ConnectionLimits {
+  connectTimeoutMs: number;
+  queryTimeoutMs: number;
+  keepAliveIdleMs: number;
 }
 
 /** The service's database connection limits (the CLI's migrations and seeding run without them). */

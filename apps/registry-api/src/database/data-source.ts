@@ -1,6 +1,7 @@
 import { runMigrationsLocked } from '@dmrv/migrations';
 import { DataSource, DataSourceOptions } from 'typeorm';
-import { ApiClientEntity } from '../auth/api-client.entity';
+import type { ConnectionLimits } from '../config/registry.config';
+import { ApiClientEntity } from './api-client.entity';
 import { ClosableClient } from './closable-client';
 import { RegistrySchema1732240000000 } from './migrations/1732240000000-registry-schema';
 import { TouchUpdatedAt1732240100000 } from './migrations/1732240100000-touch-updated-at';
@@ -20,13 +21,6 @@ export const MIGRATIONS = [
   ReadingNaturalKey1732240300000,
   RecordChangeNotifications1732240400000,
 ];
-
-/** How long the service lets a database connection take to open, a query to run, and a connection sit idle unprobed. */
-export interface ConnectionLimits {
-  connectTimeoutMs: number;
-  queryTimeoutMs: number;
-  keepAliveIdleMs: number;
-}
 
 /** How much longer than the server's statement_timeout the client waits before it declares the connection silent. */
 export const SILENT_CONNECTION_GRACE_MS = 1000;

@@ -1,5 +1,5 @@
 import { csvField } from './csv-cells';
-import type { EntityCounts, LoadProblem, LoadProgress } from './importer';
+import type { EntityCounts, LoadProblem, LoadProgress } from './import-result';
 
 const MAX_SHOWN_VALUE = 80;
 

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { FileFormat } from './load-files';
-import { CsvRecordReader, NdjsonRecordReader } from './record-readers';
+import { CsvRecordReader } from './csv-record-reader';
+import { NdjsonRecordReader } from './ndjson-record-reader';
 import { StrictTextDecoder } from './text-decoding';
 
 /** Records in a data file, read as `import` reads it (a CSV's header line not counted); undefined if it does not read. */

@@ -1,12 +1,7 @@
 import fc from 'fast-check';
-import {
-  CsvRecordReader,
-  JsonRecord,
-  MAX_FIELD_CHARS,
-  MAX_RECORD_CHARS,
-  NdjsonRecordReader,
-  SourceRecord,
-} from './record-readers';
+import { CsvRecordReader } from './csv-record-reader';
+import { NdjsonRecordReader } from './ndjson-record-reader';
+import { JsonRecord, MAX_FIELD_CHARS, MAX_RECORD_CHARS, SourceRecord } from './record-readers';
 
 function readCsv(chunks: string[]): SourceRecord[] {
   const records: SourceRecord[] = [];
