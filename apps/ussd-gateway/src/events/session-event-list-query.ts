@@ -1,5 +1,5 @@
-import { overlongParameter } from '../operators/parameter-limits';
-import { E164 } from '../ussd/ussd-request';
+import { overlongParameter } from '../contract/parameter-limits';
+import { E164 } from '../contract/ussd-fields';
 import { SESSION_EVENT_STATUSES } from './session-event';
 import type { SessionEventFilter } from './session-events.repository';
 

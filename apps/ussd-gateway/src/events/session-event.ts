@@ -1,4 +1,4 @@
-import { E164, isSessionId, SERVICE_CODE, SERVICE_CODE_MAX } from '../ussd/ussd-request';
+import { E164, isSessionId, SERVICE_CODE, SERVICE_CODE_MAX } from '../contract/ussd-fields';
 
 /** The outcomes Africa's Talking reports for a session. */
 export const SESSION_EVENT_STATUSES = ['Success', 'Incomplete', 'Failed'] as const;

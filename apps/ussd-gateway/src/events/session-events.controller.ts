@@ -1,9 +1,8 @@
 import { Body, Controller, Get, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
 import { SkipThrottle } from '@nestjs/throttler';
 import { InvalidInputError } from '@dmrv/errors';
-import { OperatorTokenGuard } from '../operators/operator-token.guard';
-import { Caller } from '../ussd/hop-caller';
-import type { HopCaller } from '../ussd/ussd-session.service';
+import { OperatorTokenGuard } from '../contract/operator-token.guard';
+import { Caller, RequestCaller } from '../contract/request-caller';
 import { encodeCursor, parseEventListQuery } from './session-event-list-query';
 import type { SessionEventRecord } from './session-events.repository';
 import { SessionEventSenderGuard } from './session-event-sender.guard';
@@ -29,7 +28,7 @@ export class SessionEventsController {
   @UseGuards(SessionEventSenderGuard)
   async receive(
     @Body() body: unknown,
-    @Caller() caller: HopCaller,
+    @Caller() caller: RequestCaller,
   ): Promise<{ status: 'recorded' | 'duplicate' }> {
     return { status: await this.events.receive(body, caller) };
   }

@@ -14,7 +14,7 @@ import {
   TICKET_TRANSITIONS,
 } from '../orders/order-rules';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from './operator-queries';
-import { OPERATOR_PARAMETER_MAX_LENGTH as MAX } from './parameter-limits';
+import { OPERATOR_PARAMETER_MAX_LENGTH as MAX } from '../contract/parameter-limits';
 
 const transitionsText = (transitions: Record<string, readonly string[]>): string =>
   Object.entries(transitions)

@@ -1,17 +1,6 @@
 import { InvalidInputError } from '@dmrv/errors';
-import { BoundedParameter, refuseOverlong } from './parameter-limits';
-
-/** What the operator list endpoints accept: pure parsing, every refusal a 400 naming the parameter. */
-export interface ListQuery<S extends string> {
-  status?: S;
-  phoneNumber?: string;
-  /** Created at or after / before this instant. */
-  from?: Date;
-  to?: Date;
-  /** Only rows older than this id (the previous page's last). */
-  before?: number;
-  limit: number;
-}
+import { BoundedParameter, refuseOverlong } from '../contract/parameter-limits';
+import type { ListQuery } from '../orders/orders.repository';
 
 export const LIST_LIMIT_DEFAULT = 20;
 export const LIST_LIMIT_MAX = 100;

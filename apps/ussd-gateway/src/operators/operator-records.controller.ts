@@ -15,8 +15,8 @@ import {
 } from '../orders/orders.repository';
 import { buildOperatorOpenApiDocument } from './operator-openapi';
 import { cursorOf, parseListQuery, parseStatusUpdate } from './operator-queries';
-import { refuseOverlong } from './parameter-limits';
-import { OperatorTokenGuard } from './operator-token.guard';
+import { OperatorTokenGuard } from '../contract/operator-token.guard';
+import { refuseOverlong } from '../contract/parameter-limits';
 
 export interface Page<R> {
   items: R[];

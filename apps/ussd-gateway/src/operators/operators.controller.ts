@@ -3,9 +3,9 @@ import type { UssdDebugRecord, UssdSessionList } from '@dmrv/contracts';
 import { DependencyUnavailableError, NotFoundError } from '@dmrv/errors';
 import { isAuthenticated, MenuState } from '../menus/menu-machine';
 import { SessionStore } from '../sessions/session-store';
-import { isSessionId } from '../ussd/ussd-request';
-import { OperatorTokenGuard } from './operator-token.guard';
-import { refuseOverlong } from './parameter-limits';
+import { OperatorTokenGuard } from '../contract/operator-token.guard';
+import { refuseOverlong } from '../contract/parameter-limits';
+import { isSessionId } from '../contract/ussd-fields';
 
 /** Listing is capped: an operator wants to see sessions, not page through a million of them. */
 export const SESSION_LIST_LIMIT = 1000;

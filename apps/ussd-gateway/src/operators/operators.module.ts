@@ -1,0 +1,19 @@
+import { DynamicModule, Module, Type } from '@nestjs/common';
+import { OperatorTokenGuard } from '../contract/operator-token.guard';
+import { OrdersModule } from '../orders/orders.module';
+import { OperatorRecordsController } from './operator-records.controller';
+import { OperatorsController } from './operators.controller';
+
+/** The programme staff's endpoints: sessions, orders and tickets, behind OPERATOR_TOKEN. */
+@Module({})
+export class OperatorsModule {
+  /** `sessions`: the module that exports the SessionStore (the ussd module, which this one cannot import). */
+  static withSessions(sessions: Type): DynamicModule {
+    return {
+      module: OperatorsModule,
+      imports: [sessions, OrdersModule],
+      controllers: [OperatorsController, OperatorRecordsController],
+      providers: [OperatorTokenGuard],
+    };
+  }
+}
