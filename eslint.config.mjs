@@ -13,7 +13,6 @@ const SIZE_PENDING = [
   'apps/registry-api/src/loader/record-readers.ts',
   'apps/registry-api/src/openapi/openapi-document.ts',
   'apps/ussd-gateway/src/accounts/accounts.repository.ts',
-  'apps/ussd-gateway/src/operators/operator-openapi.ts',
   'apps/ussd-gateway/src/ussd/ussd-session.service.ts',
   'tools/local-chain-node/src/chain-node.ts',
   'tools/local-chain-node/src/handlers.ts',

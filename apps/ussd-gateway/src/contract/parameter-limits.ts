@@ -1,4 +1,4 @@
-import { InvalidInputError } from '@dmrv/errors';
+import { IsString, MaxLength } from 'class-validator';
 
 /**
  * The longest value each parameter of the operator endpoints takes, in characters (a surrogate pair counts once, as
@@ -21,21 +21,15 @@ export const OPERATOR_PARAMETER_MAX_LENGTH = {
 
 export type BoundedParameter = keyof typeof OPERATOR_PARAMETER_MAX_LENGTH;
 
-const characters = (value: string, max: number): number =>
-  value.length <= max ? value.length : [...value].length;
-
-/** The message for the first of `values` longer than its bound, or undefined; values that are not strings are the parser's. */
-export function overlongParameter(values: Partial<Record<BoundedParameter, unknown>>): string | undefined {
-  for (const [name, value] of Object.entries(values) as Array<[BoundedParameter, unknown]>) {
-    const max = OPERATOR_PARAMETER_MAX_LENGTH[name];
-    if (typeof value === 'string' && characters(value, max) > max)
-      return `${name} must be at most ${max} characters`;
-  }
-  return undefined;
-}
-
-/** Throws the 400 of `overlongParameter`. */
-export function refuseOverlong(values: Partial<Record<BoundedParameter, unknown>>): void {
-  const message = overlongParameter(values);
-  if (message !== undefined) throw new InvalidInputError(message);
+/**
+ * The first checks of an operator parameter: a string given once (`<name> must be given once`), then no longer than
+ * its bound, before any other rule reads it. class-validator runs a property's rules in the order they are applied,
+ * which is bottom to top: this decorator goes lowest, right above the property.
+ */
+export function BoundedString(name: BoundedParameter): PropertyDecorator {
+  const max = OPERATOR_PARAMETER_MAX_LENGTH[name];
+  return (target, property) => {
+    IsString({ message: '$property must be given once' })(target, property);
+    MaxLength(max, { message: `$property must be at most ${max} characters` })(target, property);
+  };
 }

@@ -14,7 +14,13 @@ import { UssdMetrics } from '../telemetry/ussd-metrics';
 import { SessionEndOpener } from './session-end-opener';
 import { parseSessionEvent, SessionEndEvent } from './session-event';
 import { SessionEventMetrics } from './session-event.metrics';
-import { SessionEventFilter, SessionEventPage, SessionEventsRepository } from './session-events.repository';
+import { eventFilterOf, encodeCursor, SessionEventListQuery } from './session-event-list-query';
+import { SessionEventRecord, SessionEventsRepository } from './session-events.repository';
+
+export interface SessionEventList {
+  events: SessionEventRecord[];
+  nextCursor: string | null;
+}
 
 export const SESSION_EVENTS_DEPENDENCY = 'session event store';
 export const SESSION_EVENT_MISMATCH_MESSAGE = 'The session belongs to another phone number';
@@ -85,12 +91,17 @@ export class SessionEventsService {
     return recorded ? 'recorded' : 'duplicate';
   }
 
-  async list(filter: SessionEventFilter): Promise<SessionEventPage> {
+  async list(query: SessionEventListQuery): Promise<SessionEventList> {
+    let page;
     try {
-      return await this.repository.list(filter);
+      page = await this.repository.list(eventFilterOf(query));
     } catch (error) {
       throw new DependencyUnavailableError(SESSION_EVENTS_DEPENDENCY, error);
     }
+    return {
+      events: page.events,
+      nextCursor: page.nextCursor === null ? null : encodeCursor(page.nextCursor),
+    };
   }
 
   /** The limit's headers on every answer; past the limit, the limit's answer (a 429 `{message}`: no handset reads it). */

@@ -1,11 +1,14 @@
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { UssdDebugRecord, UssdSessionList } from '@dmrv/contracts';
 import { DependencyUnavailableError, NotFoundError } from '@dmrv/errors';
+import { strictValidationPipe } from '@dmrv/http-kit';
+import { ApiOperatorAnswers } from '../contract/operator-api';
+import { OperatorTokenGuard } from '../contract/operator-token.guard';
+import { isSessionId } from '../contract/ussd-fields';
 import { isAuthenticated, MenuState } from '../menus/menu-machine';
 import { SessionStore } from '../sessions/session-store';
-import { OperatorTokenGuard } from '../contract/operator-token.guard';
-import { refuseOverlong } from '../contract/parameter-limits';
-import { isSessionId } from '../contract/ussd-fields';
+import { SessionDebugView, SessionIdParameter, SessionListView } from './session-views';
 
 /** Listing is capped: an operator wants to see sessions, not page through a million of them. */
 export const SESSION_LIST_LIMIT = 1000;
@@ -21,14 +24,19 @@ async function fromStore<T>(read: Promise<T>): Promise<T> {
   }
 }
 
+@ApiTags('Operators')
 @Controller('api/ussd')
 @UseGuards(OperatorTokenGuard)
 export class OperatorsController {
   constructor(private readonly store: SessionStore<MenuState>) {}
 
   @Get('debug/:sessionId')
-  async debug(@Param('sessionId') sessionId: string): Promise<UssdDebugRecord> {
-    refuseOverlong({ sessionId });
+  @ApiOperation({
+    operationId: 'debugSession',
+    summary: 'One session as the store keeps it, and the active ones',
+  })
+  @ApiOperatorAnswers({ description: 'The session', type: SessionDebugView, dependency: 'The session store' })
+  async debug(@Param(strictValidationPipe()) { sessionId }: SessionIdParameter): Promise<UssdDebugRecord> {
     // The session request's own rule (an emoji counts once): every session that can exist is looked up, nothing else.
     const record = isSessionId(sessionId) ? await fromStore(this.store.get(sessionId)) : null;
     if (!record) throw new NotFoundError(SESSION_NOT_FOUND);
@@ -51,6 +59,13 @@ export class OperatorsController {
   }
 
   @Get('sessions')
+  @ApiOperation({ operationId: 'listSessions', summary: 'The active sessions (at most 1000)' })
+  @ApiOperatorAnswers({
+    description: 'The active sessions',
+    type: SessionListView,
+    dependency: 'The session store',
+    noInput: true,
+  })
   async sessions(): Promise<UssdSessionList> {
     const activeSessions = await fromStore(this.store.listActive(SESSION_LIST_LIMIT));
     return { activeSessions, count: activeSessions.length };

@@ -1,7 +1,9 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { OperatorTokenGuard } from '../contract/operator-token.guard';
 import { OrdersModule } from '../orders/orders.module';
+import { OpenApiDocumentController, OpenApiDocumentHolder } from './openapi-document.controller';
 import { OperatorRecordsController } from './operator-records.controller';
+import { OperatorRecordsService } from './operator-records.service';
 import { OperatorsController } from './operators.controller';
 
 /** The programme staff's endpoints: sessions, orders and tickets, behind OPERATOR_TOKEN. */
@@ -12,8 +14,9 @@ export class OperatorsModule {
     return {
       module: OperatorsModule,
       imports: [sessions, OrdersModule],
-      controllers: [OperatorsController, OperatorRecordsController],
-      providers: [OperatorTokenGuard],
+      controllers: [OperatorsController, OperatorRecordsController, OpenApiDocumentController],
+      providers: [OperatorRecordsService, OperatorTokenGuard, OpenApiDocumentHolder],
+      exports: [OpenApiDocumentHolder],
     };
   }
 }
