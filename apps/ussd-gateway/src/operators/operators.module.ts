@@ -4,6 +4,7 @@ import { OrdersModule } from '../orders/orders.module';
 import { OpenApiDocumentController, OpenApiDocumentHolder } from './openapi-document.controller';
 import { OperatorRecordsController } from './operator-records.controller';
 import { OperatorRecordsService } from './operator-records.service';
+import { OperatorSessionsService } from './operator-sessions.service';
 import { OperatorsController } from './operators.controller';
 
 /** The programme staff's endpoints: sessions, orders and tickets, behind OPERATOR_TOKEN. */
@@ -15,7 +16,7 @@ export class OperatorsModule {
       module: OperatorsModule,
       imports: [sessions, OrdersModule],
       controllers: [OperatorsController, OperatorRecordsController, OpenApiDocumentController],
-      providers: [OperatorRecordsService, OperatorTokenGuard, OpenApiDocumentHolder],
+      providers: [OperatorRecordsService, OperatorSessionsService, OperatorTokenGuard, OpenApiDocumentHolder],
       exports: [OpenApiDocumentHolder],
     };
   }
