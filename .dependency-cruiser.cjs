@@ -26,7 +26,7 @@ const APP_LAYERS = {
     ['accounts', 'orders'],
     ['menus'],
     ['phone-languages', 'sessions', 'rate-limit', 'telemetry'],
-    ['redis', 'database'],
+    ['redis', 'database', 'contract'],
     ['config'],
     ['domain'],
   ],

@@ -7,7 +7,6 @@ const SIZE_PENDING = [
   'apps/protocol-gateway/src/openapi/openapi-document.ts',
   'apps/protocol-gateway/src/transcoding/json-printer.ts',
   'apps/registry-api/src/openapi/openapi-document.ts',
-  'apps/ussd-gateway/src/operators/operator-openapi.ts',
   'tools/local-chain-node/src/chain-node.ts',
   'tools/local-chain-node/src/handlers.ts',
   'tools/local-chain-node/src/reflection.ts',

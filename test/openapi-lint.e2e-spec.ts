@@ -8,11 +8,17 @@ import { buildOpenApiDocument as buildProtocolDocument } from '../apps/protocol-
 import { ServedRoutes } from '../apps/protocol-gateway/src/routes/served-routes';
 import { Gateway, LocalChainNode, startGateway, startNode } from '../apps/protocol-gateway/test/harness';
 import { buildOpenApiDocument as buildRegistryDocument } from '../apps/registry-api/src/openapi/openapi-document';
-import { buildOperatorOpenApiDocument } from '../apps/ussd-gateway/src/operators/operator-openapi';
+import {
+  Backing as UssdBacking,
+  createBacking as createUssdBacking,
+  OPERATOR_TOKEN,
+  startApp as startUssdApp,
+} from '../apps/ussd-gateway/test/ussd-test-kit';
 
 // Every OpenAPI document a service serves passes `redocly lint` with the committed redocly.yaml (the recommended
 // ruleset): the protocol gateway's as it serves it (generated from the route table of a running gateway and node),
-// the registry API's and the USSD operator endpoints' as their controllers build them.
+// the USSD gateway's as it serves it (generated from its controllers and DTOs at bootstrap), the registry API's as
+// its controller builds it.
 jest.setTimeout(120_000);
 
 const run = promisify(execFile);
@@ -96,8 +102,23 @@ describe('OpenAPI documents under redocly lint (redocly.yaml)', () => {
     });
   });
 
-  it('ussd-gateway: GET /api/ussd/openapi.json (the operator endpoints)', async () => {
-    await expect(lint('ussd-gateway', buildOperatorOpenApiDocument())).resolves.toEqual({
+  it('ussd-gateway: GET /api/ussd/openapi.json', async () => {
+    let backing: UssdBacking | undefined;
+    let served: { statusCode: number; json(): unknown } | undefined;
+    try {
+      backing = await createUssdBacking('openapi-lint');
+      const { app } = await startUssdApp(backing.env());
+      served = await app.inject({
+        method: 'GET',
+        url: '/api/ussd/openapi.json',
+        headers: { 'x-operator-token': OPERATOR_TOKEN },
+      });
+      await app.close();
+    } finally {
+      await backing?.cleanup();
+    }
+    expect(served.statusCode).toBe(200);
+    await expect(lint('ussd-gateway', served.json())).resolves.toEqual({
       code: 0,
       problems: [],
       valid: true,

@@ -8,6 +8,8 @@ import { TracingModule } from '@dmrv/tracing';
 import { dependencyTimeouts } from './config/dependency-timeouts';
 import { UssdConfig } from './config/ussd.config';
 import { dataSourceOptions } from './database/data-source';
+import { EventsModule } from './events/events.module';
+import { OperatorsModule } from './operators/operators.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { RedisModule } from './redis/redis.module';
 import { SimulatorModule } from './simulator/simulator.module';
@@ -49,6 +51,8 @@ export class AppModule {
         RateLimitModule,
         StatusModule,
         UssdModule,
+        OperatorsModule.withSessions(UssdModule),
+        EventsModule.withSessions(UssdModule),
         SimulatorModule.forRoot(config),
       ],
     };

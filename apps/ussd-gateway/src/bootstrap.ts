@@ -3,6 +3,8 @@ import { createHttpApp, StartedService } from '@dmrv/http-kit';
 import type { ServiceLoggingOptions } from '@dmrv/logging';
 import { AppModule } from './app.module';
 import { UssdConfig } from './config/ussd.config';
+import { buildUssdOpenApiDocument } from './openapi-document';
+import { OpenApiDocumentHolder } from './operators/openapi-document.controller';
 import { renderUssdError } from './ussd-error.renderer';
 import { installUssdRoute } from './ussd/ussd-route';
 
@@ -22,5 +24,6 @@ export async function bootstrap(
     errorRenderer: renderUssdError,
   });
   installUssdRoute(app, renderUssdError);
+  app.get(OpenApiDocumentHolder).keep(buildUssdOpenApiDocument(app));
   return { app, config };
 }

@@ -253,7 +253,8 @@ describe('operator endpoints for orders and tickets', () => {
     ['/api/ussd/orders?limit=0', 'limit must be an integer from 1 to 100'],
     ['/api/ussd/orders?limit=101', 'limit must be an integer from 1 to 100'],
     ['/api/ussd/orders?limit=1.5', 'limit must be an integer from 1 to 100'],
-    ['/api/ussd/orders?sort=asc', 'unknown parameter sort; known: status, phone, from, to, cursor, limit'],
+    ['/api/ussd/orders?sort=asc', 'property sort should not exist'],
+    ['/api/ussd/tickets?constructor=x', 'property constructor should not exist'],
     ['/api/ussd/orders?status=placed&status=delivered', 'status must be given once'],
   ])('GET %s → 400 naming the parameter', async (url, message) => {
     expect(await answer('GET', url)).toEqual({ status: 400, body: { message } });
@@ -262,8 +263,8 @@ describe('operator endpoints for orders and tickets', () => {
   it.each([
     [{ status: 'lost' }, 'status must be one of placed, dispatched, delivered, cancelled'],
     [{}, 'status must be one of placed, dispatched, delivered, cancelled'],
-    [{ status: 'dispatched', note: 'x' }, 'unknown field note; the body is {"status": …}'],
-    [[], 'body must be a JSON object {"status": …}'],
+    [{ status: 'dispatched', note: 'x' }, 'property note should not exist'],
+    [[], 'status must be one of placed, dispatched, delivered, cancelled'],
   ])('PATCH an order with %j → 400', async (body, message) => {
     expect(await answer('PATCH', `/api/ussd/orders/${fixture.orderNumbers[2]!}`, { body })).toEqual({
       status: 400,
@@ -321,36 +322,6 @@ describe('operator endpoints for orders and tickets', () => {
     } finally {
       await app.close();
     }
-  });
-
-  it('serves an OpenAPI document describing exactly these operations', async () => {
-    const document = await answer('GET', '/api/ussd/openapi.json');
-    expect(document.status).toBe(200);
-    expect(document.body).toMatchObject({ openapi: '3.0.3', info: { title: 'USSD gateway operator API' } });
-    const operations = Object.entries(
-      document.body.paths as Record<string, Record<string, { operationId: string }>>,
-    ).flatMap(([path, methods]) =>
-      Object.entries(methods).map(
-        ([method, operation]) => `${method.toUpperCase()} ${path} ${operation.operationId}`,
-      ),
-    );
-    expect(operations.sort()).toEqual([
-      'GET /api/ussd/orders listOrders',
-      'GET /api/ussd/tickets listTickets',
-      'PATCH /api/ussd/orders/{orderNumber} updateOrderStatus',
-      'PATCH /api/ussd/tickets/{ticketNumber} updateTicketStatus',
-    ]);
-    // The schemas name every field the endpoints answer with.
-    const schemas = (document.body.components as { schemas: Record<string, { required?: string[] }> })
-      .schemas;
-    const listed = await answer('GET', '/api/ussd/orders?limit=1');
-    expect(Object.keys((listed.body.items as Array<Record<string, unknown>>)[0]!).sort()).toEqual(
-      [...schemas.Order!.required!].sort(),
-    );
-    const tickets = await answer('GET', '/api/ussd/tickets?limit=1');
-    expect(Object.keys((tickets.body.items as Array<Record<string, unknown>>)[0]!).sort()).toEqual(
-      [...schemas.Ticket!.required!].sort(),
-    );
   });
 });
 

@@ -1,4 +1,4 @@
-import { E164, isSessionId, SERVICE_CODE, SERVICE_CODE_MAX } from '../ussd/ussd-request';
+import { E164, isSessionId, SERVICE_CODE, SERVICE_CODE_MAX } from '../contract/ussd-fields';
 
 /** The outcomes Africa's Talking reports for a session. */
 export const SESSION_EVENT_STATUSES = ['Success', 'Incomplete', 'Failed'] as const;
@@ -68,20 +68,31 @@ const text =
   (value: unknown): string | undefined =>
     printable(max, lines)(value) && (!pattern || pattern.test(value)) ? value : undefined;
 
+/** The longest value of each text field, in characters (the OpenAPI document states them). */
+export const SESSION_EVENT_FIELD_MAX = {
+  phoneNumber: 16,
+  lastAppResponse: 1000,
+  errorMessage: 500,
+  cost: 32,
+  date: 40,
+  input: 2000,
+} as const;
+const MAX = SESSION_EVENT_FIELD_MAX;
+
 const RULES = {
   sessionId: rule(true, (value) => (isSessionId(value) ? value : undefined)),
-  phoneNumber: rule(true, text(16, E164)),
+  phoneNumber: rule(true, text(MAX.phoneNumber, E164)),
   serviceCode: rule(true, text(SERVICE_CODE_MAX, SERVICE_CODE)),
   networkCode: rule(false, text(10, NETWORK_CODE)),
   status: rule(true, (value) => SESSION_EVENT_STATUSES.find((status) => status === value)),
   durationInMillis: rule(false, count),
   hopsCount: rule(false, count),
-  lastAppResponse: rule(false, text(1000, undefined, true)),
-  errorMessage: rule(false, text(500, undefined, true)),
-  cost: rule(false, text(32)),
-  date: rule(false, text(40)),
+  lastAppResponse: rule(false, text(MAX.lastAppResponse, undefined, true)),
+  errorMessage: rule(false, text(MAX.errorMessage, undefined, true)),
+  cost: rule(false, text(MAX.cost)),
+  date: rule(false, text(MAX.date)),
   // Checked for its shape only, so that a malformed notification is refused whole; its value is never kept.
-  input: rule(false, (value) => (typeof value === 'string' && value.length <= 2000 ? true : undefined)),
+  input: rule(false, (value) => (typeof value === 'string' && value.length <= MAX.input ? true : undefined)),
 } satisfies Record<string, FieldRule<unknown>>;
 
 type Rules = typeof RULES;

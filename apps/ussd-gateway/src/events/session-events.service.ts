@@ -4,17 +4,23 @@ import { DependencyUnavailableError, DomainError, InvalidInputError } from '@dmr
 import { InjectPinoLogger, PinoLogger } from '@dmrv/logging';
 import { dependencyTimeouts } from '../config/dependency-timeouts';
 import { UssdConfig } from '../config/ussd.config';
+import type { RequestCaller } from '../contract/request-caller';
 import type { MenuState } from '../menus/menu-machine';
 import { RateLimitCounter } from '../rate-limit/rate-limit.module';
 import { RateLimitHit, RateLimitPolicy } from '../rate-limit/rate-limit.policy';
 import type { RateLimitCount } from '../rate-limit/rate-limit.storage';
 import { runOnLease } from '../sessions/session-store';
-import { UssdMetrics } from '../telemetry/ussd-metrics';
-import { HopOpener } from '../ussd/hop-opener';
-import type { HopCaller } from '../ussd/ussd-session.service';
+import { SessionEndOpener } from './session-end-opener';
 import { parseSessionEvent, SessionEndEvent } from './session-event';
 import { SessionEventMetrics } from './session-event.metrics';
-import { SessionEventFilter, SessionEventPage, SessionEventsRepository } from './session-events.repository';
+import { eventFilterOf, encodeCursor, SessionEventListQuery } from './session-event-list-query';
+import { SessionEventRecord, SessionEventsRepository } from './session-events.repository';
+import { RateLimitMetrics } from '../rate-limit/rate-limit.metrics';
+
+export interface SessionEventList {
+  events: SessionEventRecord[];
+  nextCursor: string | null;
+}
 
 export const SESSION_EVENTS_DEPENDENCY = 'session event store';
 export const SESSION_EVENT_MISMATCH_MESSAGE = 'The session belongs to another phone number';
@@ -36,17 +42,17 @@ export class SessionEventMismatchError extends DomainError {
 @Injectable()
 export class SessionEventsService {
   constructor(
-    private readonly opener: HopOpener,
+    private readonly opener: SessionEndOpener,
     private readonly repository: SessionEventsRepository,
     private readonly config: UssdConfig,
     private readonly limits: RateLimitPolicy,
     private readonly counter: RateLimitCounter,
     private readonly metrics: SessionEventMetrics,
-    private readonly ussdMetrics: UssdMetrics,
+    private readonly rateLimitMetrics: RateLimitMetrics,
     @InjectPinoLogger(SessionEventsService.name) private readonly logger: PinoLogger,
   ) {}
 
-  async receive(body: unknown, caller: HopCaller): Promise<'recorded' | 'duplicate'> {
+  async receive(body: unknown, caller: RequestCaller): Promise<'recorded' | 'duplicate'> {
     const parsed = parseSessionEvent(body);
     const hit = this.limits.sessionHit(caller.ip, (body as { phoneNumber?: unknown } | null)?.phoneNumber);
     if (!parsed.valid) {
@@ -85,19 +91,24 @@ export class SessionEventsService {
     return recorded ? 'recorded' : 'duplicate';
   }
 
-  async list(filter: SessionEventFilter): Promise<SessionEventPage> {
+  async list(query: SessionEventListQuery): Promise<SessionEventList> {
+    let page;
     try {
-      return await this.repository.list(filter);
+      page = await this.repository.list(eventFilterOf(query));
     } catch (error) {
       throw new DependencyUnavailableError(SESSION_EVENTS_DEPENDENCY, error);
     }
+    return {
+      events: page.events,
+      nextCursor: page.nextCursor === null ? null : encodeCursor(page.nextCursor),
+    };
   }
 
   /** The limit's headers on every answer; past the limit, the limit's answer (a 429 `{message}`: no handset reads it). */
-  private admit(hit: RateLimitHit, count: RateLimitCount, caller: HopCaller): void {
+  private admit(hit: RateLimitHit, count: RateLimitCount, caller: RequestCaller): void {
     caller.setHeaders(this.limits.headers(hit, count));
     if (count.isBlocked) {
-      this.ussdMetrics.rateLimited(hit.name);
+      this.rateLimitMetrics.rateLimited(hit.name);
       throw this.limits.refusal(hit);
     }
   }
@@ -110,7 +121,7 @@ export class SessionEventsService {
   private async close(
     event: SessionEndEvent,
     hit: RateLimitHit,
-    caller: HopCaller,
+    caller: RequestCaller,
   ): Promise<boolean | 'otherPhone'> {
     const budget = this.config.HOP_TIMEOUT_MS;
     try {

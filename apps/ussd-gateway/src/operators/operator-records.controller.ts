@@ -1,101 +1,72 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Query, UseGuards } from '@nestjs/common';
-import { DomainError, NotFoundError } from '@dmrv/errors';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { strictValidationPipe } from '@dmrv/http-kit';
+import { OperatorTokenGuard } from '../contract/operator-token.guard';
+import type { OrderRecord, TicketRecord } from '../orders/orders.repository';
+import { ApiOperatorAnswers } from '../contract/operator-api';
 import {
-  idOfNumber,
-  ORDER_STATUSES,
-  ORDER_TRANSITIONS,
-  TICKET_STATUSES,
-  TICKET_TRANSITIONS,
-} from '../orders/order-rules';
-import {
-  OperatorRecordsRepository,
-  OrderRecord,
-  StatusChange,
-  TicketRecord,
-} from '../orders/orders.repository';
-import { buildOperatorOpenApiDocument } from './operator-openapi';
-import { cursorOf, parseListQuery, parseStatusUpdate } from './operator-queries';
-import { refuseOverlong } from './parameter-limits';
-import { OperatorTokenGuard } from './operator-token.guard';
+  OrderListQuery,
+  OrderNumberParameter,
+  OrderStatusUpdate,
+  TicketListQuery,
+  TicketNumberParameter,
+  TicketStatusUpdate,
+} from './operator-records.dto';
+import { OrderPage, OrderView, Page, TicketPage, TicketView } from './operator-record-views';
+import { ORDERS, OperatorRecordsService, TICKETS, transitionsText } from './operator-records.service';
 
-export interface Page<R> {
-  items: R[];
-  /** Pass as `cursor` for the next (older) page; null on the last one. */
-  nextCursor: string | null;
-}
-
-class TransitionRefusedError extends DomainError {
-  constructor(message: string) {
-    super('TRANSITION_REFUSED', message, 409);
-  }
-}
-
-/** The statuses from which `to` may be reached. */
-const sourcesOf = <S extends string>(transitions: Readonly<Record<S, readonly S[]>>, to: S): S[] =>
-  (Object.keys(transitions) as S[]).filter((from) => transitions[from].includes(to));
-
-/** A cursor only when older rows follow: a full last page says null like a short one. */
-function pageOf<R>({ rows, more }: { rows: R[]; more: boolean }, idOf: (row: R) => number | null): Page<R> {
-  const last = rows[rows.length - 1];
-  return { items: rows, nextCursor: more && last ? cursorOf(idOf(last)!) : null };
-}
-
-function outcome<R>(change: StatusChange<R>, what: string, to: string): R {
-  if (change.kind === 'changed') return change.record;
-  if (change.kind === 'missing') throw new NotFoundError(`${what} not found`);
-  throw new TransitionRefusedError(`${what} cannot go from ${change.current} to ${to}`);
-}
+const valid = strictValidationPipe();
+// Nest resolves a method's parameters last first: the path parameter, listed last, is refused before the body is
+// read (an overlong number is named even when the body is wrong too).
 
 /** Orders and tickets for the programme's staff: read, filter, page, move along (README, "Operator endpoints"). */
+@ApiTags('Operators')
 @Controller('api/ussd')
 @UseGuards(OperatorTokenGuard)
 export class OperatorRecordsController {
-  private readonly document = buildOperatorOpenApiDocument();
-
-  constructor(private readonly records: OperatorRecordsRepository) {}
+  constructor(private readonly records: OperatorRecordsService) {}
 
   @Get('orders')
-  async orders(@Query() raw: Record<string, unknown>): Promise<Page<OrderRecord>> {
-    const query = parseListQuery(raw, ORDER_STATUSES);
-    return pageOf(await this.records.listOrders(query), (order) => idOfNumber('F', order.orderNumber));
+  @ApiOperation({ operationId: 'listOrders', summary: 'Orders, newest first' })
+  @ApiOperatorAnswers({ description: 'One page', type: OrderPage })
+  orders(@Query(valid) query: OrderListQuery): Promise<Page<OrderRecord>> {
+    return this.records.list(ORDERS, query);
   }
 
   @Patch('orders/:orderNumber')
   @HttpCode(200)
-  async moveOrder(@Param('orderNumber') number: string, @Body() body: unknown): Promise<OrderRecord> {
-    refuseOverlong({ orderNumber: number });
-    const to = parseStatusUpdate(body, ORDER_STATUSES);
-    const id = idOfNumber('F', number);
-    if (id === null) throw new NotFoundError(`order ${number.slice(0, 20)} not found`);
-    return outcome(
-      await this.records.moveOrder(id, to, sourcesOf(ORDER_TRANSITIONS, to)),
-      `order ${number}`,
-      to,
-    );
+  @ApiOperation({
+    operationId: 'updateOrderStatus',
+    summary: 'Move an order to another status',
+    description: `Allowed: ${transitionsText(ORDERS)}.`,
+  })
+  @ApiOperatorAnswers({ description: 'The order as it is now', type: OrderView, conflict: true })
+  moveOrder(
+    @Body(valid) { status }: OrderStatusUpdate,
+    @Param(valid) { orderNumber }: OrderNumberParameter,
+  ): Promise<OrderRecord> {
+    return this.records.move(ORDERS, orderNumber, status);
   }
 
   @Get('tickets')
-  async tickets(@Query() raw: Record<string, unknown>): Promise<Page<TicketRecord>> {
-    const query = parseListQuery(raw, TICKET_STATUSES);
-    return pageOf(await this.records.listTickets(query), (ticket) => idOfNumber('T', ticket.ticketNumber));
+  @ApiOperation({ operationId: 'listTickets', summary: 'Tickets, newest first' })
+  @ApiOperatorAnswers({ description: 'One page', type: TicketPage })
+  tickets(@Query(valid) query: TicketListQuery): Promise<Page<TicketRecord>> {
+    return this.records.list(TICKETS, query);
   }
 
   @Patch('tickets/:ticketNumber')
   @HttpCode(200)
-  async moveTicket(@Param('ticketNumber') number: string, @Body() body: unknown): Promise<TicketRecord> {
-    refuseOverlong({ ticketNumber: number });
-    const to = parseStatusUpdate(body, TICKET_STATUSES);
-    const id = idOfNumber('T', number);
-    if (id === null) throw new NotFoundError(`ticket ${number.slice(0, 20)} not found`);
-    return outcome(
-      await this.records.moveTicket(id, to, sourcesOf(TICKET_TRANSITIONS, to)),
-      `ticket ${number}`,
-      to,
-    );
-  }
-
-  @Get('openapi.json')
-  openApi(): Record<string, unknown> {
-    return this.document;
+  @ApiOperation({
+    operationId: 'updateTicketStatus',
+    summary: 'Move a ticket to another status',
+    description: `Allowed: ${transitionsText(TICKETS)}.`,
+  })
+  @ApiOperatorAnswers({ description: 'The ticket as it is now', type: TicketView, conflict: true })
+  moveTicket(
+    @Body(valid) { status }: TicketStatusUpdate,
+    @Param(valid) { ticketNumber }: TicketNumberParameter,
+  ): Promise<TicketRecord> {
+    return this.records.move(TICKETS, ticketNumber, status);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from '@dmrv/logging';
 import type { Effect, EffectResult } from '../menus/menu-machine';
-import { orderNumber, ticketNumber } from './order-rules';
+import { orderNumber, ticketNumber } from '../domain/order-rules';
 import { OrdersRepository } from './orders.repository';
 
 /** The effects of the household menus (order fuel, my orders, report a problem). */

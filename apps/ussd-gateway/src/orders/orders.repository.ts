@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { ListQuery } from '../operators/operator-queries';
-import { orderNumber, OrderStatus, TicketCategory, ticketNumber, TicketStatus } from './order-rules';
+import { orderNumber, OrderStatus, TicketCategory, ticketNumber, TicketStatus } from '../domain/order-rules';
 
 export interface Product {
   code: string;
@@ -148,6 +147,18 @@ export class OrdersRepository {
     const row = (rows as Array<{ id: string }>)[0];
     return row ? Number(row.id) : null;
   }
+}
+
+/** What the operator lists filter by (operators/ parses it from the query string). */
+export interface ListQuery<S extends string> {
+  status?: S;
+  phoneNumber?: string;
+  /** Created at or after / before this instant. */
+  from?: Date;
+  to?: Date;
+  /** Only rows older than this id (the previous page's last). */
+  before?: number;
+  limit: number;
 }
 
 /** An order as operators see it. */

@@ -3,7 +3,7 @@ import { RateLimitCounter } from '../rate-limit/rate-limit.module';
 import { RateLimitMetrics } from '../rate-limit/rate-limit.metrics';
 import { RateLimitHit, RateLimitPolicy } from '../rate-limit/rate-limit.policy';
 import type { RateLimitCount } from '../rate-limit/rate-limit.storage';
-import type { HopCaller } from './hop-caller';
+import type { RequestCaller as HopCaller } from '../contract/request-caller';
 import { HopMetrics } from './hop-metrics';
 
 /** A hop's rate limits: the limit's headers on every answer, and the limit's refusal for a count past it. */

@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppExceptionFilter, ErrorRenderer } from '@dmrv/errors';
 import { httpExecutionContext } from '@dmrv/http-kit';
-import type { HopCaller } from './hop-caller';
+import type { RequestCaller as HopCaller } from '../contract/request-caller';
 import { UssdSessionService } from './ussd-session.service';
 
 export const USSD_PATH = '/api/ussd';

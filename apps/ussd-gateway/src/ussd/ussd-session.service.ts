@@ -8,14 +8,14 @@ import { UssdConfig } from '../config/ussd.config';
 import { RateLimitHit, RateLimitPolicy } from '../rate-limit/rate-limit.policy';
 import { runOnLease } from '../sessions/session-store';
 import { HopAdmission } from './hop-admission';
-import type { HopCaller } from './hop-caller';
+import type { RequestCaller as HopCaller } from '../contract/request-caller';
 import { HopMetrics } from './hop-metrics';
 import { HopOpener } from './hop-opener';
 import type { HopResult } from './hop-replay';
 import { SessionHop } from './session-hop';
 import { parseUssdRequest } from './ussd-request';
 
-export type { HopCaller } from './hop-caller';
+export type { RequestCaller as HopCaller } from '../contract/request-caller';
 export { ENDED_REPLY, OUT_OF_STEP_REPLY } from './hop-replay';
 
 type HopAnswer = HopResult['value'];

@@ -2,23 +2,15 @@ import { Module } from '@nestjs/common';
 import { Metrics } from '@dmrv/metrics';
 import { AccountsModule } from '../accounts/accounts.module';
 import { UssdConfig } from '../config/ussd.config';
-import { SessionEventMetrics } from '../events/session-event.metrics';
-import { SessionEventsController } from '../events/session-events.controller';
-import { SessionEventsRepository } from '../events/session-events.repository';
-import { SessionEventsService } from '../events/session-events.service';
+import { SessionEndOpener } from '../events/session-end-opener';
 import { Languages } from '../menus/languages';
 import { MenuRenderer } from '../menus/menu-renderer';
-import { OperatorTokenGuard } from '../operators/operator-token.guard';
 import { OrdersModule } from '../orders/orders.module';
-import { OperatorRecordsController } from '../operators/operator-records.controller';
-import { OperatorsController } from '../operators/operators.controller';
 import { RateLimitCounter } from '../rate-limit/rate-limit.module';
-import { RateLimitMetrics } from '../rate-limit/rate-limit.metrics';
 import type { RedisClient } from '../redis/redis-client';
 import { REDIS_CLIENT } from '../redis/redis.module';
 import { PhoneLanguageCopyStore } from '../phone-languages/phone-language-copy';
 import { SessionStore } from '../sessions/session-store';
-import { UssdMetrics } from '../telemetry/ussd-metrics';
 import { HopAdmission } from './hop-admission';
 import { HopEffects } from './hop-effects';
 import { HopMetrics } from './hop-metrics';
@@ -34,8 +26,9 @@ const SESSION_ROOMS = Symbol('SessionRooms');
 
 @Module({
   imports: [AccountsModule, OrdersModule],
-  // POST /api/ussd is a Fastify route of its own (ussd-route.ts), installed at bootstrap.
-  controllers: [OperatorsController, SessionEventsController, OperatorRecordsController],
+  // POST /api/ussd is a Fastify route of its own (ussd-route.ts), installed at bootstrap. The operator and event
+  // endpoints are modules of their own (operators/, events/) that get the session store and the opener from here.
+  exports: [SessionStore, SessionEndOpener],
   providers: [
     UssdSessionService,
     SessionHop,
@@ -44,17 +37,7 @@ const SESSION_ROOMS = Symbol('SessionRooms');
     HopEffects,
     PhoneLanguages,
     SessionDigests,
-    OperatorTokenGuard,
-    SessionEventsService,
-    SessionEventsRepository,
     { provide: HopMetrics, inject: [Metrics], useFactory: (metrics: Metrics) => new HopMetrics(metrics) },
-    // What events/ still injects for its refusals (see telemetry/ussd-metrics.ts).
-    { provide: UssdMetrics, useExisting: RateLimitMetrics },
-    {
-      provide: SessionEventMetrics,
-      inject: [Metrics],
-      useFactory: (metrics: Metrics) => new SessionEventMetrics(metrics),
-    },
     // Languages and CountryLanguages come from LanguageTablesModule, read before any connection opens.
     {
       provide: MenuRenderer,
@@ -74,6 +57,7 @@ const SESSION_ROOMS = Symbol('SessionRooms');
       useFactory: (rooms: SessionRooms) => rooms.copy,
     },
     { provide: HopOpener, inject: [SESSION_ROOMS], useFactory: (rooms: SessionRooms) => rooms.opener },
+    { provide: SessionEndOpener, useExisting: HopOpener },
   ],
 })
 export class UssdModule {}
