@@ -3,9 +3,6 @@ import tseslint from 'typescript-eslint';
 
 // Files still over the size limits below, while issue 34's split is under way; each entry goes when its file is split.
 const SIZE_PENDING = [
-  'apps/protocol-gateway/src/app.module.ts',
-  'apps/protocol-gateway/src/openapi/openapi-document.ts',
-  'apps/protocol-gateway/src/transcoding/json-printer.ts',
   'apps/registry-api/src/cli/data-files.ts',
   'apps/registry-api/src/database/seed.ts',
   'apps/registry-api/src/loader/entity-formats.ts',
