@@ -394,6 +394,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ixo/epochs/v1beta1/current_epoch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** ixo.epochs.v1beta1.Query/CurrentEpoch */
+        get: operations["ixo_epochs_v1beta1_Query_CurrentEpoch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ixo/epochs/v1beta1/epochs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** ixo.epochs.v1beta1.Query/EpochInfos */
+        get: operations["ixo_epochs_v1beta1_Query_EpochInfos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ixo/token/metadata/{id}": {
         parameters: {
             query?: never;
@@ -801,6 +835,27 @@ export interface components {
         };
         "ixo.entity.v1beta1.QueryParamsResponse": {
             params: components["schemas"]["ixo.entity.v1beta1.Params"] | null;
+        };
+        "ixo.epochs.v1beta1.EpochInfo": {
+            /** Format: int64 */
+            current_epoch: string;
+            /** Format: int64 */
+            current_epoch_start_height: string;
+            /** Format: date-time */
+            current_epoch_start_time: string | null;
+            /** @example 86400s */
+            duration: string | null;
+            epoch_counting_started: boolean;
+            identifier: string;
+            /** Format: date-time */
+            start_time: string | null;
+        };
+        "ixo.epochs.v1beta1.QueryCurrentEpochResponse": {
+            /** Format: int64 */
+            current_epoch: string;
+        };
+        "ixo.epochs.v1beta1.QueryEpochsInfoResponse": {
+            epochs: components["schemas"]["ixo.epochs.v1beta1.EpochInfo"][];
         };
         "ixo.iid.v1beta1.AccordedRight": {
             id: string;
@@ -2701,6 +2756,156 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ixo.entity.v1beta1.QueryParamsResponse"];
+                };
+            };
+            /** @description a path or query value that cannot be bound */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrpcStatusError"];
+                };
+            };
+            /** @description not found, or a path of an older release (the message names the current route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrpcStatusError"];
+                };
+            };
+            /** @description not implemented or not served by the upstream node, or disabled on this gateway */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrpcStatusError"];
+                };
+            };
+            /** @description the upstream node is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrpcStatusError"];
+                };
+            };
+            /** @description the upstream node did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrpcStatusError"];
+                };
+            };
+            /** @description any other failure, with the gRPC status code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrpcStatusError"];
+                };
+            };
+        };
+    };
+    ixo_epochs_v1beta1_Query_CurrentEpoch: {
+        parameters: {
+            query?: {
+                identifier?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ixo.epochs.v1beta1.QueryCurrentEpochResponse, printed as a Cosmos node prints it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ixo.epochs.v1beta1.QueryCurrentEpochResponse"];
+                };
+            };
+            /** @description a path or query value that cannot be bound */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrpcStatusError"];
+                };
+            };
+            /** @description not found, or a path of an older release (the message names the current route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrpcStatusError"];
+                };
+            };
+            /** @description not implemented or not served by the upstream node, or disabled on this gateway */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrpcStatusError"];
+                };
+            };
+            /** @description the upstream node is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrpcStatusError"];
+                };
+            };
+            /** @description the upstream node did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrpcStatusError"];
+                };
+            };
+            /** @description any other failure, with the gRPC status code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrpcStatusError"];
+                };
+            };
+        };
+    };
+    ixo_epochs_v1beta1_Query_EpochInfos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ixo.epochs.v1beta1.QueryEpochsInfoResponse, printed as a Cosmos node prints it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ixo.epochs.v1beta1.QueryEpochsInfoResponse"];
                 };
             };
             /** @description a path or query value that cannot be bound */
