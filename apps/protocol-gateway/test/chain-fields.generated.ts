@@ -61,9 +61,6 @@ export const CHAIN_FIELDS: ReadonlyArray<readonly [string, number, string, strin
   ["ixo.entity.v1beta1.QueryEntityListRequest", 1, "pagination", "cosmos.base.query.v1beta1.PageRequest"],
   ["ixo.entity.v1beta1.QueryEntityListResponse", 1, "entities", "repeated ixo.entity.v1beta1.Entity"],
   ["ixo.entity.v1beta1.QueryEntityListResponse", 2, "pagination", "cosmos.base.query.v1beta1.PageResponse"],
-  ["ixo.epochs.v1beta1.QueryEpochsInfoResponse", 1, "epochs", "repeated ixo.epochs.v1beta1.EpochInfo"],
-  ["ixo.epochs.v1beta1.QueryCurrentEpochRequest", 1, "identifier", "string"],
-  ["ixo.epochs.v1beta1.QueryCurrentEpochResponse", 1, "current_epoch", "int64"],
   ["ixo.iid.v1beta1.QueryIidDocumentsRequest", 1, "pagination", "cosmos.base.query.v1beta1.PageRequest"],
   ["ixo.iid.v1beta1.QueryIidDocumentsResponse", 1, "iidDocuments", "repeated ixo.iid.v1beta1.IidDocument"],
   ["ixo.iid.v1beta1.QueryIidDocumentsResponse", 2, "pagination", "cosmos.base.query.v1beta1.PageResponse"],
@@ -205,13 +202,6 @@ export const CHAIN_FIELDS: ReadonlyArray<readonly [string, number, string, strin
   ["ixo.iid.v1beta1.IidDocument", 14, "linkedEntity", "repeated ixo.iid.v1beta1.LinkedEntity"],
   ["ixo.iid.v1beta1.IidDocument", 15, "alsoKnownAs", "string"],
   ["ixo.iid.v1beta1.IidDocument", 16, "metadata", "ixo.iid.v1beta1.IidMetadata"],
-  ["ixo.epochs.v1beta1.EpochInfo", 1, "identifier", "string"],
-  ["ixo.epochs.v1beta1.EpochInfo", 2, "start_time", "google.protobuf.Timestamp"],
-  ["ixo.epochs.v1beta1.EpochInfo", 3, "duration", "google.protobuf.Duration"],
-  ["ixo.epochs.v1beta1.EpochInfo", 4, "current_epoch", "int64"],
-  ["ixo.epochs.v1beta1.EpochInfo", 5, "current_epoch_start_time", "google.protobuf.Timestamp"],
-  ["ixo.epochs.v1beta1.EpochInfo", 6, "epoch_counting_started", "bool"],
-  ["ixo.epochs.v1beta1.EpochInfo", 8, "current_epoch_start_height", "int64"],
   ["ixo.token.v1beta1.Params", 1, "ixo1155_contract_code", "uint64"],
   ["ixo.token.v1beta1.TokenMetadataProperties", 1, "class", "string"],
   ["ixo.token.v1beta1.TokenMetadataProperties", 2, "collection", "string"],
@@ -374,7 +364,6 @@ export const CHAIN_CUSTOM_TYPES: ReadonlyArray<readonly [string, number, string]
 export const CHAIN_EMPTY_MESSAGES: readonly string[] = [
   "ixo.claims.v1beta1.QueryParamsRequest",
   "ixo.entity.v1beta1.QueryParamsRequest",
-  "ixo.epochs.v1beta1.QueryEpochsInfoRequest",
   "ixo.token.v1beta1.QueryParamsRequest",
 ];
 

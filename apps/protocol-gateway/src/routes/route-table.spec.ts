@@ -86,8 +86,6 @@ describe('route table built from google.api.http annotations', () => {
       'ixo.claims.v1beta1.Query/DisputeListForSubject',
       { subjectId: 'bafk1' },
     ],
-    ['/ixo/epochs/v1beta1/epochs', 'ixo.epochs.v1beta1.Query/EpochInfos', {}],
-    ['/ixo/epochs/v1beta1/current_epoch', 'ixo.epochs.v1beta1.Query/CurrentEpoch', {}],
   ];
 
   it.each(reference)('GET %s → %s', (path, rpc, params) => {
