@@ -12,10 +12,6 @@ const SIZE_PENDING = [
   'apps/ussd-gateway/src/accounts/accounts.repository.ts',
   'apps/ussd-gateway/src/operators/operator-openapi.ts',
   'apps/ussd-gateway/src/ussd/ussd-session.service.ts',
-  'tools/local-chain-node/src/chain-node.ts',
-  'tools/local-chain-node/src/handlers.ts',
-  'tools/local-chain-node/src/reflection.ts',
-  'tools/local-chain-node/src/seed.ts',
   'tools/local-stack/src/main.ts',
 ];
 
