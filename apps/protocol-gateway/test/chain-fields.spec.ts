@@ -1,16 +1,31 @@
-import { loadProtoRoot, QUERY_PROTO_FILES, QUERY_SERVICES } from '@dmrv/proto';
-import { CUSTOMTYPE_OPTION, fileDescriptors } from '@dmrv/proto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  chainFieldsModule,
+  chainFieldTables,
+  chainFieldType as typeOf,
+  CUSTOMTYPE_OPTION,
+  fileDescriptors,
+  loadProtoRoot,
+  QUERY_PROTO_FILES,
+  QUERY_SERVICES,
+} from '@dmrv/proto';
 import { Enum, Field, Root, Type } from 'protobufjs';
 import { rootFromFileDescriptors } from '../src/routes/node-descriptors';
 import { RouteTable } from '../src/routes/route-table';
-import { CHAIN_CUSTOM_TYPES, CHAIN_EMPTY_MESSAGES, CHAIN_ENUM_VALUES, CHAIN_FIELDS } from './chain-fields';
+import {
+  CHAIN_CUSTOM_TYPES,
+  CHAIN_EMPTY_MESSAGES,
+  CHAIN_ENUM_VALUES,
+  CHAIN_FIELDS,
+} from './chain-fields.generated';
 
-function typeOf(field: Field): string {
-  const resolved = field.resolvedType;
-  const name = resolved ? resolved.fullName.slice(1) : field.type;
-  if (field.map) return `map<${(field as Field & { keyType: string }).keyType}, ${name}>`;
-  return field.repeated ? `repeated ${name}` : name;
-}
+// The tables are generated from our query protos (libs/proto/scripts/generate-chain-fields.mjs), which were read from
+// the chain's own (github.com/ixofoundation/ixo-blockchain, proto/ixo/<module>/v1beta1/, commit bfdd934456be, v8):
+// a proto change shows in the tables' diff, field by field. What stays checked here: the file is current, the gateway's
+// route table reaches exactly the tables' messages, and the descriptors a node hands out keep every field and
+// customtype.
+const GENERATED = join(__dirname, 'chain-fields.generated.ts');
 
 /** Every message a route of `root` sends or receives, and the messages inside them. */
 function reachableMessages(root: Root): Type[] {
@@ -65,7 +80,23 @@ function customTypes(root: Root): string[] {
     .sort();
 }
 
-describe("compiled-in descriptors against the chain's public definition (test/chain-fields.ts)", () => {
+describe("compiled-in descriptors against the chain's definition (test/chain-fields.generated.ts)", () => {
+  it('the generated tables are current (else: node scripts/pnpm.mjs --filter @dmrv/proto run generate:chain-fields)', () => {
+    const root = loadProtoRoot(QUERY_PROTO_FILES);
+    expect(readFileSync(GENERATED, 'utf8')).toBe(chainFieldsModule(chainFieldTables(root, QUERY_SERVICES)));
+  });
+
+  it('are stale once a proto changes a field', () => {
+    const root = loadProtoRoot(QUERY_PROTO_FILES);
+    const claim = root.lookupType('ixo.claims.v1beta1.Claim');
+    claim.remove(claim.fields.member_address!);
+    claim.add(new Field('member_address', 13, 'bytes'));
+    root.resolveAll();
+    const regenerated = chainFieldsModule(chainFieldTables(root, QUERY_SERVICES));
+    expect(regenerated).not.toBe(readFileSync(GENERATED, 'utf8'));
+    expect(regenerated).toContain('["ixo.claims.v1beta1.Claim", 13, "member_address", "bytes"],');
+  });
+
   it('every field of every message of every served route: present, same number, name and type', () => {
     expect(descriptorGaps(loadProtoRoot(QUERY_PROTO_FILES))).toEqual([]);
   });

@@ -4,28 +4,22 @@ import * as protoLoader from '@grpc/proto-loader';
 import { Root, Type } from 'protobufjs';
 // Adds Root#toDescriptor / Root.fromDescriptor and the descriptor.proto types protobufjs itself reads and writes.
 import * as descriptorExtension from 'protobufjs/ext/descriptor';
+import { declaredServices, discoverQueryProtoFiles } from './query-protos';
+
+export { declaredServices, discoverQueryProtoFiles } from './query-protos';
 
 /** Directory holding our .proto files (shipped with the package, next to dist/). */
 export const PROTO_ROOT = join(__dirname, '..', 'proto');
 
 /**
- * The chain's query services the gateway transcodes and the local chain node serves. Adding a module is adding its
- * `query.proto` here: the gateway's routes come from the `google.api.http` annotations it finds in these files.
+ * The chain's query services the gateway transcodes and the local chain node serves: every
+ * `ixo/<module>/<version>/query.proto` under PROTO_ROOT. Adding a module is adding its directory: the gateway's
+ * routes come from the `google.api.http` annotations it finds in these files.
  */
-export const QUERY_PROTO_FILES: readonly string[] = [
-  'ixo/entity/v1beta1/query.proto',
-  'ixo/claims/v1beta1/query.proto',
-  'ixo/token/v1beta1/query.proto',
-  'ixo/iid/v1beta1/query.proto',
-];
+export const QUERY_PROTO_FILES: readonly string[] = discoverQueryProtoFiles(PROTO_ROOT);
 
-/** Fully-qualified names of the query services declared by QUERY_PROTO_FILES. */
-export const QUERY_SERVICES: readonly string[] = [
-  'ixo.entity.v1beta1.Query',
-  'ixo.claims.v1beta1.Query',
-  'ixo.token.v1beta1.Query',
-  'ixo.iid.v1beta1.Query',
-];
+/** Fully-qualified names of the query services declared by QUERY_PROTO_FILES, read from the files themselves. */
+export const QUERY_SERVICES: readonly string[] = declaredServices(QUERY_PROTO_FILES, PROTO_ROOT);
 
 export const HEALTH_PROTO_FILE = 'grpc/health/v1/health.proto';
 export const HEALTH_SERVICE = 'grpc.health.v1.Health';
@@ -177,3 +171,14 @@ export function fileDescriptors(root: Root): Buffer[] {
     return Buffer.from(fileDescriptorProto.encode(fileDescriptorProto.fromObject(plain)).finish());
   });
 }
+
+export {
+  chainFieldsModule,
+  chainFieldTables,
+  chainFieldType,
+  routeMessages,
+  type ChainCustomType,
+  type ChainEnumValue,
+  type ChainField,
+  type ChainFieldTables,
+} from './chain-fields';

@@ -57,6 +57,41 @@ const REFLECTION_SERVICES = [
   'grpc.reflection.v1.ServerReflection',
 ];
 
+/** The answer to one reflection request: the services listed, or every file for a known symbol or any file name. */
+function reflectionAnswers(
+  root: Root,
+  files: readonly Buffer[],
+  services: readonly string[],
+  advertisedServices: readonly string[],
+): (request: Plain) => Plain {
+  const extraServices = new Set(advertisedServices);
+  const listed = [...services, ...extraServices, ...REFLECTION_SERVICES].map((name) => ({ name }));
+  const symbolKnown = (symbol: string): boolean => {
+    if (extraServices.has(symbol)) return true;
+    try {
+      return root.lookup(symbol) !== null;
+    } catch {
+      return false;
+    }
+  };
+  return (request) => {
+    const base = { valid_host: request.host ?? '', original_request: request };
+    if (typeof request.list_services === 'string') {
+      return { ...base, list_services_response: { service: listed } };
+    }
+    if (typeof request.file_containing_symbol === 'string' && symbolKnown(request.file_containing_symbol)) {
+      return { ...base, file_descriptor_response: { file_descriptor_proto: files } };
+    }
+    if (typeof request.file_by_filename === 'string') {
+      return { ...base, file_descriptor_response: { file_descriptor_proto: files } };
+    }
+    return {
+      ...base,
+      error_response: { error_code: status.NOT_FOUND, error_message: 'symbol not found' },
+    };
+  };
+}
+
 /**
  * gRPC server reflection whose file descriptors keep every method's `google.api.http` option, as a Cosmos node's do
  * (grpc-go hands out the files as compiled). @grpc/reflection re-encodes the files through protobufjs' descriptor
@@ -75,36 +110,10 @@ export function addReflection(
     ...withRules(fileDescriptors(root), advertised.httpRules ?? {}),
     ...(advertised.files ?? []).map((bytes) => Buffer.from(bytes)),
   ];
-  const extraServices = new Set(advertised.services ?? []);
   const types = loadProtoRoot([REFLECTION_PROTO_FILE]);
   const requestType = types.lookupType('grpc.reflection.v1alpha.ServerReflectionRequest');
   const responseType = types.lookupType('grpc.reflection.v1alpha.ServerReflectionResponse');
-  const listed = [...services, ...extraServices, ...REFLECTION_SERVICES].map((name) => ({ name }));
-
-  const symbolKnown = (symbol: string): boolean => {
-    if (extraServices.has(symbol)) return true;
-    try {
-      return root.lookup(symbol) !== null;
-    } catch {
-      return false;
-    }
-  };
-  const answer = (request: Plain): Plain => {
-    const base = { valid_host: request.host ?? '', original_request: request };
-    if (typeof request.list_services === 'string') {
-      return { ...base, list_services_response: { service: listed } };
-    }
-    if (typeof request.file_containing_symbol === 'string' && symbolKnown(request.file_containing_symbol)) {
-      return { ...base, file_descriptor_response: { file_descriptor_proto: files } };
-    }
-    if (typeof request.file_by_filename === 'string') {
-      return { ...base, file_descriptor_response: { file_descriptor_proto: files } };
-    }
-    return {
-      ...base,
-      error_response: { error_code: status.NOT_FOUND, error_message: 'symbol not found' },
-    };
-  };
+  const answer = reflectionAnswers(root, files, services, advertised.services ?? []);
 
   for (const name of REFLECTION_SERVICES) {
     const definition: ServiceDefinition = {
