@@ -6,6 +6,7 @@ import { createHttpApp, StartedService, strictValidationPipe } from '@dmrv/http-
 import { AppModule } from './app.module';
 import { apiBasePath, RegistryConfig } from './config/registry.config';
 import { registerHttpCaching } from './http/http-cache';
+import { registerRenderedJson } from './http/rendered-json';
 import { renderRegistryError } from './http/registry-error-renderer';
 import { OPENAPI_DOCUMENT } from './openapi/openapi.controller';
 import { AnswerSigner } from './signing/answer-signer';
@@ -39,6 +40,7 @@ export async function bootstrap(
     ],
   });
   app.useGlobalPipes(strictValidationPipe());
+  registerRenderedJson(app.getHttpAdapter().getInstance());
   registerHttpCaching(app.getHttpAdapter().getInstance(), config.CACHE_MAX_AGE_SECONDS);
   // After the caching hook: the signature covers the answer as it leaves, a 304 included.
   if (signer) registerAnswerSigning(app.getHttpAdapter().getInstance(), signer, config.SIGNING_ORIGIN);

@@ -59,13 +59,14 @@ export class EmptySelections {
     private readonly zeros: Map<string, unknown>,
   ) {}
 
-  async answer<T>(operationId: string, work: () => Promise<T>, limit?: number): Promise<T | unknown> {
+  /** `work`'s answer; with EMPTY_AS=zero, the zero value of the operation's 200 schema (a `T`) instead of a 404. */
+  async answer<T>(operationId: string, work: () => Promise<T>, limit?: number): Promise<T> {
     if (this.mode === '404') return work();
     try {
       return await work();
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
-      return this.zeroOf(operationId, limit);
+      return this.zeroOf(operationId, limit) as T;
     }
   }
 

@@ -335,3 +335,8 @@ export const RECORD_RESOURCES: ReadonlyArray<RecordResource<unknown>> = [
   EMISSION_REDUCTION_CLAIMS,
   HOUSEHOLD_ONBOARDING,
 ];
+
+/** The path of a resource's additive collection view. */
+export function listPath(resource: RecordResource<unknown>): string {
+  return `${resource.endpoint.path}/list`;
+}

@@ -1,6 +1,13 @@
-import { Controller, Get, Query, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
-import { sendAnswer } from '../http/rendered-json';
+import { Controller, Get, Query } from '@nestjs/common';
+import type {
+  CollectionPage,
+  CreditsIssued,
+  EmissionReductionClaim,
+  FuelUsage,
+  HouseholdStats,
+  StoveStacking,
+} from '@dmrv/contracts';
+import type { JsonAnswer } from '../http/rendered-json';
 import {
   EmissionReductionQuery,
   FuelUsageQuery,
@@ -11,57 +18,47 @@ import {
 } from './dto/registry-queries';
 import { RegistryAnswers } from './registry-answers.service';
 
+type Answer<T> = Promise<JsonAnswer<T>>;
+
 // The aggregate operations of the original contract (the record resources' routes are in records.controller.ts).
+// Method names are operationIds.
 @Controller()
 export class RegistryController {
   constructor(private readonly answers: RegistryAnswers) {}
 
   @Get('households/stats')
-  async householdStats(
-    @Query() query: HouseholdStatsQuery,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<unknown> {
-    return sendAnswer(reply, await this.answers.householdStats(query));
+  getHouseholdStats(@Query() query: HouseholdStatsQuery): Answer<HouseholdStats> {
+    return this.answers.householdStats(query);
   }
 
   @Get('households/stove-stacking')
-  async stoveStacking(
-    @Query() query: StoveStackingQuery,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<unknown> {
-    return sendAnswer(reply, await this.answers.stoveStacking(query));
+  getStoveStackingData(@Query() query: StoveStackingQuery): Answer<StoveStacking> {
+    return this.answers.stoveStacking(query);
   }
 
   @Get('households/stove-stacking/list')
-  async stoveStackingList(
-    @Query() query: StoveStackingListQuery,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<unknown> {
-    return sendAnswer(reply, await this.answers.stoveStackingList(query));
+  listStoveStackingData(@Query() query: StoveStackingListQuery): Answer<CollectionPage<StoveStacking>> {
+    return this.answers.stoveStackingList(query);
   }
 
-  // `/fuel/usage` is how part of the published documentation spells it; clients built from it exist.
-  @Get(['fuel-usage', 'fuel/usage'])
-  async fuelUsage(
-    @Query() query: FuelUsageQuery,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<unknown> {
-    return sendAnswer(reply, await this.answers.fuelUsage(query));
+  @Get('fuel-usage')
+  getFuelUsage(@Query() query: FuelUsageQuery): Answer<FuelUsage> {
+    return this.answers.fuelUsage(query);
+  }
+
+  // How part of the published documentation spells `/fuel-usage`; clients built from it exist.
+  @Get('fuel/usage')
+  getFuelUsageAtFuelPath(@Query() query: FuelUsageQuery): Answer<FuelUsage> {
+    return this.answers.fuelUsage(query);
   }
 
   @Get('credits/issued')
-  async issuedCredits(
-    @Query() query: IssuedCreditsQuery,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<unknown> {
-    return sendAnswer(reply, await this.answers.issuedCredits(query));
+  getIssuedCredits(@Query() query: IssuedCreditsQuery): Answer<CreditsIssued> {
+    return this.answers.issuedCredits(query);
   }
 
   @Get('claims/emission-reduction')
-  async emissionReductionClaims(
-    @Query() query: EmissionReductionQuery,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<unknown> {
-    return sendAnswer(reply, await this.answers.emissionReductionClaims(query));
+  getEmissionReductionClaims(@Query() query: EmissionReductionQuery): Answer<EmissionReductionClaim> {
+    return this.answers.emissionReductionClaims(query);
   }
 }
