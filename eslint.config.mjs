@@ -11,7 +11,6 @@ const SIZE_PENDING = [
   'apps/registry-api/src/loader/entity-formats.ts',
   'apps/registry-api/src/loader/importer.ts',
   'apps/registry-api/src/loader/record-readers.ts',
-  'apps/registry-api/src/openapi/openapi-document.ts',
   'apps/ussd-gateway/src/accounts/accounts.repository.ts',
   'apps/ussd-gateway/src/operators/operator-openapi.ts',
   'apps/ussd-gateway/src/ussd/ussd-session.service.ts',

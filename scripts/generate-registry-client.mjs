@@ -19,7 +19,9 @@ if (urlFlag !== -1) {
   if (!response.ok) throw new Error(`GET ${process.argv[urlFlag + 1]} answered ${response.status}`);
   document = await response.json();
 } else {
-  document = require(join(dist, 'openapi-document.js')).buildOpenApiDocument('/v1');
+  document = await require(join(root, 'apps/registry-api/dist/registry-openapi.js')).buildOpenApiDocument(
+    '/v1',
+  );
 }
 const target = join(root, 'libs/registry-client/src/generated.ts');
 writeFileSync(target, renderClient(document));

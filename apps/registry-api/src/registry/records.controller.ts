@@ -10,6 +10,24 @@ import type {
   HouseholdOnboardingClaim,
 } from '@dmrv/contracts';
 import type { JsonAnswer } from '../http/rendered-json';
+import { LatestRecordOperation, RecordListOperation } from './api-operations';
+import {
+  CreditsCancelledBody,
+  CreditsCancelledPage,
+  CreditsRetiredBody,
+  CreditsRetiredPage,
+  CreditsTransferredBody,
+  CreditsTransferredPage,
+  DeviceStatusBody,
+  DeviceStatusPage,
+  EmissionReductionClaimPage,
+  FuelDeliveryClaimBody,
+  FuelDeliveryClaimPage,
+  FuelPurchaseClaimBody,
+  FuelPurchaseClaimPage,
+  HouseholdOnboardingClaimBody,
+  HouseholdOnboardingClaimPage,
+} from './dto/registry-answers.dto';
 import {
   CancelledCreditsListQuery,
   CancelledCreditsQuery,
@@ -54,71 +72,85 @@ export class RecordsController {
   constructor(private readonly answers: RegistryAnswers) {}
 
   @Get(DEVICE.endpoint.path)
+  @LatestRecordOperation(DEVICE, DeviceStatusBody)
   getDeviceStatus(@Query() query: DeviceStatusQuery): Latest<DeviceStatus> {
     return this.answers.latestRecord(DEVICE, query);
   }
 
   @Get(listPath(DEVICE))
+  @RecordListOperation(DEVICE, DeviceStatusPage)
   listDeviceStatus(@Query() query: DeviceStatusListQuery): Page<DeviceStatus> {
     return this.answers.recordPage(DEVICE, query);
   }
 
   @Get(CANCELLED.endpoint.path)
+  @LatestRecordOperation(CANCELLED, CreditsCancelledBody)
   getCancelledCredits(@Query() query: CancelledCreditsQuery): Latest<CreditsCancelled> {
     return this.answers.latestRecord(CANCELLED, query);
   }
 
   @Get(listPath(CANCELLED))
+  @RecordListOperation(CANCELLED, CreditsCancelledPage)
   listCancelledCredits(@Query() query: CancelledCreditsListQuery): Page<CreditsCancelled> {
     return this.answers.recordPage(CANCELLED, query);
   }
 
   @Get(TRANSFERRED.endpoint.path)
+  @LatestRecordOperation(TRANSFERRED, CreditsTransferredBody)
   getTransferredCredits(@Query() query: TransferredCreditsQuery): Latest<CreditsTransferred> {
     return this.answers.latestRecord(TRANSFERRED, query);
   }
 
   @Get(listPath(TRANSFERRED))
+  @RecordListOperation(TRANSFERRED, CreditsTransferredPage)
   listTransferredCredits(@Query() query: TransferredCreditsListQuery): Page<CreditsTransferred> {
     return this.answers.recordPage(TRANSFERRED, query);
   }
 
   @Get(RETIRED.endpoint.path)
+  @LatestRecordOperation(RETIRED, CreditsRetiredBody)
   getRetiredCredits(@Query() query: RetiredCreditsQuery): Latest<CreditsRetired> {
     return this.answers.latestRecord(RETIRED, query);
   }
 
   @Get(listPath(RETIRED))
+  @RecordListOperation(RETIRED, CreditsRetiredPage)
   listRetiredCredits(@Query() query: RetiredCreditsListQuery): Page<CreditsRetired> {
     return this.answers.recordPage(RETIRED, query);
   }
 
   @Get(PURCHASES.endpoint.path)
+  @LatestRecordOperation(PURCHASES, FuelPurchaseClaimBody)
   getFuelPurchaseClaims(@Query() query: FuelPurchaseClaimsQuery): Latest<FuelPurchaseClaim> {
     return this.answers.latestRecord(PURCHASES, query);
   }
 
   @Get(listPath(PURCHASES))
+  @RecordListOperation(PURCHASES, FuelPurchaseClaimPage)
   listFuelPurchaseClaims(@Query() query: FuelPurchaseClaimsListQuery): Page<FuelPurchaseClaim> {
     return this.answers.recordPage(PURCHASES, query);
   }
 
   @Get(DELIVERIES.endpoint.path)
+  @LatestRecordOperation(DELIVERIES, FuelDeliveryClaimBody)
   getFuelDeliveryClaims(@Query() query: FuelDeliveryClaimsQuery): Latest<FuelDeliveryClaim> {
     return this.answers.latestRecord(DELIVERIES, query);
   }
 
   @Get(listPath(DELIVERIES))
+  @RecordListOperation(DELIVERIES, FuelDeliveryClaimPage)
   listFuelDeliveryClaims(@Query() query: FuelDeliveryClaimsListQuery): Page<FuelDeliveryClaim> {
     return this.answers.recordPage(DELIVERIES, query);
   }
 
   @Get(listPath(REDUCTIONS))
+  @RecordListOperation(REDUCTIONS, EmissionReductionClaimPage)
   listEmissionReductionClaims(@Query() query: EmissionReductionClaimsListQuery): Page<EmissionReductionRow> {
     return this.answers.recordPage(REDUCTIONS, query);
   }
 
   @Get(ONBOARDING.endpoint.path)
+  @LatestRecordOperation(ONBOARDING, HouseholdOnboardingClaimBody)
   getHouseholdOnboardingClaims(
     @Query() query: HouseholdOnboardingClaimsQuery,
   ): Latest<HouseholdOnboardingClaim> {
@@ -126,6 +158,7 @@ export class RecordsController {
   }
 
   @Get(listPath(ONBOARDING))
+  @RecordListOperation(ONBOARDING, HouseholdOnboardingClaimPage)
   listHouseholdOnboardingClaims(
     @Query() query: HouseholdOnboardingClaimsListQuery,
   ): Page<HouseholdOnboardingClaim> {
