@@ -31,6 +31,9 @@ type SchemaOf = { type: 'string' | 'integer' } & Record<string, unknown>;
 const Documented = (description: string, schema: SchemaOf): PropertyDecorator =>
   ApiPropertyOptional({ ...schema, description, ...EXTENSION });
 
+/** An inherited parameter, described as this query class means it (the rest of its documentation is inherited). */
+const Described = (description: string): PropertyDecorator => ApiPropertyOptional({ description });
+
 const ID_SCHEMA: SchemaOf = { type: 'string', maxLength: MAX.identifier };
 const TEXT_SCHEMA: SchemaOf = { type: 'string', maxLength: MAX.text };
 const DATE_SCHEMA: SchemaOf = { type: 'string', format: 'date', maxLength: MAX.date };
@@ -83,13 +86,13 @@ type Constructor<T = object> = new (...args: any[]) => T;
 /** Adds inclusive calendar-day bounds: `from` and `to`. */
 export function DateRange<TBase extends Constructor>(Base: TBase) {
   class DateRangeQuery extends Base {
-    @Documented('First day included (records dated on or after it)', DATE_SCHEMA)
+    @Documented('Records dated on or after this day', DATE_SCHEMA)
     @IsOptional()
     @IsCalendarDate()
     @MaxChars(MAX.date)
     from?: string;
 
-    @Documented('Last day included (records dated on or before it)', DATE_SCHEMA)
+    @Documented('Records dated on or before this day', DATE_SCHEMA)
     @IsOptional()
     @IsCalendarDate()
     @MaxChars(MAX.date)
@@ -105,6 +108,15 @@ export class FuelUsageQuery extends DateRange(HouseholdStatsQuery) {
   @Matches(ID, idMessage('household_id'))
   @MaxChars(MAX.identifier)
   household_id?: string;
+
+  @Described('One region (404 when no household is in it)')
+  declare region?: string;
+
+  @Described('First day included')
+  declare from?: string;
+
+  @Described('Last day included')
+  declare to?: string;
 }
 
 // The original contract's two parameters, documented as it documents them (their bounds are in the README).
