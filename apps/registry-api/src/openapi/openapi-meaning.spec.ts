@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { operationMeanings } from '../../test/openapi-meaning';
+import { listPath, RECORD_RESOURCES } from '../registry/record-resources';
 import { buildOpenApiDocument } from '../registry-openapi';
 
 // The document as it was served while it was written by hand (test/fixtures/openapi-before-swagger.json): the one
@@ -41,4 +42,17 @@ describe('the generated OpenAPI document against the hand-written one it replace
       (BEFORE.components as Record<string, unknown>).securitySchemes,
     );
   });
+
+  // RegistryAnswers names the operation it answers by the declaration's operationIds (EMPTY_AS=zero looks the zero
+  // body up by them); the document names it by the route's method.
+  it.each(RECORD_RESOURCES.map((resource) => [resource.name, resource] as const))(
+    'names the operations of the %s resource as its declaration does',
+    (_name, resource) => {
+      const paths = generated.paths as Record<string, { get: { operationId: string } }>;
+      expect([
+        paths[resource.endpoint.path]?.get.operationId,
+        paths[listPath(resource)]?.get.operationId,
+      ]).toEqual([resource.endpoint.operationId, resource.endpoint.listOperationId]);
+    },
+  );
 });
