@@ -18,6 +18,7 @@ import { DatabaseModule } from './database/database.module';
 import { dataSourceOptions } from './database/data-source';
 import { SqlReader } from './database/sql-reader';
 import { HelloController } from './hello/hello.controller';
+import { OpenApiController, ServedOpenApiDocument } from './openapi/openapi.controller';
 import { ClientRateLimitGuard } from './rate-limit/client-rate-limit.guard';
 import { RegistryModule } from './registry/registry.module';
 import { SigningKeys, signingKeysFrom } from './signing/signing-keys';
@@ -65,8 +66,9 @@ export class AppModule {
         RegistryModule,
         SigningModule.forRoot(signingKeys, config.SIGNING_DISABLED),
       ],
-      controllers: [HelloController],
+      controllers: [HelloController, OpenApiController],
       providers: [
+        ServedOpenApiDocument,
         // Guards run in this order: who is calling, then how often they have called.
         { provide: APP_GUARD, useClass: ApiClientGuard },
         { provide: APP_GUARD, useClass: ClientRateLimitGuard },

@@ -7,6 +7,7 @@ import { apiBasePath, RegistryConfig } from './config/registry.config';
 import { registerHttpCaching } from './http/http-cache';
 import { registerRenderedJson } from './http/rendered-json';
 import { renderRegistryError } from './http/registry-error-renderer';
+import { ServedOpenApiDocument } from './openapi/openapi.controller';
 import { createRegistryDocument } from './openapi/registry-document';
 import { EmptySelections, zeroBodies } from './registry/empty-selections';
 import { RegistryModule } from './registry/registry.module';
@@ -48,10 +49,10 @@ export async function bootstrap(
   if (signer) registerAnswerSigning(app.getHttpAdapter().getInstance(), signer, config.SIGNING_ORIGIN);
   // The routes of these modules are the API; the probes and the metrics are not part of it.
   const document = createRegistryDocument(app, basePath, [AppModule, RegistryModule, SigningModule]);
+  app.get(ServedOpenApiDocument).set(document);
   app.get(EmptySelections).useZeros(zeroBodies(document));
   SwaggerModule.setup(`${basePath}/api-docs`, app, document, {
-    raw: ['json'],
-    jsonDocumentUrl: `${basePath}/openapi.json`,
+    raw: false,
     ui: true,
     customSiteTitle: 'Registry data API',
   });
