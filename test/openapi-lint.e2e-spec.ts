@@ -7,7 +7,7 @@ import { REPO_ROOT } from '@dmrv/testing';
 import { buildOpenApiDocument as buildProtocolDocument } from '../apps/protocol-gateway/src/openapi/openapi-document';
 import { ServedRoutes } from '../apps/protocol-gateway/src/routes/served-routes';
 import { Gateway, LocalChainNode, startGateway, startNode } from '../apps/protocol-gateway/test/harness';
-import { buildOpenApiDocument as buildRegistryDocument } from '../apps/registry-api/src/openapi/openapi-document';
+import { buildOpenApiDocument as buildRegistryDocument } from '../apps/registry-api/src/registry-openapi';
 import {
   Backing as UssdBacking,
   createBacking as createUssdBacking,
@@ -95,7 +95,7 @@ describe('OpenAPI documents under redocly lint (redocly.yaml)', () => {
   });
 
   it('registry-api: GET /v1/openapi.json', async () => {
-    await expect(lint('registry-api', buildRegistryDocument('/v1'))).resolves.toEqual({
+    await expect(lint('registry-api', await buildRegistryDocument('/v1'))).resolves.toEqual({
       code: 0,
       problems: [],
       valid: true,

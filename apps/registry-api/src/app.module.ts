@@ -12,14 +12,13 @@ import { buildInfo, MetricsModule } from '@dmrv/metrics';
 import { TracingModule } from '@dmrv/tracing';
 import { ApiClientGuard } from './auth/api-client.guard';
 import { AuthModule } from './auth/auth.module';
-import { apiBasePath, connectionLimits, RegistryConfig } from './config/registry.config';
+import { connectionLimits, RegistryConfig } from './config/registry.config';
 import { DatabaseChangesModule } from './database/database-changes.module';
 import { DatabaseModule } from './database/database.module';
 import { dataSourceOptions } from './database/data-source';
 import { SqlReader } from './database/sql-reader';
 import { HelloController } from './hello/hello.controller';
-import { buildOpenApiDocument } from './openapi/openapi-document';
-import { OPENAPI_DOCUMENT, OpenApiController } from './openapi/openapi.controller';
+import { OpenApiController, ServedOpenApiDocument } from './openapi/openapi.controller';
 import { ClientRateLimitGuard } from './rate-limit/client-rate-limit.guard';
 import { RegistryModule } from './registry/registry.module';
 import { SigningKeys, signingKeysFrom } from './signing/signing-keys';
@@ -69,7 +68,7 @@ export class AppModule {
       ],
       controllers: [HelloController, OpenApiController],
       providers: [
-        { provide: OPENAPI_DOCUMENT, useValue: buildOpenApiDocument(apiBasePath(config)) },
+        ServedOpenApiDocument,
         // Guards run in this order: who is calling, then how often they have called.
         { provide: APP_GUARD, useClass: ApiClientGuard },
         { provide: APP_GUARD, useClass: ClientRateLimitGuard },

@@ -3,6 +3,7 @@ import { createTestDatabase, TestDatabase } from '@dmrv/testing';
 import { runMigrations } from '../src/database/data-source';
 import { createDataSource } from '../src/database/data-source';
 import { createClient } from '../src/cli/clients';
+import { buildOpenApiDocument } from '../src/registry-openapi';
 import { get, startApp } from './registry-test-kit';
 
 // The original contract, transcribed from spec/registry-data-api.md (resources table and endpoints table).
@@ -183,6 +184,18 @@ describe('registry-api OpenAPI document', () => {
       expect(document.paths[path].get['x-extension']).toBe(true);
     }
     expect(document.paths['/hello'].get.security).toEqual([]);
+  });
+
+  it('is the document generated from the controllers without starting the service (what scripts and tests use)', async () => {
+    expect(document).toEqual(JSON.parse(JSON.stringify(await buildOpenApiDocument('/v1'))));
+  });
+
+  it('is public, with the JSON content type', async () => {
+    const response = await get(app, '/v1/openapi.json');
+    expect({ status: response.statusCode, type: response.headers['content-type'] }).toEqual({
+      status: 200,
+      type: expect.stringMatching(/^application\/json/),
+    });
   });
 
   it('resolves every $ref', () => {

@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createTestDatabase, TestDatabase } from '@dmrv/testing';
-import { buildOpenApiDocument } from '../src/openapi/openapi-document';
+import { buildOpenApiDocument } from '../src/registry-openapi';
 import { basicAuth, loadFixture, RegistryFixture } from './fixtures/registry-fixture';
 import { get, startApp, stopRegistryStack } from './registry-test-kit';
 
@@ -12,8 +12,10 @@ interface Operation {
  * Every GET route the document publishes (and the `/fuel/usage` alias), each with an answerable query: the
  * guards are global, so each route must get them whether Nest or anything else serves it.
  */
-function protectedRoutes(): string[] {
-  const document = buildOpenApiDocument('/v1') as unknown as { paths: Record<string, { get?: Operation }> };
+async function protectedRoutes(): Promise<string[]> {
+  const document = (await buildOpenApiDocument('/v1')) as unknown as {
+    paths: Record<string, { get?: Operation }>;
+  };
   const query: Record<string, string> = {
     '/credits/issued': '?project_id=project-a&time_period=2024-Q1',
   };
@@ -28,9 +30,10 @@ describe('registry-api guards on every route (authentication, then the per-clien
   let database: TestDatabase;
   let fixture: RegistryFixture;
   let app: NestFastifyApplication;
-  const routes = protectedRoutes();
+  let routes: string[];
 
   beforeAll(async () => {
+    routes = await protectedRoutes();
     database = await createTestDatabase('registry_route_guards');
     fixture = await loadFixture(database.url);
     // A budget of exactly one request per route.

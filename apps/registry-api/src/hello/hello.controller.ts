@@ -1,4 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { HelloBody } from '@dmrv/contracts';
 import { Public } from '../auth/public.decorator';
 
@@ -7,7 +8,13 @@ import { Public } from '../auth/public.decorator';
 @Public()
 export class HelloController {
   @Get('hello')
-  hello(): HelloBody {
+  @ApiTags('System Health')
+  @ApiOperation({ summary: 'Liveness', security: [] })
+  @ApiOkResponse({
+    description: 'The process serves HTTP',
+    schema: { type: 'object', properties: { message: { type: 'string' } } },
+  })
+  getHello(): HelloBody {
     return { message: 'Hello from the registry data API' };
   }
 }

@@ -1,32 +1,44 @@
 import { hash } from 'node:crypto';
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 
 /** Weak entity tag of a JSON body as sent (the serialised text, so it changes exactly when the answer does). */
 export function etagOf(json: string): string {
   return `W/"${hash('sha256', json, 'base64url').slice(0, 32)}"`;
 }
 
-/** A JSON body already serialised, with its entity tag: served as is, neither serialised nor hashed again. */
-export class RenderedJson {
+/**
+ * A JSON body of type `T` already serialised, with its entity tag: served as is, neither serialised nor hashed again.
+ * A route returns it as it would return the body itself (see `registerRenderedJson`).
+ */
+export class RenderedJson<T = unknown> {
+  /** Never set: ties the text to the type of the body it renders, so a route's return type says what it answers. */
+  declare readonly body?: T;
+
   constructor(
     readonly json: string,
     readonly etag: string,
   ) {}
 }
 
-export function renderJson(body: unknown): RenderedJson {
+/** What a route answers: its body, or the same body already rendered. */
+export type JsonAnswer<T> = T | RenderedJson<T>;
+
+export function renderJson<T>(body: T): RenderedJson<T> {
   const json = JSON.stringify(body);
-  return new RenderedJson(json, etagOf(json));
+  return new RenderedJson<T>(json, etagOf(json));
 }
 
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-
 /**
- * What a route hands to Nest for an answer: a rendered body as its text, with its tag and a JSON content type (so
- * Fastify sends the string without serialising it again); any other answer as it is, for Fastify to serialise.
+ * Lets routes return a `RenderedJson` as they return any body: Fastify sends its text, with the JSON content type it
+ * gives every object it serialises, and its tag goes ahead as the ETag, for the caching hook to use instead of hashing
+ * the text again. Other answers are serialised as they always are.
  */
-export function sendAnswer(reply: FastifyReply, answer: unknown): unknown {
-  if (!(answer instanceof RenderedJson)) return answer;
-  void reply.header('etag', answer.etag).header('content-type', JSON_CONTENT_TYPE);
-  return answer.json;
+export function registerRenderedJson(fastify: FastifyInstance): void {
+  fastify.addHook('preSerialization', (_request, reply, payload, done) => {
+    if (payload instanceof RenderedJson) {
+      const { json, etag } = payload;
+      void reply.header('etag', etag).serializer(() => json);
+    }
+    done(null, payload);
+  });
 }

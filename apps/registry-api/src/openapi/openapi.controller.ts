@@ -1,16 +1,38 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Get, Injectable } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { OpenAPIObject } from '@nestjs/swagger';
 import { Public } from '../auth/public.decorator';
 
-export const OPENAPI_DOCUMENT = Symbol('OPENAPI_DOCUMENT');
+/**
+ * The OpenAPI document the service serves. It is generated from the app's routes, so only once the app exists:
+ * bootstrap.ts sets it before the app listens.
+ */
+@Injectable()
+export class ServedOpenApiDocument {
+  private document: OpenAPIObject | undefined;
 
-/** The API's own description, public (Swagger UI at `/api-docs` renders the same document). */
+  set(document: OpenAPIObject): void {
+    this.document = document;
+  }
+
+  get(): OpenAPIObject {
+    if (!this.document) throw new Error('The OpenAPI document is served before it was generated');
+    return this.document;
+  }
+}
+
+/**
+ * The API's own description, public (Swagger UI at `/api-docs` renders the same document). A Nest route, so that
+ * the per-address rate limit of public routes counts it, as it counts every route of the API.
+ */
 @Controller()
 @Public()
+@ApiExcludeController()
 export class OpenApiController {
-  constructor(@Inject(OPENAPI_DOCUMENT) private readonly document: Record<string, unknown>) {}
+  constructor(private readonly served: ServedOpenApiDocument) {}
 
   @Get('openapi.json')
-  openApi(): Record<string, unknown> {
-    return this.document;
+  getOpenApi(): OpenAPIObject {
+    return this.served.get();
   }
 }

@@ -55,19 +55,19 @@ export class AggregateAnswerCache {
     return this.answers.size;
   }
 
-  async getOrCompute(
+  async getOrCompute<T>(
     endpoint: string,
     query: object,
-    compute: () => Promise<unknown>,
-  ): Promise<RenderedJson> {
+    compute: () => Promise<T>,
+  ): Promise<RenderedJson<T>> {
     const key = aggregateKey(endpoint, query);
     const cached = this.get(key);
     this.onLookup(endpoint, cached !== undefined);
-    if (cached?.kind === 'ok') return cached.rendered;
+    if (cached?.kind === 'ok') return cached.rendered as RenderedJson<T>;
     if (cached?.kind === 'not-found') throw new NotFoundError(cached.message);
     const generation = this.generation;
     const startedAt = this.now();
-    let rendered: RenderedJson;
+    let rendered: RenderedJson<T>;
     try {
       const { ttlMs, readFresh } = this.options;
       rendered = renderJson(await (ttlMs > 0 && readFresh ? readFresh(compute) : compute()));

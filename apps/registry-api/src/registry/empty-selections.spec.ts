@@ -1,10 +1,14 @@
 import { InvalidInputError, NotFoundError } from '@dmrv/errors';
-import { buildOpenApiDocument } from '../openapi/openapi-document';
+import { buildOpenApiDocument } from '../registry-openapi';
 import { EmptySelections, zeroBodies } from './empty-selections';
 
-describe('zero values of the 200 schemas', () => {
-  const zeros = zeroBodies(buildOpenApiDocument('/v1'));
+let zeros: Map<string, unknown>;
 
+beforeAll(async () => {
+  zeros = zeroBodies(await buildOpenApiDocument('/v1'));
+});
+
+describe('zero values of the 200 schemas', () => {
   it.each([
     ['getHouseholdStats', { total_households: 0, density: { low: 0, medium: 0, high: 0 } }],
     ['getStoveStackingData', { fuel_type: '', percentage: 0 }],
@@ -29,17 +33,16 @@ describe('zero values of the 200 schemas', () => {
 });
 
 describe('EmptySelections', () => {
-  const zeros = zeroBodies(buildOpenApiDocument('/v1'));
   const notFound = () => Promise.reject(new NotFoundError('No project p'));
 
   it('passes everything through in 404 mode', async () => {
     await expect(
-      new EmptySelections('404', zeros).answer('getHouseholdStats', notFound),
+      new EmptySelections('404').useZeros(zeros).answer('getHouseholdStats', notFound),
     ).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('turns a 404 into the zero value in zero mode, pages with the limit asked for, and leaves answers and other errors alone', async () => {
-    const empty = new EmptySelections('zero', zeros);
+    const empty = new EmptySelections('zero').useZeros(zeros);
     await expect(empty.answer('getCancelledCredits', notFound)).resolves.toEqual({
       credit_id: '',
       cancellation_date: '0001-01-01',
@@ -58,7 +61,7 @@ describe('EmptySelections', () => {
   });
 
   it('hands out a fresh zero each time (a caller cannot change the next one)', async () => {
-    const empty = new EmptySelections('zero', zeros);
+    const empty = new EmptySelections('zero').useZeros(zeros);
     const first = (await empty.answer('getHouseholdStats', notFound)) as { density: { low: number } };
     first.density.low = 9;
     await expect(empty.answer('getHouseholdStats', notFound)).resolves.toEqual({

@@ -54,18 +54,24 @@ export function zeroBodies(document: Json): Map<string, unknown> {
  * become zeros; a 404 for an unknown path, and every other error, stay as they are.
  */
 export class EmptySelections {
-  constructor(
-    private readonly mode: '404' | 'zero',
-    private readonly zeros: Map<string, unknown>,
-  ) {}
+  private zeros = new Map<string, unknown>();
 
-  async answer<T>(operationId: string, work: () => Promise<T>, limit?: number): Promise<T | unknown> {
+  constructor(private readonly mode: '404' | 'zero') {}
+
+  /** The zero 200 bodies, by operationId (`zeroBodies` of the served document): set before the app serves. */
+  useZeros(zeros: Map<string, unknown>): this {
+    this.zeros = zeros;
+    return this;
+  }
+
+  /** `work`'s answer; with EMPTY_AS=zero, the zero value of the operation's 200 schema (a `T`) instead of a 404. */
+  async answer<T>(operationId: string, work: () => Promise<T>, limit?: number): Promise<T> {
     if (this.mode === '404') return work();
     try {
       return await work();
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
-      return this.zeroOf(operationId, limit);
+      return this.zeroOf(operationId, limit) as T;
     }
   }
 

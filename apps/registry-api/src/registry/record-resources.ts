@@ -29,20 +29,15 @@ export interface RecordEndpoint {
   listOperationId: string;
   tag: string;
   summary: string;
-  /** Component schema of one record in the OpenAPI document. */
-  schema: string;
   /** What this service answers, beyond the shared record semantics. */
   semantics: string;
-  /**
-   * `records`: the original path answers the latest matching record (query: the selectors, `project_id`,
-   * `time_period`). `custom`: the original path is answered elsewhere; only the `/list` view is generated.
-   */
-  latest: 'records' | 'custom';
 }
 
 /**
- * One record resource, declared once: the SQL that reads it, its selector parameters and its endpoints. The query
- * classes, the routes and the OpenAPI parameters are derived from it. The benchmark floor keeps a copy of its SQL
+ * One record resource, declared once: the SQL that reads it, its selector parameters and its endpoints. Its query
+ * classes (rules and OpenAPI parameters) and its operations' documentation are derived from it; its two routes are
+ * methods of records.controller.ts, named by its operationIds (openapi-meaning.spec.ts ties the names to this
+ * declaration, which EMPTY_AS=zero looks its zero values up by). The benchmark floor keeps a copy of its SQL
  * (bench/src/floors/registry-sql.ts: the floor is a separate process that does not depend on the service), and
  * registry-sql.spec.ts fails until the copy equals this declaration. What the loader writes into the tables is
  * described apart, in src/loader/entity-formats.ts: this is what the API answers from them.
@@ -99,9 +94,7 @@ export const DEVICE_STATUS: RecordResource<DeviceStatus> = {
     listOperationId: 'listDeviceStatus',
     tag: 'Device Monitoring',
     summary: 'Get device status',
-    schema: 'DeviceStatus',
     semantics: 'The record date is last_active. status is one of active, inactive, faulty, decommissioned.',
-    latest: 'records',
   },
 };
 
@@ -111,7 +104,7 @@ interface CreditEventDeclaration<T> {
   selectors: Record<string, Selector>;
   select: string;
   map(row: Record<string, unknown>): T;
-  endpoint: Omit<RecordEndpoint, 'tag' | 'latest'>;
+  endpoint: Omit<RecordEndpoint, 'tag'>;
 }
 
 /** The three credit-event views read one ledger table, one event kind each. */
@@ -129,7 +122,7 @@ function creditEvents<T>(declaration: CreditEventDeclaration<T>): RecordResource
     selectors: declaration.selectors,
     select: declaration.select,
     map: declaration.map,
-    endpoint: { ...declaration.endpoint, tag: 'Carbon Credits', latest: 'records' },
+    endpoint: { ...declaration.endpoint, tag: 'Carbon Credits' },
   };
 }
 
@@ -144,7 +137,6 @@ export const CREDITS_CANCELLED: RecordResource<CreditsCancelled> = creditEvents(
     operationId: 'getCancelledCredits',
     listOperationId: 'listCancelledCredits',
     summary: 'Get cancelled credits',
-    schema: 'CreditsCancelled',
     semantics: 'credit_id is the identifier of a credit block.',
   },
 });
@@ -169,7 +161,6 @@ export const CREDITS_TRANSFERRED: RecordResource<CreditsTransferred> = creditEve
     operationId: 'getTransferredCredits',
     listOperationId: 'listTransferredCredits',
     summary: 'Get transferred credits',
-    schema: 'CreditsTransferred',
     semantics: '',
   },
 });
@@ -190,7 +181,6 @@ export const CREDITS_RETIRED: RecordResource<CreditsRetired> = creditEvents({
     operationId: 'getRetiredCredits',
     listOperationId: 'listRetiredCredits',
     summary: 'Get retired credits',
-    schema: 'CreditsRetired',
     semantics: 'emission_reductions is in tCO2e (one credit is one tonne).',
   },
 });
@@ -220,9 +210,7 @@ export const FUEL_PURCHASES: RecordResource<FuelPurchaseClaim> = {
     listOperationId: 'listFuelPurchaseClaims',
     tag: 'Claims Management',
     summary: 'Get fuel purchase claims',
-    schema: 'FuelPurchaseClaim',
     semantics: 'amount is in kilograms.',
-    latest: 'records',
   },
 };
 
@@ -251,9 +239,7 @@ export const FUEL_DELIVERIES: RecordResource<FuelDeliveryClaim> = {
     listOperationId: 'listFuelDeliveryClaims',
     tag: 'Claims Management',
     summary: 'Get fuel delivery claims',
-    schema: 'FuelDeliveryClaim',
     semantics: 'delivered_quantity is in kilograms.',
-    latest: 'records',
   },
 };
 
@@ -278,9 +264,7 @@ export const HOUSEHOLD_ONBOARDING: RecordResource<HouseholdOnboardingClaim> = {
     listOperationId: 'listHouseholdOnboardingClaims',
     tag: 'Claims Management',
     summary: 'Get household onboarding claims',
-    schema: 'HouseholdOnboardingClaim',
     semantics: 'The record date is onboarding_date.',
-    latest: 'records',
   },
 };
 
@@ -312,10 +296,7 @@ export const EMISSION_REDUCTION_CLAIMS: RecordResource<EmissionReductionRow> = {
     listOperationId: 'listEmissionReductionClaims',
     tag: 'Claims Management',
     summary: 'Get emission reduction claims',
-    schema: 'EmissionReductionClaim',
     semantics: '',
-    // With a period the answer is computed from the rollups, not read as a record (see the registry controller).
-    latest: 'custom',
   },
 };
 
@@ -335,3 +316,8 @@ export const RECORD_RESOURCES: ReadonlyArray<RecordResource<unknown>> = [
   EMISSION_REDUCTION_CLAIMS,
   HOUSEHOLD_ONBOARDING,
 ];
+
+/** The path of a resource's additive collection view. */
+export function listPath(resource: RecordResource<unknown>): string {
+  return `${resource.endpoint.path}/list`;
+}

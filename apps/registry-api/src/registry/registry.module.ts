@@ -3,9 +3,8 @@ import { RegistryConfig } from '../config/registry.config';
 import { ChangeListener, ROLLUP_CHANNEL } from '../database/change-listener';
 import { SqlReader } from '../database/sql-reader';
 import { RegistryMetrics } from '../telemetry/registry-metrics';
-import { buildOpenApiDocument } from '../openapi/openapi-document';
 import { AggregateAnswerCache } from './aggregate-cache';
-import { EmptySelections, zeroBodies } from './empty-selections';
+import { EmptySelections } from './empty-selections';
 import {
   CollectionTotals,
   followRecordChanges,
@@ -69,9 +68,8 @@ function recordCacheProvider<C extends RecordAnswerCache<unknown>>(
     {
       provide: EmptySelections,
       inject: [RegistryConfig],
-      // Zero values depend on the schemas only, not on the base path.
-      useFactory: (config: RegistryConfig) =>
-        new EmptySelections(config.EMPTY_AS, zeroBodies(buildOpenApiDocument('/v1'))),
+      // Its zero values come from the OpenAPI document, generated once the app exists (bootstrap.ts).
+      useFactory: (config: RegistryConfig) => new EmptySelections(config.EMPTY_AS),
     },
     {
       provide: AggregateAnswerCache,

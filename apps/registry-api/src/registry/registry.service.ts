@@ -173,7 +173,7 @@ export class RegistryService {
    * `latest`, rendered, from memory while the record's table has not changed (see `RecordAnswerCache`): the most recent
    * record is what a registry polls, and its answer changes only when its table does.
    */
-  async latestRendered(resource: RecordResource<unknown>, request: RecordRequest): Promise<RenderedJson> {
+  async latestRendered<T>(resource: RecordResource<T>, request: RecordRequest): Promise<RenderedJson<T>> {
     const filters = this.filters(resource, request);
     const answer = await this.latestAnswers.getOrCompute(
       recordTable(resource),
@@ -187,7 +187,7 @@ export class RegistryService {
       },
     );
     if (answer.kind === 'not-found') throw new NotFoundError(answer.message);
-    return answer.rendered;
+    return answer.rendered as RenderedJson<T>;
   }
 
   async page<T>(
