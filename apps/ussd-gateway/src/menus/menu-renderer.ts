@@ -300,9 +300,8 @@ export class MenuRenderer implements MachineContext {
     const key = `${language.code}\u0000${title}\u0000${body}`;
     const cached = this.pageCache.get(key);
     if (cached) return cached;
-    // The longest hint a paged screen can carry: pages are cut with room for it, so a hint never pushes lines off.
-    const widest = this.widestHint(['invalidChoice'], language, title);
-    const pages = paginate(body, (page, _index, isLast) => this.frame(language, widest, page, isLast));
+    // Pages are cut beside the title: reserving room for the longest hint left a French UCS-2 page three letters.
+    const pages = paginate(body, (page, _index, isLast) => this.frame(language, title, page, isLast));
     if (this.pageCache.size >= 1000) this.pageCache.clear();
     this.pageCache.set(key, pages);
     return pages;
@@ -316,6 +315,10 @@ export class MenuRenderer implements MachineContext {
   ): string {
     const pages = this.textPages(view, language);
     const index = Math.min(page, pages.length - 1);
-    return this.frame(language, notice ?? view.title, pages[index]!, index === pages.length - 1);
+    const isLast = index === pages.length - 1;
+    const hinted = notice === undefined ? undefined : this.frame(language, notice, pages[index]!, isLast);
+    // The page's lines come first: a hint takes the title's place only where it fits beside them.
+    if (hinted !== undefined && fitsOnScreen(screenText(hinted))) return hinted;
+    return this.frame(language, view.title, pages[index]!, isLast);
   }
 }

@@ -70,40 +70,68 @@ describe('the signed-in menu, details, PIN change and log-out', () => {
   });
 
   it('pages the details between lines, then between words; only a word longer than a page is cut (issue 32)', () => {
-    const pagesOf = (fullName: string, email: string | null): string[] => {
+    const pagesOf = (
+      fullName: string,
+      email: string | null,
+      language = 'en',
+      notice?: MenuState['notice'],
+    ) => {
       const details = { customerId: 'C0A1B2C3D', fullName, email, phoneNumber: '+254*******78' };
       const state: MenuState = {
         screen: 'accountDetails',
+        language,
         auth: { customerId: 'C0A1B2C3D', firstName: 'Александра' },
         details,
         page: 0,
       };
       return Array.from(
         { length: renderer.pageCount(state) },
-        (_, page) => renderer.render({ ...state, page }).text,
+        (_, page) => renderer.render({ ...state, page, ...(notice ? { notice } : {}) }).text,
       );
     };
     const more = '98. More\n0. Back\n00. Main menu\n*. Exit';
     const last = '0. Back\n00. Main menu\n*. Exit';
-    // A UCS-2 page of this screen holds 14 characters: "Name: Александра" (16) cannot stay together, "Александра" can.
+    // A UCS-2 page of this screen holds 28 characters beside its title: the name stays whole with its label.
     expect(pagesOf('Александра Петрова', null)).toEqual([
-      `Your account\nCustomer ID: C0A1B2C3D\nName:\n${more}`,
-      `Your account\nАлександра\n${more}`,
-      `Your account\nПетрова\n${more}`,
+      `Your account\nCustomer ID: C0A1B2C3D\n${more}`,
+      `Your account\nName: Александра Петрова\n${more}`,
       `Your account\nE-mail: none\nPhone: +254*******78\n${last}`,
     ]);
-    expect(
-      pagesOf(
-        'Александра Владимировна Петрова-Сидорова',
-        'aleksandra.vladimirovna.petrova@example-domain.org',
-      ),
-    ).toEqual([
-      `Your account\nCustomer ID: C0A1B2C3D\nName:\n${more}`,
-      `Your account\nАлександра\n${more}`,
+    const long = [
+      'Александра Владимировна Петрова-Сидорова',
+      'aleksandra.vladimirovna.petrova@example-domain.org',
+    ] as const;
+    expect(pagesOf(...long)).toEqual([
+      `Your account\nCustomer ID: C0A1B2C3D\n${more}`,
+      `Your account\nName: Александра\n${more}`,
       `Your account\nВладимировна\n${more}`,
-      `Your account\nПетрова-\n${more}`,
-      `Your account\nСидорова\n${more}`,
+      `Your account\nПетрова-Сидорова\n${more}`,
       `Your account\nE-mail: aleksandra.vladimirovna.petrova@example-domain.org\nPhone: +254*******78\n${last}`,
+    ]);
+    // French and Swahili frame the page with longer words: it still holds every word whole (it held three letters
+    // when pages were cut with room for the longest hint).
+    const bodies = (pages: string[]) => pages.map((page) => page.split('\n').slice(1, -3).join('\n'));
+    expect(bodies(pagesOf('Александра Петрова', null, 'fr'))).toEqual([
+      'Numéro client : C0A1B2C3D\n98. Suite',
+      'Nom : Александра\n98. Suite',
+      'Петрова\n98. Suite',
+      'E-mail : aucun\nTéléphone : +254*******78',
+    ]);
+    expect(bodies(pagesOf('Александра Петрова', null, 'sw'))).toEqual([
+      'Nambari ya mteja: C0A1B2C3D\n98. Zaidi',
+      'Jina: Александра Петрова\n98. Zaidi',
+      'Barua pepe: hakuna\nSimu: +254*******78',
+    ]);
+    for (const language of ['en', 'fr', 'sw'])
+      for (const word of long[0].split(' '))
+        expect(bodies(pagesOf(...long, language)).some((page) => page.includes(word))).toBe(true);
+    // A hint takes the title's place where it fits beside the page; where it does not, the page keeps its title.
+    expect(pagesOf(...long, 'fr', { kind: 'invalidChoice' }).map((page) => page.split('\n')[0])).toEqual([
+      'Choix invalide. Réessayez.',
+      'Votre compte',
+      'Votre compte',
+      'Votre compte',
+      'Choix invalide. Réessayez.',
     ]);
     // In GSM-7 every detail fits whole.
     expect(pagesOf('Jane Wanjiku Otieno', 'jane@example.org')).toEqual([
