@@ -1,12 +1,16 @@
 import createClient from 'openapi-fetch';
 import type { Client } from 'openapi-fetch';
 import {
+  callRequestOptions,
   createResilientFetch,
   HttpError,
   throwHttpErrors,
+  type CallOptions,
   type FetchFunction,
   type RetryOptions,
 } from '@dmrv/http-client-kit';
+
+export type { CallOptions };
 import type { paths } from './openapi.generated.js';
 import { followPages, type Page } from './paginate.js';
 import type { ChainAnswer, ChainPath, GrpcStatusBody, PagedPath, WithParams } from './routes.js';
@@ -22,14 +26,6 @@ export interface ChainClientOptions {
   retry?: Partial<RetryOptions> | false;
   /** The fetch underneath (the global one by default). */
   fetch?: FetchFunction;
-}
-
-export interface CallOptions {
-  /** Aborts the call, waits between retries included; the call rejects with the signal's reason. */
-  signal?: AbortSignal;
-  /** This call's timeout per attempt, instead of the client's. */
-  timeoutMs?: number;
-  headers?: Record<string, string>;
 }
 
 export interface PageOptions extends CallOptions {
@@ -76,11 +72,7 @@ export function createChainClient(options: ChainClientOptions): ChainClient {
       path as never,
       {
         params: call.params,
-        headers: call.headers,
-        signal: call.signal,
-        ...(call.timeoutMs === undefined
-          ? {}
-          : { fetch: createResilientFetch({ ...fetchSettings, timeoutMs: call.timeoutMs }) }),
+        ...callRequestOptions(call, fetchSettings),
       } as never,
     );
     return data;

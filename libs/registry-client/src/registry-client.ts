@@ -1,11 +1,15 @@
 import createClient from 'openapi-fetch';
 import type { Client } from 'openapi-fetch';
 import {
+  callRequestOptions,
   createResilientFetch,
   throwHttpErrors,
+  type CallOptions,
   type FetchFunction,
   type RetryOptions,
 } from '@dmrv/http-client-kit';
+
+export type { CallOptions };
 import { conditionalRequests, type ResponseCache } from './conditional-requests.js';
 import type { paths } from './openapi.generated.js';
 import { followPages, type Page } from './paginate.js';
@@ -29,14 +33,6 @@ export interface RegistryClientOptions {
   verifySignatures?: SignatureVerification;
   /** The fetch underneath (the global one by default). */
   fetch?: FetchFunction;
-}
-
-export interface CallOptions {
-  /** Aborts the call, waits between retries included; the call rejects with the signal's reason. */
-  signal?: AbortSignal;
-  /** This call's timeout per attempt, instead of the client's. */
-  timeoutMs?: number;
-  headers?: Record<string, string>;
 }
 
 export interface PageOptions extends CallOptions {
@@ -101,11 +97,7 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
       path as never,
       {
         params: { query: call.query },
-        headers: call.headers,
-        signal: call.signal,
-        ...(call.timeoutMs === undefined
-          ? {}
-          : { fetch: createResilientFetch({ ...fetchSettings, timeoutMs: call.timeoutMs }) }),
+        ...callRequestOptions(call, fetchSettings),
       } as never,
     );
     return data;
