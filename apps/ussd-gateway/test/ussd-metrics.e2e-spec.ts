@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MetricsModule } from '@dmrv/metrics';
 import { Exposition, mismatchesWithDeploymentDoc, scrape, STOPPED_PORT, TEST_REDIS_URL } from '@dmrv/testing';
-import { OUT_OF_STEP_REPLY } from '../src/ussd/ussd-session.service';
+import { OUT_OF_STEP_REPLY } from '../src/ussd/hop-replay';
 import {
   Backing,
   createAccount as createAccountThrough,

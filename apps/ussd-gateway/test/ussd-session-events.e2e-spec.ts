@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { parseExposition } from '@dmrv/testing';
-import { ENDED_REPLY } from '../src/ussd/ussd-session.service';
+import { ENDED_REPLY } from '../src/ussd/hop-replay';
 import { INVALID_INPUT_REPLY } from '../src/ussd-error.renderer';
 import {
   captureLogs,

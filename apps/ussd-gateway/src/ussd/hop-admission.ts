@@ -3,7 +3,7 @@ import { RateLimitCounter } from '../rate-limit/rate-limit.module';
 import { RateLimitMetrics } from '../rate-limit/rate-limit.metrics';
 import { RateLimitHit, RateLimitPolicy } from '../rate-limit/rate-limit.policy';
 import type { RateLimitCount } from '../rate-limit/rate-limit.storage';
-import type { RequestCaller as HopCaller } from '../contract/request-caller';
+import type { RequestCaller } from '../contract/request-caller';
 import { HopMetrics } from './hop-metrics';
 
 /** A hop's rate limits: the limit's headers on every answer, and the limit's refusal for a count past it. */
@@ -17,11 +17,11 @@ export class HopAdmission {
   ) {}
 
   /** A request that never reaches the hop opener (its body is invalid) is counted on its own. */
-  async countAlone(hit: RateLimitHit, caller: HopCaller): Promise<void> {
+  async countAlone(hit: RateLimitHit, caller: RequestCaller): Promise<void> {
     this.admit(hit, await this.counter.count(hit), caller);
   }
 
-  admit(hit: RateLimitHit, count: RateLimitCount, caller: HopCaller): void {
+  admit(hit: RateLimitHit, count: RateLimitCount, caller: RequestCaller): void {
     caller.setHeaders(this.limits.headers(hit, count));
     if (count.isBlocked) {
       this.refusals.rateLimited(hit.name);

@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppExceptionFilter, ErrorRenderer } from '@dmrv/errors';
 import { httpExecutionContext } from '@dmrv/http-kit';
-import type { RequestCaller as HopCaller } from '../contract/request-caller';
+import type { RequestCaller } from '../contract/request-caller';
 import { UssdSessionService } from './ussd-session.service';
 
 export const USSD_PATH = '/api/ussd';
@@ -25,7 +25,7 @@ export function installUssdRoute(app: NestFastifyApplication, renderErrors: Erro
     .getHttpAdapter()
     .getInstance()
     .post(USSD_PATH, async (request: FastifyRequest, reply: FastifyReply) => {
-      const caller: HopCaller = { ip: request.ip, setHeaders: (headers) => void reply.headers(headers) };
+      const caller: RequestCaller = { ip: request.ip, setHeaders: (headers) => void reply.headers(headers) };
       let answer: string;
       try {
         answer = await sessions.handle(request.body, caller);

@@ -8,15 +8,12 @@ import { UssdConfig } from '../config/ussd.config';
 import { RateLimitHit, RateLimitPolicy } from '../rate-limit/rate-limit.policy';
 import { runOnLease } from '../sessions/session-store';
 import { HopAdmission } from './hop-admission';
-import type { RequestCaller as HopCaller } from '../contract/request-caller';
+import type { RequestCaller } from '../contract/request-caller';
 import { HopMetrics } from './hop-metrics';
 import { HopOpener } from './hop-opener';
 import type { HopResult } from './hop-replay';
 import { SessionHop } from './session-hop';
 import { parseUssdRequest } from './ussd-request';
-
-export type { RequestCaller as HopCaller } from '../contract/request-caller';
-export { ENDED_REPLY, OUT_OF_STEP_REPLY } from './hop-replay';
 
 type HopAnswer = HopResult['value'];
 
@@ -55,7 +52,7 @@ export class UssdSessionService {
    * Every request is counted against its rate limit, valid or not; a refused one gets the limit's answer whatever
    * its body. A valid hop is counted by the hop opener in the round trip that takes the session's lock.
    */
-  async handle(body: unknown, caller: HopCaller): Promise<string> {
+  async handle(body: unknown, caller: RequestCaller): Promise<string> {
     const parsed = parseUssdRequest(body);
     const hit = this.limits.sessionHit(caller.ip, (body as { phoneNumber?: unknown } | null)?.phoneNumber);
     if (!parsed.valid) {
@@ -99,7 +96,7 @@ export class UssdSessionService {
   private async run(
     request: UssdSessionRequest,
     hit: RateLimitHit,
-    caller: HopCaller,
+    caller: RequestCaller,
     deadline: Deadline,
   ): Promise<HopAnswer> {
     const sessionHit = this.limits.perSessionHit(request.sessionId, request.phoneNumber);
