@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { exportFiles, ExportTargetError } from '../loader/exporter';
 import { FileFormat } from '../loader/load-files';
 import { CommandContext, withClient } from './command-context';
-import { exportManifest, manifestSigningKey, manifestTargetProblem, writeManifest } from './export-manifest';
+import { MANIFEST_FILE } from '@dmrv/http-signatures';
+import { exportManifest, manifestSigningKey, writeManifest } from './export-manifest';
 
 /** `export <dir> [--format csv|ndjson]`: every entity into `<dir>/<entity>.<format>`, replacing files of those names. */
 export async function exportCommand(argv: string[], context: CommandContext): Promise<number> {
@@ -16,18 +17,19 @@ export async function exportCommand(argv: string[], context: CommandContext): Pr
     throw context.usageError('--format must be csv or ndjson');
   const format: FileFormat = values.format;
   const signingKey = manifestSigningKey();
-  const manifestProblem = manifestTargetProblem(positionals[0]!);
-  if (manifestProblem !== undefined) {
-    process.stderr.write(`${manifestProblem}\nexport failed: nothing was written\n`);
-    return 1;
-  }
   let summaries;
   try {
     summaries = await withClient(context.databaseUrl(), (client) =>
-      exportFiles(client, positionals[0]!, format, (summary) => {
-        if (!values.quiet)
-          process.stderr.write(`wrote ${summary.file}: ${summary.rows.toLocaleString('en-US')} rows\n`);
-      }),
+      exportFiles(
+        client,
+        positionals[0]!,
+        format,
+        (summary) => {
+          if (!values.quiet)
+            process.stderr.write(`wrote ${summary.file}: ${summary.rows.toLocaleString('en-US')} rows\n`);
+        },
+        [MANIFEST_FILE],
+      ),
     );
   } catch (error) {
     if (!(error instanceof ExportTargetError)) throw error;

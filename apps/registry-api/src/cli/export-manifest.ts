@@ -1,5 +1,5 @@
 import { randomBytes, sign } from 'node:crypto';
-import { lstatSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { IsBoolean, IsString } from 'class-validator';
 import { AsBoolean, loadConfig } from '@dmrv/config';
@@ -32,22 +32,6 @@ export function manifestSigningKey(env: NodeJS.ProcessEnv = process.env): Signin
   const config = loadConfig('registry-api', ExportSigningConfig, env);
   if (config.SIGNING_KEY === undefined || config.SIGNING_DISABLED) return undefined;
   return signingKeyOf(ed25519PrivateKey(config.SIGNING_KEY)!);
-}
-
-/** Refuses a manifest name that is a link or not a file, before anything is written (as the data files are). */
-export function manifestTargetProblem(directory: string): string | undefined {
-  const file = join(directory, MANIFEST_FILE);
-  try {
-    const stat = lstatSync(file);
-    if (stat.isSymbolicLink())
-      return `${file}: a symbolic link; export never writes through one (remove it, or export into another directory)`;
-    if (!stat.isFile()) return `${file}: not a regular file; export only replaces files`;
-  } catch (error) {
-    // A directory that is missing or not a directory is the exporter's to report, with the files it would write.
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
-  }
-  return undefined;
 }
 
 /** The manifest of an export: each file's name, SHA-256, size and rows, signed with `key` when there is one. */

@@ -146,12 +146,15 @@ export async function exportFiles(
   directory: string,
   format: FileFormat,
   onFile: (summary: ExportSummary) => void = () => undefined,
+  /** Names the caller writes into the directory after the export (the manifest): checked with the data files. */
+  alsoWritten: readonly string[] = [],
 ): Promise<ExportSummary[]> {
   const refused = directoryProblem(directory);
   if (refused !== undefined) throw new ExportTargetError([refused]);
   mkdirSync(directory, { recursive: true });
   const targets = loadOrder().map((entity) => ({ entity, file: join(directory, `${entity}.${format}`) }));
-  const problems = targets.flatMap(({ file }) => targetProblem(file) ?? []);
+  const names = [...targets.map(({ file }) => file), ...alsoWritten.map((name) => join(directory, name))];
+  const problems = names.flatMap((file) => targetProblem(file) ?? []);
   if (problems.length > 0) throw new ExportTargetError(problems);
   const suffix = `${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   const written: Array<{ temporary: string; file: string }> = [];
